@@ -1,0 +1,79 @@
+import { z } from 'zod'
+
+/** Field rules shared by the api (authoritative) and the web forms (early, friendly). */
+export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 128
+export const VERIFY_CODE_LENGTH = 6
+
+export const emailField = z
+  .string({ required_error: 'E-mail is required', invalid_type_error: 'E-mail must be text' })
+  .trim()
+  .min(1, 'E-mail is required')
+  .max(254, 'E-mail is too long')
+  .email('Enter a valid e-mail address')
+  .transform((e) => e.toLowerCase())
+
+export const passwordField = z
+  .string({ required_error: 'Password is required', invalid_type_error: 'Password must be text' })
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
+
+/** For sign-in only: any non-empty password is checked against the hash (rules may have changed). */
+export const loginPasswordField = z
+  .string({ required_error: 'Password is required', invalid_type_error: 'Password must be text' })
+  .min(1, 'Password is required')
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
+
+export const verifyCodeField = z
+  .string({ required_error: 'Verification code is required', invalid_type_error: 'Verification code must be text' })
+  .trim()
+  .regex(/^\d{6}$/, 'Verification code is the 6 digits we e-mailed you')
+
+/**
+ * Verification code types. 1 and 2 are SPEC §5; the others are ours (DESIGN §3).
+ */
+export const CodeType = {
+  REGISTER: 1,
+  RESET_PASSWORD: 2,
+  LOGIN: 3,
+  RESET_PIN: 4,
+  DELETE_ACCOUNT: 5,
+} as const
+export type CodeType = (typeof CodeType)[keyof typeof CodeType]
+
+export const codeTypeField = z.coerce
+  .number({ invalid_type_error: 'type must be a number' })
+  .int('type must be 1, 2, 3, 4 or 5')
+  .min(1, 'type must be 1, 2, 3, 4 or 5')
+  .max(5, 'type must be 1, 2, 3, 4 or 5')
+  .default(CodeType.REGISTER)
+
+export const loginBody = z.object({ email: emailField, password: loginPasswordField }).strict()
+export const registerBody = z
+  .object({ email: emailField, password: passwordField, verifyCode: verifyCodeField })
+  .strict()
+export const sendEmailCodeBody = z.object({ email: emailField, type: codeTypeField }).strict()
+export const checkEmailCodeBody = z
+  .object({ email: emailField, type: codeTypeField, verifyCode: verifyCodeField })
+  .strict()
+export const resetPasswordBody = z
+  .object({ email: emailField, password: passwordField, verifyCode: verifyCodeField })
+  .strict()
+export const loginByCodeBody = z.object({ email: emailField, verifyCode: verifyCodeField }).strict()
+export const googleBody = z
+  .object({ id_token: z.string({ required_error: 'id_token is required' }).min(1, 'id_token is required').max(8192) })
+  .strict()
+
+export type LoginBody = z.infer<typeof loginBody>
+export type RegisterBody = z.infer<typeof registerBody>
+export type SendEmailCodeBody = z.input<typeof sendEmailCodeBody>
+export type CheckEmailCodeBody = z.input<typeof checkEmailCodeBody>
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>
+export type LoginByCodeBody = z.infer<typeof loginByCodeBody>
+export type GoogleBody = z.infer<typeof googleBody>
+
+/** login, register, loginByCode, google: data is the token string. */
+export const tokenData = z.string().min(1)
+/** googleNew: data has token and isNew. */
+export const googleNewData = z.object({ token: z.string().min(1), isNew: z.boolean() })
+export type GoogleNewData = z.infer<typeof googleNewData>

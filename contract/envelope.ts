@@ -1,0 +1,51 @@
+import { z } from 'zod'
+
+/**
+ * Every api answer is an envelope. `code` 200 is success (SPEC §3, §9);
+ * 400 bad input, 401 missing/expired token; business refusals answer HTTP 200
+ * with their own 4xxx code and a human `msg` (DESIGN §3).
+ */
+export type Envelope<T = unknown> = { code: number; msg: string; data: T }
+
+export const Code = {
+  OK: 200,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  TOO_MANY_REQUESTS: 429,
+  SERVER_ERROR: 500,
+  /** Wrong e-mail/password pair, or no such account (answered the same on purpose). */
+  BAD_CREDENTIALS: 4001,
+  /** Verification code wrong, expired, used or burnt. */
+  BAD_VERIFY_CODE: 4002,
+  /** A new code was asked for within a minute of the last one. */
+  CODE_TOO_SOON: 4003,
+  /** Registration for an e-mail that already has an account. */
+  EMAIL_TAKEN: 4004,
+  /** Password is one of the most common ones. */
+  WEAK_PASSWORD: 4005,
+  /** Google id_token could not be verified. */
+  BAD_ID_TOKEN: 4006,
+  /** The Google account is already bound to another user (bindAccount). */
+  ACCOUNT_ALREADY_BOUND: 4007,
+} as const
+
+export const envelopeSchema = <T extends z.ZodTypeAny>(data: T) =>
+  z.object({ code: z.number().int(), msg: z.string(), data })
+
+/** Paged lists (DESIGN §3): pageNum from 1, pageSize default 10, at most 50. */
+export const pageQuerySchema = z.object({
+  pageNum: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+})
+export type PageQuery = z.infer<typeof pageQuerySchema>
+
+export const pageSchema = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    list: z.array(item),
+    total: z.number().int().nonnegative(),
+    pageNum: z.number().int().positive(),
+    pageSize: z.number().int().positive(),
+  })
+export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: number }

@@ -1,0 +1,42 @@
+import { z } from 'zod'
+
+export const NICKNAME_MAX = 32
+
+export const userInfoSchema = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  email: z.string().optional(),
+  headImg: z.string().nullable(),
+})
+export type UserInfo = z.infer<typeof userInfoSchema>
+
+/** Filled by later issues (tasks, catalogue); arrays so old clients keep parsing. */
+export const userIndexData = z.object({
+  userInfo: userInfoSchema.nullable(),
+  taskInfos: z.array(z.unknown()).default([]),
+  giftCardList: z.array(z.unknown()).default([]),
+  unreadCount: z.number().int().nonnegative().default(0),
+})
+export type UserIndexData = z.infer<typeof userIndexData>
+
+export const userNameField = z
+  .string({ invalid_type_error: 'Nickname must be text' })
+  .trim()
+  .min(1, 'Nickname is required')
+  .max(NICKNAME_MAX, `Nickname must be at most ${NICKNAME_MAX} characters`)
+  // Control characters and angle brackets have no place in a display name.
+  .regex(/^[^\u0000-\u001f\u007f<>]+$/, 'Nickname has characters that are not allowed')
+
+export const headImgField = z
+  .string({ invalid_type_error: 'Avatar must be text' })
+  .max(2048, 'Avatar address is too long')
+  .regex(/^(\/|https:\/\/)/, 'Avatar must be an uploaded image')
+  .nullable()
+
+export const setInfoBody = z
+  .object({ userName: userNameField.optional(), headImg: headImgField.optional() })
+  .strict()
+  .refine((b) => b.userName !== undefined || b.headImg !== undefined, {
+    message: 'Nothing to update: send userName or headImg',
+  })
+export type SetInfoBody = z.infer<typeof setInfoBody>
