@@ -64,6 +64,9 @@ export const googleBody = z
   .object({ id_token: z.string({ required_error: 'id_token is required' }).min(1, 'id_token is required').max(8192) })
   .strict()
 
+/** logout takes no fields (an empty object or no body at all). */
+export const logoutBody = z.object({}).strict()
+
 export type LoginBody = z.infer<typeof loginBody>
 export type RegisterBody = z.infer<typeof registerBody>
 export type SendEmailCodeBody = z.input<typeof sendEmailCodeBody>

@@ -13,8 +13,12 @@ export const Code = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** Request body over the size limit (64 kB); also the HTTP status. */
+  PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   SERVER_ERROR: 500,
+  /** Health check: the database did not answer. */
+  SERVICE_UNAVAILABLE: 503,
   /** Wrong e-mail/password pair, or no such account (answered the same on purpose). */
   BAD_CREDENTIALS: 4001,
   /** Verification code wrong, expired, used or burnt. */
@@ -29,6 +33,8 @@ export const Code = {
   BAD_ID_TOKEN: 4006,
   /** The Google account is already bound to another user (bindAccount). */
   ACCOUNT_ALREADY_BOUND: 4007,
+  /** The daily number of codes for this e-mail and type is used up (stops mail floods and slow guessing). */
+  CODE_LIMIT_REACHED: 4008,
 } as const
 
 export const envelopeSchema = <T extends z.ZodTypeAny>(data: T) =>

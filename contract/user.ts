@@ -25,7 +25,7 @@ export const userNameField = z
   .min(1, 'Nickname is required')
   .max(NICKNAME_MAX, `Nickname must be at most ${NICKNAME_MAX} characters`)
   // Control characters and angle brackets have no place in a display name.
-  .regex(/^[^\u0000-\u001f\u007f<>]+$/, 'Nickname has characters that are not allowed')
+  .regex(/^[^\u0000-\u001f\u007f<>]*$/, 'Nickname has characters that are not allowed')
 
 export const headImgField = z
   .string({ invalid_type_error: 'Avatar must be text' })
@@ -40,3 +40,7 @@ export const setInfoBody = z
     message: 'Nothing to update: send userName or headImg',
   })
 export type SetInfoBody = z.infer<typeof setInfoBody>
+
+/** setInfo answers with the updated userInfo. */
+export const setInfoData = userInfoSchema
+export type SetInfoData = z.infer<typeof setInfoData>

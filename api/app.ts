@@ -1,0 +1,44 @@
+import express, { type Express } from 'express'
+import helmet from 'helmet'
+import type { ApiDeps } from './deps'
+import { errorHandler, notFound, requireJsonBody } from './middleware/errors'
+import { authIpLimiter } from './middleware/rateLimit'
+import { requestLog } from './middleware/requestLog'
+import { authRoutes } from './routes/auth'
+import { healthRoutes } from './routes/health'
+import { userRoutes } from './routes/user'
+
+/** Request bodies are small JSON objects; anything bigger is refused with 413 before parsing. */
+export const BODY_LIMIT = '64kb'
+
+/**
+ * The api as an Express app, with no listening or start-up work: startApi (api/server.ts) builds
+ * the deps, migrates and listens.
+ */
+export function createApiApp(deps: ApiDeps): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('etag', false)
+  app.set('trust proxy', deps.config.trustProxy)
+  // Plain key=value queries only (GETs carry `_t` and, later, paging): no nested objects from qs.
+  app.set('query parser', 'simple')
+
+  app.use(requestLog(deps.logger))
+  app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }))
+  app.use((_req, res, next) => {
+    // Answers carry tokens and personal data: no cache may keep them.
+    res.set('Cache-Control', 'no-store')
+    next()
+  })
+
+  app.use(healthRoutes(deps))
+  app.use('/auth', authIpLimiter(deps))
+  app.use(requireJsonBody)
+  app.use(express.json({ limit: BODY_LIMIT, strict: true }))
+  app.use(authRoutes(deps))
+  app.use(userRoutes(deps))
+
+  app.use(notFound)
+  app.use(errorHandler(deps.logger))
+  return app
+}

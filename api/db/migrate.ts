@@ -1,0 +1,29 @@
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely'
+import type { Db } from './connect'
+import * as m0001 from './migrations/0001_accounts'
+
+/**
+ * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
+ * them. Names sort; never rename or edit one that has shipped: add the next number.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_accounts': m0001,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/**
+ * Brings the schema up to date. Kysely takes a lock (an advisory lock on PostgreSQL), so several
+ * api instances starting at once migrate once.
+ */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider })
+  const result = await migrator.migrateToLatest()
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName
+    const err = new Error(`Migration ${failed ?? ''} failed: ${String((result.error as Error)?.message ?? result.error)}`)
+    ;(err as Error & { cause?: unknown }).cause = result.error
+    throw err
+  }
+  return result
+}

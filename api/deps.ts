@@ -1,0 +1,20 @@
+import type { ApiConfig } from './config'
+import type { Db, DbKind } from './db/connect'
+import type { Hasher } from './lib/hash'
+import type { Logger } from './lib/logger'
+import type { MailSender } from './lib/mailer'
+import type { GoogleVerifier } from './services/google'
+
+/** Everything a route needs, built once by startApi (or a test) and handed to createApiApp. */
+export type ApiDeps = {
+  config: ApiConfig
+  db: Db
+  dbKind: DbKind
+  logger: Logger
+  mail: MailSender
+  /** The clock, in epoch ms. Injectable so tests can move time (code lifetime, token expiry). */
+  now: () => number
+  google: GoogleVerifier
+  /** scrypt for passwords and codes (a cheaper one only in the test suite). */
+  hasher: Hasher
+}

@@ -1,0 +1,43 @@
+/**
+ * The api process (`npm run start:api` runs the bundle of this file): settings from the
+ * environment, migrations, listen, and a graceful stop on SIGTERM/SIGINT.
+ */
+import { loadConfig } from './config'
+import { createLogger } from './lib/logger'
+import { startApi } from './server'
+
+async function main() {
+  let config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`)
+    process.exit(1)
+  }
+  const logger = createLogger(config.logLevel)
+  const api = await startApi({ config, logger }).catch((err: unknown) => {
+    logger.fatal({ err }, 'api could not start')
+    process.exit(1)
+  })
+  logger.info({ url: api.url, db: api.dbKind }, 'api listening')
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'api stopping')
+    // Whatever happens, do not hang past what an orchestrator waits before SIGKILL.
+    setTimeout(() => process.exit(1), 10_000).unref()
+    api.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'api did not stop cleanly')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+void main()

@@ -1,0 +1,71 @@
+import type { UserInfo } from '#contract/user'
+import type { Db } from '../db/connect'
+import type { NewUser, User } from '../db/schema'
+import { newId } from '../lib/tokens'
+
+export const findUserById = (db: Db, id: string) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** `email` must already be normalised (trimmed, lowercased) as the contract's emailField does. */
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+
+export const findUserByGoogleSub = (db: Db, sub: string) =>
+  db.selectFrom('users').selectAll().where('google_sub', '=', sub).executeTakeFirst()
+
+/** Throws a unique violation (see isUniqueViolation) when the e-mail or Google account is taken. */
+export async function createUser(
+  db: Db,
+  fields: Pick<NewUser, 'email' | 'user_name'> & Partial<Pick<NewUser, 'password_hash' | 'head_img' | 'google_sub'>>,
+  now: number,
+): Promise<User> {
+  const row: User = {
+    id: newId(),
+    email: fields.email,
+    password_hash: fields.password_hash ?? null,
+    user_name: fields.user_name,
+    head_img: fields.head_img ?? null,
+    google_sub: fields.google_sub ?? null,
+    created_at: now,
+    updated_at: now,
+  }
+  await db.insertInto('users').values(row).execute()
+  return row
+}
+
+export async function updateProfile(
+  db: Db,
+  id: string,
+  patch: { user_name?: string; head_img?: string | null },
+  now: number,
+): Promise<User | undefined> {
+  await db
+    .updateTable('users')
+    .set({ ...patch, updated_at: now })
+    .where('id', '=', id)
+    .execute()
+  return findUserById(db, id)
+}
+
+export async function setPasswordHash(db: Db, id: string, passwordHash: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute()
+}
+
+/** Links a Google account to a user that has none yet; false when the user already has one. */
+export async function linkGoogleSub(db: Db, id: string, sub: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ google_sub: sub, updated_at: now })
+    .where('id', '=', id)
+    .where('google_sub', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** The contract's userInfo (SPEC §3): userId, userName, email, headImg. */
+export const toUserInfo = (u: User): UserInfo => ({
+  userId: u.id,
+  userName: u.user_name,
+  email: u.email,
+  headImg: u.head_img,
+})

@@ -1,0 +1,135 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Express } from 'express'
+import { createApiApp } from './app'
+import { loadConfig, type ApiConfig } from './config'
+import { createDb, type Db, type DbKind } from './db/connect'
+import { migrateToLatest } from './db/migrate'
+import type { ApiDeps } from './deps'
+import { startHousekeeping } from './housekeeping'
+import { createHasher, SCRYPT_LOG_N } from './lib/hash'
+import { createLogger, type Logger } from './lib/logger'
+import { createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer'
+import { createGoogleVerifier, type GoogleVerifier } from './services/google'
+
+export { createApiApp } from './app'
+export type { ApiDeps } from './deps'
+export type { ApiConfig } from './config'
+export type { Mail, Mailer } from './lib/mailer'
+
+export type StartApiOptions = {
+  /** Settings over those read from `env` (default process.env). */
+  config?: Partial<ApiConfig>
+  env?: NodeJS.ProcessEnv
+  /** Shorthands for config.databaseUrl / config.port (0 picks a free port) / config.host. */
+  databaseUrl?: string
+  port?: number
+  host?: string
+  /** Defaults: SMTP when SMTP_URL is set, else console + outbox files. */
+  mailer?: Mailer
+  logger?: Logger
+  /** Clock in epoch ms (tests move it). */
+  now?: () => number
+  /** Replaces the Google id_token check (the JWKS-based one is the default). */
+  google?: GoogleVerifier
+  /**
+   * scrypt cost as log2 N for new hashes. Production always uses the default (17); the test suite
+   * lowers it to stay fast. Deliberately not an environment setting.
+   */
+  scryptLogN?: number
+  /** Run migrations before listening (default true). */
+  migrate?: boolean
+  /** Periodic clean-up of dead rows (default true). */
+  housekeeping?: boolean
+}
+
+export type RunningApi = {
+  /** Base URL, e.g. http://127.0.0.1:3001 (no trailing slash). */
+  url: string
+  config: ApiConfig
+  db: Db
+  dbKind: DbKind
+  mailer: Mailer
+  logger: Logger
+  app: Express
+  server: Server
+  /** Stops accepting requests, waits for mail on its way, closes the database. */
+  close(): Promise<void>
+}
+
+export function defaultMailer(config: ApiConfig): Mailer {
+  return config.smtpUrl
+    ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+    : createOutboxMailer(config.outboxDir, config.mailFrom)
+}
+
+/** Loads settings, opens and migrates the database, and listens. Used by api/main.ts and tests. */
+export async function startApi(options: StartApiOptions = {}): Promise<RunningApi> {
+  const config: ApiConfig = {
+    ...loadConfig(options.env ?? process.env),
+    ...options.config,
+    ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
+    ...(options.port !== undefined && { port: options.port }),
+    ...(options.host !== undefined && { host: options.host }),
+  }
+  const logger = options.logger ?? createLogger(config.logLevel)
+  const now = options.now ?? Date.now
+  const mailer = options.mailer ?? defaultMailer(config)
+  if (!options.mailer && !config.smtpUrl) {
+    logger.warn({ outboxDir: config.outboxDir }, 'SMTP_URL is not set: e-mails (and their codes) go to the console and the outbox folder')
+  }
+
+  const { db, kind } = createDb(config.databaseUrl, {
+    onPoolError: (err) => logger.error({ err }, 'idle database connection failed'),
+  })
+  try {
+    if (options.migrate !== false) await migrateToLatest(db)
+  } catch (err) {
+    await db.destroy()
+    throw err
+  }
+  const hasher = createHasher(options.scryptLogN ?? SCRYPT_LOG_N)
+  void hasher.warmUp()
+
+  const deps: ApiDeps = {
+    config,
+    db,
+    dbKind: kind,
+    logger,
+    mail: createMailSender(mailer, logger),
+    now,
+    google:
+      options.google ?? createGoogleVerifier({ clientIds: config.googleClientIds, jwksUrl: config.googleJwksUrl, now }),
+    hasher,
+  }
+  const app = createApiApp(deps)
+  const server = createServer(app)
+  // Longer than the usual proxy idle timeout (60 s), so the proxy closes first, never mid-request.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const housekeeping = options.housekeeping === false ? undefined : startHousekeeping(deps)
+  const { port } = server.address() as AddressInfo
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      await stopped
+      await housekeeping?.stop()
+      await deps.mail.idle()
+      await mailer.close?.()
+      await db.destroy()
+    })())
+
+  return { url: `http://${host}:${port}`, config, db, dbKind: kind, mailer, logger, app, server, close }
+}

@@ -1,0 +1,97 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose'
+import { emailField } from '#contract/auth'
+import { Code } from '#contract/envelope'
+import { userNameField, NICKNAME_MAX } from '#contract/user'
+import { isUniqueViolation } from '../db/connect'
+import type { User } from '../db/schema'
+import type { ApiDeps } from '../deps'
+import { refuse } from '../lib/envelope'
+import { msg } from '../lib/messages'
+import { createUser, findUserByEmail, findUserByGoogleSub, linkGoogleSub } from '../models/users'
+
+export type GoogleIdentity = { sub: string; email: string; name?: string; picture?: string }
+export type GoogleVerifier = (idToken: string) => Promise<GoogleIdentity>
+
+const GOOGLE_ISSUERS = ['accounts.google.com', 'https://accounts.google.com']
+
+/**
+ * Checks a Google id_token offline against Google's published keys (or, in tests, a local key
+ * set: the JWKS URL is a setting). jose caches the keys and refetches on an unknown key id.
+ * Throws on any failure; the caller turns that into BAD_ID_TOKEN.
+ */
+export function createGoogleVerifier(opts: { clientIds: string[]; jwksUrl: string; now: () => number }): GoogleVerifier {
+  const jwks = createRemoteJWKSet(new URL(opts.jwksUrl))
+  return async (idToken) => {
+    if (opts.clientIds.length === 0) throw new Error('GOOGLE_CLIENT_ID is not set')
+    const { payload } = await jwtVerify(idToken, jwks, {
+      issuer: GOOGLE_ISSUERS,
+      audience: opts.clientIds,
+      algorithms: ['RS256'],
+      currentDate: new Date(opts.now()),
+      requiredClaims: ['sub', 'exp', 'iat'],
+    })
+    if (payload.email_verified !== true && payload.email_verified !== 'true') throw new Error('email not verified')
+    const email = emailField.safeParse(payload.email)
+    if (!email.success) throw new Error('no usable email claim')
+    if (typeof payload.sub !== 'string' || !payload.sub || payload.sub.length > 255) throw new Error('bad sub claim')
+    return {
+      sub: payload.sub,
+      email: email.data,
+      name: typeof payload.name === 'string' ? payload.name : undefined,
+      picture: typeof payload.picture === 'string' ? payload.picture : undefined,
+    }
+  }
+}
+
+/** A display name the profile rules accept: Google's name, else the e-mail's local part. */
+export function defaultUserName(email: string, name?: string): string {
+  for (const candidate of [name, email.split('@')[0]]) {
+    const cleaned = (candidate ?? '').replace(/[\u0000-\u001f\u007f<>]/g, '').trim().slice(0, NICKNAME_MAX).trim()
+    const ok = userNameField.safeParse(cleaned)
+    if (ok.success) return ok.data
+  }
+  return 'User'
+}
+
+const usablePicture = (p?: string) => (p && p.startsWith('https://') && p.length <= 2048 ? p : null)
+
+/**
+ * Signs in with a verified Google identity: the user already linked to this Google account, else
+ * the user with the same (Google-verified) e-mail, now linked, else a new user.
+ */
+export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promise<{ user: User; isNew: boolean }> {
+  const { db } = deps
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const linked = await findUserByGoogleSub(db, id.sub)
+    if (linked) return { user: linked, isNew: false }
+
+    const byEmail = await findUserByEmail(db, id.email)
+    if (byEmail) {
+      if (byEmail.google_sub && byEmail.google_sub !== id.sub) {
+        throw refuse(Code.ACCOUNT_ALREADY_BOUND, msg.googleAccountMismatch)
+      }
+      if (byEmail.google_sub === id.sub || (await linkGoogleSub(db, byEmail.id, id.sub, deps.now()))) {
+        return { user: { ...byEmail, google_sub: id.sub }, isNew: false }
+      }
+      continue // linked by a parallel request meanwhile: look again
+    }
+
+    try {
+      const user = await createUser(
+        db,
+        {
+          email: id.email,
+          user_name: defaultUserName(id.email, id.name),
+          head_img: usablePicture(id.picture),
+          google_sub: id.sub,
+        },
+        deps.now(),
+      )
+      return { user, isNew: true }
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err
+      // A parallel sign-in created it first: the next round finds it.
+    }
+  }
+  throw refuse(Code.BAD_ID_TOKEN, msg.badIdToken)
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createDb, isUniqueViolation, type Db } from '../../api/db/connect'
+import { migrateToLatest, migrations } from '../../api/db/migrate'
+import { hitRateLimit } from '../../api/models/rateLimits'
+import { createTestDatabase, type TestDatabase } from '../support/db'
+
+/** The data layer on whichever database this run uses (TEST_DB=postgres or SQLite). */
+
+let database: TestDatabase
+let db: Db
+beforeAll(async () => {
+  database = await createTestDatabase()
+  db = createDb(database.url).db
+  await migrateToLatest(db)
+})
+afterAll(async () => {
+  await db?.destroy()
+  await database?.drop()
+})
+
+test('migrating again is a no-op; every migration is recorded', async () => {
+  const again = await migrateToLatest(db)
+  expect(again.results).toEqual([])
+  const rows = await db
+    .selectFrom('kysely_migration' as never)
+    .select('name' as never)
+    .execute()
+  expect(rows.map((r) => (r as { name: string }).name)).toEqual(Object.keys(migrations))
+})
+
+test('bigint timestamps come back as numbers', async () => {
+  const at = Date.now()
+  await db
+    .insertInto('users')
+    .values({ id: 'u1', email: 'n@example.com', password_hash: null, user_name: 'n', head_img: null, google_sub: null, created_at: at, updated_at: at })
+    .execute()
+  const row = await db.selectFrom('users').selectAll().where('id', '=', 'u1').executeTakeFirstOrThrow()
+  expect(row.created_at).toBe(at)
+  expect(typeof row.created_at).toBe('number')
+})
+
+test('e-mail and Google account are unique; many accounts may have no Google account', async () => {
+  const base = { password_hash: null, user_name: 'x', head_img: null, created_at: 1, updated_at: 1 }
+  await db.insertInto('users').values({ ...base, id: 'a', email: 'a@example.com', google_sub: null }).execute()
+  await db.insertInto('users').values({ ...base, id: 'b', email: 'b@example.com', google_sub: null }).execute()
+  await db.insertInto('users').values({ ...base, id: 'c', email: 'c@example.com', google_sub: 'g' }).execute()
+  const dupEmail = db.insertInto('users').values({ ...base, id: 'd', email: 'a@example.com', google_sub: null }).execute()
+  await expect(dupEmail).rejects.toSatisfy(isUniqueViolation)
+  const dupSub = db.insertInto('users').values({ ...base, id: 'e', email: 'e@example.com', google_sub: 'g' }).execute()
+  await expect(dupSub).rejects.toSatisfy(isUniqueViolation)
+})
+
+test('sessions go when their user goes', async () => {
+  await db.insertInto('sessions').values({ token_hash: 'h', user_id: 'a', created_at: 1, expires_at: 2, revoked_at: null }).execute()
+  await db.deleteFrom('users').where('id', '=', 'a').execute()
+  expect(await db.selectFrom('sessions').selectAll().execute()).toEqual([])
+})
+
+test('rate-limit windows: count, then start again once the window has passed; parallel hits all count', async () => {
+  expect(await hitRateLimit(db, 'k', 1000, 0)).toEqual({ hits: 1, resetAt: 1000 })
+  expect(await hitRateLimit(db, 'k', 1000, 500)).toEqual({ hits: 2, resetAt: 1000 })
+  expect(await hitRateLimit(db, 'k', 1000, 1000)).toEqual({ hits: 1, resetAt: 2000 })
+  const hits = await Promise.all(Array.from({ length: 20 }, () => hitRateLimit(db, 'p', 1000, 0)))
+  expect(hits.map((h) => h.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+})

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { Code } from '#contract/envelope'
+import { NICKNAME_MAX, userIndexData, userInfoSchema } from '#contract/user'
+import { seedUser, startTestApi, type TestApi } from '../support/api'
+
+/** The signed-in user's own data (SPEC §7 /v1/user/index, /v1/user/setInfo). */
+
+let api: TestApi
+let token: string
+let userId: string
+beforeAll(async () => {
+  api = await startTestApi()
+  const seeded = await seedUser(api, { email: 'profile@example.com', userName: 'profile' })
+  token = seeded.token
+  userId = seeded.user.id
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+describe('index', () => {
+  test('answers userInfo, empty taskInfos and giftCardList, and no unread messages', async () => {
+    const res = await api.get('/v1/user/index', { token })
+    expect(res.status).toBe(200)
+    expect(res.body.code).toBe(Code.OK)
+    expect(userIndexData.parse(res.body.data)).toEqual({
+      userInfo: { userId, userName: 'profile', email: 'profile@example.com', headImg: null },
+      taskInfos: [],
+      giftCardList: [],
+      unreadCount: 0,
+    })
+  })
+
+  test('clientType h5 and any other header do not change the answer', async () => {
+    const res = await api.get('/v1/user/index', { token, headers: { clientType: 'h5', 'x-anything': '1' } })
+    expect(res.body.code).toBe(Code.OK)
+  })
+})
+
+describe('setInfo', () => {
+  const setInfo = (body: unknown) => api.post('/v1/user/setInfo', body, { token })
+
+  test('changes the nickname (trimmed) and answers the new userInfo', async () => {
+    const res = await setInfo({ userName: '  Gift Queen  ' })
+    expect(res.body.code).toBe(Code.OK)
+    expect(userInfoSchema.parse(res.body.data)).toEqual({
+      userId,
+      userName: 'Gift Queen',
+      email: 'profile@example.com',
+      headImg: null,
+    })
+    const index = await api.get<{ userInfo: { userName: string } }>('/v1/user/index', { token })
+    expect(index.body.data.userInfo.userName).toBe('Gift Queen')
+  })
+
+  test('sets and clears the avatar; the nickname stays', async () => {
+    const url = 'https://cdn.example.com/a.png'
+    expect((await setInfo({ headImg: url })).body.data).toMatchObject({ headImg: url, userName: 'Gift Queen' })
+    expect((await setInfo({ headImg: '/uploads/b.webp' })).body.data).toMatchObject({ headImg: '/uploads/b.webp' })
+    expect((await setInfo({ headImg: null })).body.data).toMatchObject({ headImg: null })
+  })
+
+  test.each([
+    [{}, 'body: Nothing to update: send userName or headImg'],
+    [{ userName: '' }, 'userName: Nickname is required'],
+    [{ userName: '   ' }, 'userName: Nickname is required'],
+    [{ userName: 'x'.repeat(NICKNAME_MAX + 1) }, `userName: Nickname must be at most ${NICKNAME_MAX} characters`],
+    [{ userName: '<script>' }, 'userName: Nickname has characters that are not allowed'],
+    [{ userName: 'a\u0000b' }, 'userName: Nickname has characters that are not allowed'],
+    [{ userName: 42 }, 'userName: Nickname must be text'],
+    [{ headImg: 'javascript:alert(1)' }, 'headImg: Avatar must be an uploaded image'],
+    [{ headImg: 'http://plain.example.com/a.png' }, 'headImg: Avatar must be an uploaded image'],
+    [{ userName: 'ok', email: 'new@example.com' }, 'email: Unknown field'],
+  ])('refuses %j: %s', async (body, message) => {
+    const res = await setInfo(body)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ code: Code.BAD_REQUEST, msg: message, data: null })
+  })
+
+  test('a nickname of exactly 32 characters is fine', async () => {
+    const name = 'n'.repeat(NICKNAME_MAX)
+    expect((await setInfo({ userName: name })).body.data).toMatchObject({ userName: name })
+  })
+})
