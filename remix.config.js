@@ -8,5 +8,8 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
+    // Vite-era flags, off on purpose with the classic compiler (false silences the warning).
+    v3_lazyRouteDiscovery: false,
+    v3_singleFetch: false,
   },
 }

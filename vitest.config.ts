@@ -43,8 +43,9 @@ export default defineConfig({
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['tests/support/setup.ts'],
-          // One Chromium, one app server: files run one after another.
-          fileParallelism: false,
+          // One Chromium at a time on a 2-core machine: files run one after another.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

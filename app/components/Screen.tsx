@@ -1,0 +1,44 @@
+// The frame of every page: top bar (back + h1 title) and the main content column. Screens only
+// supply their content, so spacing, max width (480px, centred on desktop), safe areas and the sticky
+// top bar are the same everywhere. The bottom TabBar is rendered once by the root, after the screen
+// (so it does not remount between tabs); `tabs` tells the screen it sits above one.
+import type { ReactNode } from 'react'
+import { TopBar } from './TopBar'
+import { cx } from './ui'
+
+export type ScreenProps = {
+  /** Shown in the top bar as the page's h1. */
+  title: string
+  /** Target of the top bar's back link; none when absent. */
+  backTo?: string
+  children: ReactNode
+  /**
+   * A top-level screen with the bottom tab bar under it (the root renders the TabBar): the column
+   * leaves room for the bar and the action bar sticks above it.
+   */
+  tabs?: boolean
+  /** Optional trailing control in the top bar. */
+  topBarEnd?: ReactNode
+  /** Extra class on <main>. */
+  className?: string
+}
+
+export function Screen({ title, backTo, children, tabs = false, topBarEnd, className }: ScreenProps) {
+  return (
+    <div className={cx('cl-screen', tabs && 'cl-screen--tabs')}>
+      <TopBar title={title} backTo={backTo} end={topBarEnd} />
+      <main id="main" className={cx('cl-screen__main', className)}>
+        {children}
+      </main>
+    </div>
+  )
+}
+
+/**
+ * The screen's one primary action, kept near the thumb: it sits at the bottom of the content and
+ * sticks to the bottom edge (above the tab bar) while the content scrolls. Put it inside the <Form>
+ * so its submit button works without JavaScript.
+ */
+export function ActionBar({ children, className }: { children: ReactNode; className?: string }) {
+  return <div className={cx('cl-actionbar', className)}>{children}</div>
+}

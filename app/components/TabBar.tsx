@@ -1,0 +1,34 @@
+// The sticky bottom navigation between the top-level places. NavLink marks the current tab with
+// aria-current="page", which is also what the CSS styles, so the active state is the accessible state.
+// Render it once, after the screen (the root does), so it stays put while tabs change.
+import { NavLink } from '@remix-run/react'
+import { Icon, type IconName } from './Icon'
+
+export type TabItem = { to: string; label: string; icon: IconName; end?: boolean }
+
+/** The app's main tabs (DESIGN §2 "Shell": Home, Sell, Orders, Account), for when all four exist. */
+export const mainTabs: TabItem[] = [
+  { to: '/', label: 'Home', icon: 'home', end: true },
+  { to: '/order/sell', label: 'Sell', icon: 'tag' },
+  { to: '/history', label: 'Orders', icon: 'orders' },
+  { to: '/account', label: 'Account', icon: 'user' },
+]
+
+export function TabBar({ items }: { items: TabItem[] }) {
+  return (
+    <nav className="cl-tabbar" aria-label="Main">
+      <ul className="cl-tabbar__list">
+        {items.map((item) => (
+          <li key={item.to} className="cl-tabbar__item">
+            <NavLink to={item.to} end={item.end} className="cl-tabbar__link" prefetch="intent">
+              <span className="cl-tabbar__pill" aria-hidden="true">
+                <Icon name={item.icon} size={24} />
+              </span>
+              <span className="cl-tabbar__label">{item.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}

@@ -1,0 +1,283 @@
+// Form fields that are accessible by construction: every input has a visible <label>, its errors in
+// a list the input points at (aria-describedby) and aria-invalid while it has errors. They take the
+// props conform's getInputProps(fields.x, { type }) returns (key, id, name, form, defaultValue,
+// required, aria-*), and work as plain HTML inputs when JavaScript has not loaded.
+import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from 'react'
+import { Icon } from './Icon'
+import { cx, useHydrated } from './ui'
+
+/** What conform's getInputProps returns, plus anything else an <input> accepts. */
+export type FieldInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'aria-invalid'> & {
+  key?: string | undefined
+  'aria-invalid'?: boolean | 'true' | 'false'
+}
+
+export type ListOfErrors = Array<string | null | undefined> | null | undefined
+
+function cleanErrors(errors: ListOfErrors): string[] {
+  return Array.from(new Set((errors ?? []).filter((e): e is string => typeof e === 'string' && e.length > 0)))
+}
+
+/** Space-separated id list without duplicates or blanks. */
+function joinIds(...ids: Array<string | undefined | false>): string | undefined {
+  const all = ids.flatMap((v) => (v ? v.split(/\s+/) : [])).filter(Boolean)
+  return all.length ? Array.from(new Set(all)).join(' ') : undefined
+}
+
+/** A field's (or the form's) error messages. Renders nothing when there are none. */
+export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  const list = cleanErrors(errors)
+  if (!list.length) return null
+  return (
+    <ul id={id} className="cl-errors">
+      {list.map((error) => (
+        <li key={error} className="cl-errors__item">
+          <Icon name="alert-triangle" size={16} className="cl-errors__icon" />
+          <span>{error}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/**
+ * Errors about the whole form (wrong password, server refused), shown above the submit button.
+ * Pass conform's `form.errorId` as `id` so the form's aria-describedby points here.
+ */
+export function FormError({ errors, id }: { errors?: ListOfErrors; id?: string }) {
+  const list = cleanErrors(errors)
+  if (!list.length) return null
+  return (
+    <div id={id} className="cl-callout cl-callout--error cl-form-error" role="alert">
+      <Icon name="x-circle" size={20} className="cl-callout__icon" />
+      <div className="cl-callout__body">
+        {list.length === 1 ? (
+          <p>{list[0]}</p>
+        ) : (
+          <ul>
+            {list.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  )
+}
+
+type FieldBaseProps = {
+  /** Visible label text. */
+  label: ReactNode
+  /** Spread of conform's getInputProps(fields.x, { type }), or plain input attributes. */
+  inputProps: FieldInputProps
+  /** Error messages for this field (conform: fields.x.errors). */
+  errors?: ListOfErrors
+  /** Help text under the input. */
+  help?: ReactNode
+  /** Input id; defaults to inputProps.id, then a generated one. */
+  id?: string
+  className?: string
+}
+
+/** Works out ids and aria attributes shared by every field type. */
+function useFieldA11y({ inputProps, errors, help, id }: Pick<FieldBaseProps, 'inputProps' | 'errors' | 'help' | 'id'>) {
+  const fallbackId = useId()
+  const inputId = id ?? inputProps.id ?? fallbackId
+  // Same suffixes conform uses (`${id}-error`, `${id}-description`), so its aria-describedby matches.
+  const errorId = `${inputId}-error`
+  const helpId = `${inputId}-description`
+  const list = cleanErrors(errors)
+  const invalid = list.length > 0
+  const describedBy = joinIds(inputProps['aria-describedby'], invalid && errorId, help ? helpId : undefined)
+  const ariaInvalid = invalid || inputProps['aria-invalid'] === true || inputProps['aria-invalid'] === 'true'
+  return { inputId, errorId, helpId, list, invalid, describedBy, ariaInvalid }
+}
+
+function FieldFrame({
+  label,
+  inputId,
+  help,
+  helpId,
+  errorId,
+  errors,
+  className,
+  children,
+}: {
+  label: ReactNode
+  inputId: string
+  help?: ReactNode
+  helpId: string
+  errorId: string
+  errors: string[]
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <div className={cx('cl-field', errors.length > 0 && 'is-invalid', className)}>
+      <label className="cl-field__label" htmlFor={inputId}>
+        {label}
+      </label>
+      {children}
+      <div className="cl-field__footer">
+        <ErrorList id={errorId} errors={errors} />
+        {help ? (
+          <p id={helpId} className="cl-field__help">
+            {help}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  )
+}
+
+/** A labelled text-like input (text, email, number, tel…). */
+export function Field({ label, inputProps, errors, help, id, className }: FieldBaseProps) {
+  const a11y = useFieldA11y({ inputProps, errors, help, id })
+  const { key, className: inputClassName, ...rest } = inputProps
+  return (
+    <FieldFrame
+      label={label}
+      inputId={a11y.inputId}
+      help={help}
+      helpId={a11y.helpId}
+      errorId={a11y.errorId}
+      errors={a11y.list}
+      className={className}
+    >
+      <input
+        key={key}
+        {...rest}
+        id={a11y.inputId}
+        className={cx('cl-input', inputClassName)}
+        aria-invalid={a11y.ariaInvalid || undefined}
+        aria-describedby={a11y.describedBy}
+      />
+    </FieldFrame>
+  )
+}
+
+/**
+ * A password input with a show/hide toggle. Without JavaScript it is a plain password input (the
+ * toggle appears only once React runs). The password is hidden again when the form submits, so the
+ * browser never offers to save it as plain text.
+ */
+export function PasswordField({ label, inputProps, errors, help, id, className }: FieldBaseProps) {
+  const a11y = useFieldA11y({ inputProps, errors, help, id })
+  const hydrated = useHydrated()
+  const [visible, setVisible] = useState(false)
+  const inputRef = useRef<HTMLInputElement>(null)
+  const { key, type: _type, className: inputClassName, ...rest } = inputProps
+
+  useEffect(() => {
+    const form = inputRef.current?.form
+    if (!form) return
+    const hide = () => setVisible(false)
+    form.addEventListener('submit', hide)
+    return () => form.removeEventListener('submit', hide)
+  }, [])
+
+  return (
+    <FieldFrame
+      label={label}
+      inputId={a11y.inputId}
+      help={help}
+      helpId={a11y.helpId}
+      errorId={a11y.errorId}
+      errors={a11y.list}
+      className={className}
+    >
+      <div className="cl-input-wrap">
+        <input
+          key={key}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          {...rest}
+          ref={inputRef}
+          type={hydrated && visible ? 'text' : 'password'}
+          id={a11y.inputId}
+          className={cx('cl-input', 'cl-input--with-action', inputClassName)}
+          aria-invalid={a11y.ariaInvalid || undefined}
+          aria-describedby={a11y.describedBy}
+        />
+        {hydrated ? (
+          <button
+            type="button"
+            className="cl-input-action"
+            aria-label="Show password"
+            aria-pressed={visible}
+            aria-controls={a11y.inputId}
+            onClick={() => setVisible((v) => !v)}
+          >
+            <Icon name={visible ? 'eye-off' : 'eye'} size={20} />
+          </button>
+        ) : null}
+      </div>
+    </FieldFrame>
+  )
+}
+
+/**
+ * A 6-digit one-time code (e-mail verification code, withdrawal PIN entry with `secret`): numeric
+ * keypad, the OS offers the code from the e-mail/SMS (autocomplete one-time-code), pattern \d{6}.
+ * With JavaScript, spaces and other non-digits typed or pasted are dropped.
+ */
+export function CodeField({
+  label,
+  inputProps,
+  errors,
+  help,
+  id,
+  className,
+  length = 6,
+  secret = false,
+}: FieldBaseProps & {
+  /** Number of digits (6). */
+  length?: number
+  /** Mask the digits (a PIN rather than an e-mailed code). */
+  secret?: boolean
+}) {
+  const a11y = useFieldA11y({ inputProps, errors, help, id })
+  const hydrated = useHydrated()
+  const { key, type: _type, className: inputClassName, onChange, ...rest } = inputProps
+
+  function handleChange(event: ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget
+    const digits = input.value.replace(/\D/g, '').slice(0, length)
+    if (digits !== input.value) input.value = digits
+    onChange?.(event)
+  }
+
+  return (
+    <FieldFrame
+      label={label}
+      inputId={a11y.inputId}
+      help={help}
+      helpId={a11y.helpId}
+      errorId={a11y.errorId}
+      errors={a11y.list}
+      className={className}
+    >
+      <input
+        key={key}
+        inputMode="numeric"
+        autoComplete={secret ? 'off' : 'one-time-code'}
+        pattern={`\\d{${length}}`}
+        // Without JS the browser caps the length; with JS the handler does, after dropping
+        // spaces, so a pasted "123 456" still fits.
+        maxLength={hydrated ? undefined : length}
+        enterKeyHint="done"
+        autoCorrect="off"
+        spellCheck={false}
+        placeholder={'•'.repeat(length)}
+        {...rest}
+        type={secret ? 'password' : 'text'}
+        onChange={handleChange}
+        id={a11y.inputId}
+        className={cx('cl-input', 'cl-input--code', inputClassName)}
+        aria-invalid={a11y.ariaInvalid || undefined}
+        aria-describedby={a11y.describedBy}
+      />
+    </FieldFrame>
+  )
+}

@@ -1,0 +1,24 @@
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { sessionForToken } from '~/utils/auth.server'
+import { googleAuthenticator, GoogleLoginError } from '~/utils/google.server'
+import { flowFallbacks, successMessages } from '~/utils/messages'
+import { commitSession } from '~/utils/session.server'
+import { flashToast, redirectWithToast } from '~/utils/toast.server'
+
+/** Google sends the person back here; a new account goes on to choose a nickname. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const authenticator = googleAuthenticator()
+  if (!authenticator) return redirect('/login')
+  let result
+  try {
+    result = await authenticator.authenticate('google', request)
+  } catch (error) {
+    if (error instanceof Response) throw error
+    const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : undefined
+    const message = cause instanceof GoogleLoginError ? cause.message : error instanceof GoogleLoginError ? error.message : flowFallbacks.google
+    return redirectWithToast(request, '/login', { type: 'error', message: message || flowFallbacks.google })
+  }
+  const session = await sessionForToken(result.token)
+  flashToast(session, { type: 'success', message: result.isNew ? successMessages.googleNew : successMessages.loggedIn })
+  return redirect(result.isNew ? '/edit-profile' : '/', { headers: { 'Set-Cookie': await commitSession(session) } })
+}

@@ -1,0 +1,76 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { NICKNAME_MAX, userNameField } from '#contract/user'
+import { ActionToast } from '~/components/ActionToast'
+import { Avatar } from '~/components/Avatar'
+import { Button } from '~/components/Button'
+import { Field, FormError } from '~/components/forms'
+import { Screen } from '~/components/Screen'
+import { requireToken, requireUser } from '~/utils/auth.server'
+import { updateProfileFlow } from '~/utils/flows.server'
+import { toastNow, type FormReply } from '~/utils/form.server'
+import { successMessages } from '~/utils/messages'
+import { redirectWithToast } from '~/utils/toast.server'
+
+const profileSchema = z.object({ userName: userNameField })
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request)
+  return json({ user })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireToken(request)
+  const submission = parseWithZod(await request.formData(), { schema: profileSchema })
+  if (submission.status !== 'success') {
+    return json<FormReply>({ result: submission.reply(), toast: null }, { status: 400 })
+  }
+  const result = await updateProfileFlow(request, submission.value)
+  if (!result.success) {
+    return json<FormReply>(
+      { result: submission.reply({ formErrors: [result.msg] }), toast: toastNow({ type: 'error', message: result.msg }) },
+      { status: 400 },
+    )
+  }
+  // Back to Account: the root loader fetches the user info again (SPEC §4).
+  return redirectWithToast(request, '/account', { type: 'success', message: successMessages.profileUpdated })
+}
+
+export default function EditProfileScreen() {
+  const { user } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'edit-profile',
+    lastResult: actionData?.result,
+    defaultValue: { userName: user.nickname },
+    constraint: getZodConstraint(profileSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Screen title="Edit Profile" backTo="/account">
+      <ActionToast toast={actionData?.toast} />
+      <div className="cl-profile cl-profile--stacked">
+        <Avatar src={user.avatar} name={user.nickname} size={88} />
+        <p className="cl-profile__email">{user.email}</p>
+      </div>
+      <Form method="post" className="cl-form" {...getFormProps(form)}>
+        <Field
+          label="Nickname"
+          inputProps={{ ...getInputProps(fields.userName, { type: 'text' }), autoComplete: 'nickname', maxLength: NICKNAME_MAX }}
+          errors={fields.userName.errors}
+          help={`What people see on your trades. Up to ${NICKNAME_MAX} characters.`}
+        />
+        <FormError errors={form.errors} id={form.errorId} />
+        <Button type="submit" variant="primary" block pending={navigation.state === 'submitting'}>
+          Save
+        </Button>
+      </Form>
+    </Screen>
+  )
+}

@@ -1,0 +1,98 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { CodeType, emailField, passwordField, PASSWORD_MIN, verifyCodeField } from '#contract/auth'
+import { ActionToast } from '~/components/ActionToast'
+import { Button } from '~/components/Button'
+import { CodeSentNote, EmailStepForm, ResendButton } from '~/components/CodeSteps'
+import { CodeField, FormError, PasswordField } from '~/components/forms'
+import { Screen } from '~/components/Screen'
+import { secretKey, type CodeStepReply } from '~/utils/email-code'
+import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
+import { resetPasswordFlow } from '~/utils/flows.server'
+import { SECRET_FIELDS, toastNow } from '~/utils/form.server'
+import { successMessages } from '~/utils/messages'
+import { emptySession } from '~/utils/session.server'
+import { redirectWithToast } from '~/utils/toast.server'
+
+const resetSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  if (formData.get('intent') === 'send-code') return sendCodeStep(request, formData, CodeType.RESET_PASSWORD)
+
+  const submission = parseWithZod(formData, { schema: resetSchema })
+  const base = { step: 'verify' as const, email: stepEmail(formData) }
+  if (submission.status !== 'success') {
+    return json<CodeStepReply>({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
+  }
+  const result = await resetPasswordFlow(request, submission.value)
+  if (!result.success) {
+    return json<CodeStepReply>(
+      { ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }), toast: toastNow({ type: 'error', message: result.msg }) },
+      { status: 400 },
+    )
+  }
+  // The reset revoked every token of the account: whoever was signed in here starts over.
+  return redirectWithToast(request, '/login', { type: 'success', message: successMessages.passwordReset }, { session: await emptySession() })
+}
+
+export default function ForgotPasswordScreen() {
+  const actionData = useActionData<typeof action>()
+  const verifying = actionData?.step === 'verify' && actionData.email
+  return (
+    <Screen title="Forgot Password" backTo="/login">
+      <ActionToast toast={actionData?.toast} />
+      <div className="cl-auth">
+        <header className="cl-auth__header">
+          <h2 className="cl-auth__title">Reset your password</h2>
+          <p className="cl-auth__lead">
+            {verifying ? 'Enter the code and choose a new password. You will be signed out everywhere.' : 'We will e-mail you a code to set a new password.'}
+          </p>
+        </header>
+        {verifying ? (
+          <ResetForm reply={actionData} email={actionData.email!} />
+        ) : (
+          <EmailStepForm id="forgot-email" reply={actionData} help="The e-mail you signed up with." submitLabel="Send code" />
+        )}
+        <p className="cl-auth__footer">
+          Remembered it? <Link to="/login">Sign in</Link>
+        </p>
+      </div>
+    </Screen>
+  )
+}
+
+function ResetForm({ reply, email }: { reply: CodeStepReply; email: string }) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'forgot-reset',
+    lastResult: reply.result,
+    constraint: getZodConstraint(resetSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'reset'
+  return (
+    <Form method="post" className="cl-form" {...getFormProps(form)}>
+      <input type="hidden" name="email" value={email} />
+      <input type="hidden" name="step" value="verify" />
+      <CodeSentNote email={email} changeHref="/forgot-password" />
+      <CodeField label="Verification code" inputProps={{ ...getInputProps(fields.verifyCode, { type: 'text' }), key: secretKey(fields.verifyCode.key, reply) }} errors={fields.verifyCode.errors} />
+      <PasswordField
+        label="New password"
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), key: secretKey(fields.password.key, reply), autoComplete: 'new-password' }}
+        errors={fields.password.errors}
+        help={`At least ${PASSWORD_MIN} characters.`}
+      />
+      <FormError errors={form.errors} id={form.errorId} />
+      <Button type="submit" name="intent" value="reset" variant="primary" block pending={pending}>
+        Set new password
+      </Button>
+      <ResendButton />
+    </Form>
+  )
+}

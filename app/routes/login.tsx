@@ -1,0 +1,186 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { CodeType, emailField, loginPasswordField, verifyCodeField } from '#contract/auth'
+import { ActionToast } from '~/components/ActionToast'
+import { Button } from '~/components/Button'
+import { CodeSentNote, EmailStepForm, ResendButton } from '~/components/CodeSteps'
+import { CodeField, Field, FormError, PasswordField } from '~/components/forms'
+import { GoogleButton } from '~/components/GoogleButton'
+import { Screen } from '~/components/Screen'
+import type { loader as rootLoader } from '~/root'
+import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
+import { secretKey, type CodeStepReply } from '~/utils/email-code'
+import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
+import { loginByCodeFlow, loginFlow } from '~/utils/flows.server'
+import { SECRET_FIELDS, toastNow } from '~/utils/form.server'
+import { successMessages } from '~/utils/messages'
+import { safeRedirect } from '~/utils/redirect'
+import { commitSession } from '~/utils/session.server'
+import { flashToast } from '~/utils/toast.server'
+
+const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
+const codeSchema = z.object({ email: emailField, verifyCode: verifyCodeField })
+
+type Mode = 'password' | 'code'
+type Reply = CodeStepReply & { mode: Mode }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request)
+  const url = new URL(request.url)
+  return json({
+    mode: (url.searchParams.get('mode') === 'code' ? 'code' : 'password') as Mode,
+    redirectTo: safeRedirect(url.searchParams.get('redirectTo'), ''),
+  })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  const redirectTo = safeRedirect(formData.get('redirectTo'), '/')
+
+  const signIn = async (token: string, email: string) => {
+    const session = await sessionForToken(token, email)
+    flashToast(session, { type: 'success', message: successMessages.loggedIn })
+    return redirect(redirectTo, { headers: { 'Set-Cookie': await commitSession(session) } })
+  }
+  const fail = (reply: Omit<Reply, 'toast'>, msg?: string) =>
+    json<Reply>({ ...reply, toast: msg ? toastNow({ type: 'error', message: msg }) : null }, { status: 400 })
+
+  if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.LOGIN, { mode: 'code' as Mode })
+
+  if (intent === 'code') {
+    const submission = parseWithZod(formData, { schema: codeSchema })
+    const base = { mode: 'code' as Mode, step: 'verify' as const, email: stepEmail(formData) }
+    if (submission.status !== 'success') return fail({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }) })
+    const result = await loginByCodeFlow(request, submission.value)
+    if (!result.success) return fail({ ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }) }, result.msg)
+    return signIn(result.data, submission.value.email)
+  }
+
+  const submission = parseWithZod(formData, { schema: passwordSchema })
+  const base = { mode: 'password' as Mode, step: 'email' as const }
+  if (submission.status !== 'success') return fail({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }) })
+  const result = await loginFlow(request, submission.value)
+  if (!result.success) return fail({ ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }) }, result.msg)
+  return signIn(result.data, submission.value.email)
+}
+
+export default function LoginScreen() {
+  const { mode: loaderMode, redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const root = useRouteLoaderData<typeof rootLoader>('root')
+  const mode = actionData?.mode ?? loaderMode
+  const withRedirect = (path: string) =>
+    redirectTo ? `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams({ redirectTo })}` : path
+  const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
+
+  return (
+    <Screen title="Login" backTo="/">
+      <ActionToast toast={actionData?.toast} />
+      <div className="cl-auth">
+        <header className="cl-auth__header">
+          <h2 className="cl-auth__title">Welcome back</h2>
+          <p className="cl-auth__lead">Sign in to sell cards and reach your wallet.</p>
+        </header>
+
+        <nav className="cl-segmented" aria-label="How to sign in">
+          <Link to={withRedirect('/login')} replace className="cl-segmented__item" aria-current={mode === 'password' ? 'page' : undefined}>
+            Password
+          </Link>
+          <Link to={withRedirect('/login?mode=code')} replace className="cl-segmented__item" aria-current={mode === 'code' ? 'page' : undefined}>
+            E-mail code
+          </Link>
+        </nav>
+
+        {mode === 'password' ? (
+          <PasswordForm hidden={hidden} reply={actionData?.mode === 'password' ? actionData : undefined} />
+        ) : actionData?.mode === 'code' && actionData.step === 'verify' && actionData.email ? (
+          <CodeForm hidden={hidden} reply={actionData} email={actionData.email} changeHref={withRedirect('/login?mode=code')} />
+        ) : (
+          <EmailStepForm
+            id="login-code-email"
+            reply={actionData?.mode === 'code' ? actionData : undefined}
+            help="We will e-mail you a 6-digit code. No password needed."
+            submitLabel="Send code"
+            hidden={hidden}
+          />
+        )}
+
+        {root?.env.googleEnabled ? (
+          <>
+            <div className="cl-divider" role="separator">
+              <span>or</span>
+            </div>
+            <GoogleButton redirectTo={redirectTo} />
+          </>
+        ) : null}
+
+        <p className="cl-auth__footer">
+          New to {root?.env.brandName ?? 'Cardlane'}? <Link to={withRedirect('/register')}>Create an account</Link>
+        </p>
+      </div>
+    </Screen>
+  )
+}
+
+function PasswordForm({ hidden, reply }: { hidden: JSX.Element; reply?: Reply }) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'login-password',
+    lastResult: reply?.result,
+    constraint: getZodConstraint(passwordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'password'
+  return (
+    <Form method="post" className="cl-form" {...getFormProps(form)}>
+      {hidden}
+      <Field label="E-mail" inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
+      <PasswordField
+        label="Password"
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), key: secretKey(fields.password.key, reply), autoComplete: 'current-password' }}
+        errors={fields.password.errors}
+      />
+      <p className="cl-form__aside">
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
+      <FormError errors={form.errors} id={form.errorId} />
+      <Button type="submit" name="intent" value="password" variant="primary" block pending={pending}>
+        Sign in
+      </Button>
+    </Form>
+  )
+}
+
+function CodeForm({ hidden, reply, email, changeHref }: { hidden: JSX.Element; reply: Reply; email: string; changeHref: string }) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'login-code-verify',
+    lastResult: reply.result,
+    constraint: getZodConstraint(codeSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'code'
+  return (
+    <Form method="post" className="cl-form" {...getFormProps(form)}>
+      {hidden}
+      <input type="hidden" name="email" value={email} />
+      <input type="hidden" name="step" value="verify" />
+      <CodeSentNote email={email} changeHref={changeHref} />
+      <CodeField label="Verification code" inputProps={{ ...getInputProps(fields.verifyCode, { type: 'text' }), key: secretKey(fields.verifyCode.key, reply) }} errors={fields.verifyCode.errors} />
+      <FormError errors={form.errors} id={form.errorId} />
+      <Button type="submit" name="intent" value="code" variant="primary" block pending={pending}>
+        Sign in
+      </Button>
+      <ResendButton />
+    </Form>
+  )
+}

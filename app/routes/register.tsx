@@ -1,0 +1,132 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { CodeType, emailField, passwordField, PASSWORD_MIN, verifyCodeField } from '#contract/auth'
+import { ActionToast } from '~/components/ActionToast'
+import { Button } from '~/components/Button'
+import { CodeSentNote, EmailStepForm, ResendButton } from '~/components/CodeSteps'
+import { CodeField, FormError, PasswordField } from '~/components/forms'
+import { GoogleButton } from '~/components/GoogleButton'
+import { Screen } from '~/components/Screen'
+import type { loader as rootLoader } from '~/root'
+import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
+import { secretKey, type CodeStepReply } from '~/utils/email-code'
+import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
+import { registerFlow } from '~/utils/flows.server'
+import { SECRET_FIELDS, toastNow } from '~/utils/form.server'
+import { successMessages } from '~/utils/messages'
+import { safeRedirect } from '~/utils/redirect'
+import { commitSession } from '~/utils/session.server'
+import { flashToast } from '~/utils/toast.server'
+
+const registerSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request)
+  return json({ redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request)
+  const formData = await request.formData()
+  if (formData.get('intent') === 'send-code') return sendCodeStep(request, formData, CodeType.REGISTER)
+
+  const submission = parseWithZod(formData, { schema: registerSchema })
+  const base = { step: 'verify' as const, email: stepEmail(formData) }
+  if (submission.status !== 'success') {
+    return json<CodeStepReply>({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
+  }
+  const result = await registerFlow(request, submission.value)
+  if (!result.success) {
+    return json<CodeStepReply>(
+      { ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }), toast: toastNow({ type: 'error', message: result.msg }) },
+      { status: 400 },
+    )
+  }
+  // A new account starts with an empty cache of login_* (SPEC §3): sessionForToken starts fresh.
+  const session = await sessionForToken(result.data, submission.value.email)
+  flashToast(session, { type: 'success', message: successMessages.registered })
+  return redirect(safeRedirect(formData.get('redirectTo'), '/'), { headers: { 'Set-Cookie': await commitSession(session) } })
+}
+
+export default function RegisterScreen() {
+  const { redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const root = useRouteLoaderData<typeof rootLoader>('root')
+  const brand = root?.env.brandName ?? 'Cardlane'
+  const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
+  const verifying = actionData?.step === 'verify' && actionData.email
+
+  return (
+    <Screen title="Register" backTo="/">
+      <ActionToast toast={actionData?.toast} />
+      <div className="cl-auth">
+        <header className="cl-auth__header">
+          <h2 className="cl-auth__title">Create your account</h2>
+          <p className="cl-auth__lead">Sell gift cards at the rate you are quoted, and withdraw to your bank.</p>
+        </header>
+        <ol className="cl-steps" aria-label="Steps">
+          <li className="cl-steps__item" aria-current={verifying ? undefined : 'step'}>E-mail</li>
+          <li className="cl-steps__item" aria-current={verifying ? 'step' : undefined}>Code and password</li>
+        </ol>
+
+        {verifying ? (
+          <VerifyForm hidden={hidden} reply={actionData} email={actionData.email!} />
+        ) : (
+          <EmailStepForm id="register-email" reply={actionData} help="We will e-mail you a 6-digit code to confirm it is yours." submitLabel="Send code" hidden={hidden} />
+        )}
+
+        {root?.env.googleEnabled && !verifying ? (
+          <>
+            <div className="cl-divider" role="separator">
+              <span>or</span>
+            </div>
+            <GoogleButton redirectTo={redirectTo} />
+          </>
+        ) : null}
+
+        <p className="cl-auth__footer">
+          Already have an account? <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'}>Sign in</Link>
+        </p>
+        <p className="cl-auth__legal">
+          By creating an account you agree to how {brand} handles your data, described in our <Link to="/user/privacy">Privacy Policy</Link>.
+        </p>
+      </div>
+    </Screen>
+  )
+}
+
+function VerifyForm({ hidden, reply, email }: { hidden: JSX.Element; reply: CodeStepReply; email: string }) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'register-verify',
+    lastResult: reply.result,
+    constraint: getZodConstraint(registerSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'register'
+  return (
+    <Form method="post" className="cl-form" {...getFormProps(form)}>
+      {hidden}
+      <input type="hidden" name="email" value={email} />
+      <input type="hidden" name="step" value="verify" />
+      <CodeSentNote email={email} changeHref="/register" />
+      <CodeField label="Verification code" inputProps={{ ...getInputProps(fields.verifyCode, { type: 'text' }), key: secretKey(fields.verifyCode.key, reply) }} errors={fields.verifyCode.errors} />
+      <PasswordField
+        label="Choose a password"
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), key: secretKey(fields.password.key, reply), autoComplete: 'new-password' }}
+        errors={fields.password.errors}
+        help={`At least ${PASSWORD_MIN} characters. Avoid passwords you use elsewhere.`}
+      />
+      <FormError errors={form.errors} id={form.errorId} />
+      <Button type="submit" name="intent" value="register" variant="primary" block pending={pending}>
+        Create account
+      </Button>
+      <ResendButton />
+    </Form>
+  )
+}

@@ -1,0 +1,145 @@
+import { redirect, redirectDocument } from '@remix-run/node'
+import type { UserIndexData, UserInfo } from '#contract/user'
+import { accessMessages, transportMessages } from './messages'
+import { commitSession, emptySession, getSession, type AppSession } from './session.server'
+import { flashToast } from './toast.server'
+import { upstream, UpstreamError, type CallOptions } from './upstream.server'
+
+/**
+ * Who is asking, and the api calls made on their behalf. Every call goes through
+ * apiGet/apiPost so that a 401 anywhere ends the same way: session gone, full
+ * redirect to /login, toast "Login expired, please login again".
+ */
+
+/** Set by server.ts from Express's req.ip (after TRUST_PROXY); any incoming value is overwritten. */
+export const CLIENT_IP_HEADER = 'x-cardlane-client-ip'
+
+export function clientIp(request: Request) {
+  return request.headers.get(CLIENT_IP_HEADER) ?? undefined
+}
+
+export async function getToken(request: Request): Promise<string | undefined> {
+  return (await getSession(request)).get('token')
+}
+
+/** The place to come back to after sign-in: the page asked for, minus Remix's data param. */
+export function returnPath(request: Request) {
+  const url = new URL(request.url)
+  url.searchParams.delete('_data')
+  const search = url.searchParams.toString()
+  return url.pathname + (search ? `?${search}` : '')
+}
+
+export function loginUrl(redirectTo?: string) {
+  return redirectTo && redirectTo !== '/' ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'
+}
+
+/** Guard for login-required routes: throws the redirect to /login?redirectTo=…. */
+export async function requireToken(request: Request): Promise<{ token: string; session: AppSession }> {
+  const session = await getSession(request)
+  const token = session.get('token')
+  if (!token) {
+    const to = request.method === 'GET' ? returnPath(request) : undefined
+    flashToast(session, { type: 'info', message: accessMessages.pleaseLogin })
+    throw redirect(loginUrl(to), { headers: { 'Set-Cookie': await commitSession(session) } })
+  }
+  return { token, session }
+}
+
+/** Guard for Login and Register: a signed-in user goes home. */
+export async function requireAnonymous(request: Request) {
+  if (await getToken(request)) throw redirect('/')
+}
+
+/** The response for an expired or revoked token, from a page load, a form post or a fetcher. */
+export async function expiredResponse(request: Request) {
+  const session = await emptySession()
+  flashToast(session, { type: 'error', message: transportMessages.expired })
+  const to = request.method === 'GET' ? returnPath(request) : undefined
+  // redirectDocument: a full page load, so no screen keeps showing the old user's data.
+  return redirectDocument(loginUrl(to), { headers: { 'Set-Cookie': await commitSession(session) } })
+}
+
+async function withExpiry<T>(request: Request, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === 'expired') throw await expiredResponse(request)
+    throw error
+  }
+}
+
+export async function apiGet<T>(request: Request, path: string, options: Omit<CallOptions, 'token' | 'clientIp'> = {}) {
+  const token = await getToken(request)
+  return withExpiry(request, () => upstream.get<T>(path, { ...options, token, clientIp: clientIp(request) }))
+}
+
+export async function apiPost<T>(request: Request, path: string, body?: unknown) {
+  const token = await getToken(request)
+  return withExpiry(request, () => upstream.post<T>(path, body, { token, clientIp: clientIp(request) }))
+}
+
+export type SessionUser = {
+  userId: string
+  email: string
+  nickname: string
+  avatar: string | null
+  headImg: string | null
+  unreadCount: number
+}
+
+/**
+ * The signed-in user, fetched from /v1/user/index (SPEC §4: at start, with a token, the user
+ * info is fetched). No userInfo → logged out. The cached login_* fields are refreshed in the
+ * given session; an e-mail the server omits keeps the one held before (SPEC §3).
+ * `dirty` says the session changed and must be committed by the caller (once per response:
+ * two Set-Cookie headers for one cookie would race).
+ */
+export async function loadSessionUser(
+  request: Request,
+  session: AppSession,
+): Promise<{ user: SessionUser | null; session: AppSession; dirty: boolean }> {
+  if (!session.get('token')) return { user: null, session, dirty: false }
+  const envelope = await apiGet<UserIndexData>(request, '/v1/user/index')
+  const info: UserInfo | null | undefined = envelope.data?.userInfo
+  if (!info) return { user: null, session: await emptySession(), dirty: true }
+  const email = info.email || session.get('login_email') || ''
+  const user: SessionUser = {
+    userId: String(info.userId),
+    email,
+    nickname: info.userName,
+    avatar: info.headImg ?? null,
+    headImg: info.headImg ?? null,
+    unreadCount: envelope.data.unreadCount ?? 0,
+  }
+  const dirty =
+    session.get('login_username') !== user.nickname ||
+    session.get('login_email') !== user.email ||
+    session.get('login_id') !== user.userId
+  if (dirty) {
+    session.set('login_username', user.nickname)
+    session.set('login_email', user.email)
+    session.set('login_id', user.userId)
+  }
+  return { user, session, dirty }
+}
+
+/** Guard + fresh user for login-required pages that need more than the root's copy. */
+export async function requireUser(request: Request) {
+  const { session } = await requireToken(request)
+  const { user } = await loadSessionUser(request, session)
+  if (!user) throw await expiredResponse(request)
+  return user
+}
+
+/**
+ * A new signed-in session for the token (login, register, code sign-in, Google).
+ * The cached login_* fields start empty (SPEC §3: cleared on register) and are
+ * filled by the next user-info fetch.
+ */
+export async function sessionForToken(token: string, email?: string) {
+  const session = await emptySession()
+  session.set('token', token)
+  if (email) session.set('login_email', email)
+  return session
+}

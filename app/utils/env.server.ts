@@ -1,0 +1,69 @@
+import { z } from 'zod'
+
+/**
+ * The web layer's settings, validated once. Read through getWebEnv() so tests can set
+ * process.env before the first call. Public values reach the browser only via getPublicEnv().
+ */
+const DEV_SECRET = 'dev-only-secret-change-me-0123456789abcdef'
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  BRAND_NAME: z.string().trim().min(1).default('Cardlane'),
+  API_BASE_URL: z.string().url().default('http://127.0.0.1:3001'),
+  /** Comma list, newest first: old secrets still verify cookies during a rotation. */
+  SESSION_SECRET: z.string().optional(),
+  /** The spec's 60 s; overridable only so tests of the timeout do not wait a minute. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** Public origin used for the Google callback, e.g. https://cardlane.example. */
+  PUBLIC_URL: z.string().url().optional(),
+  CHAT_WIDGET_URL: z.string().url().optional(),
+  SUPPORT_EMAIL: z.string().email().default('support@cardlane.local'),
+  /** Secure cookies (and the __Host- prefix); on by default in production, off for plain-http localhost. */
+  COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+})
+
+export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookieSecure: boolean }
+
+let cached: WebEnv | undefined
+let cachedFrom: string | undefined
+
+export function getWebEnv(): WebEnv {
+  // Re-read when the environment changed (tests switch upstreams between files).
+  const key = JSON.stringify([
+    process.env.NODE_ENV, process.env.BRAND_NAME, process.env.API_BASE_URL, process.env.SESSION_SECRET,
+    process.env.UPSTREAM_TIMEOUT_MS, process.env.GOOGLE_CLIENT_ID, process.env.GOOGLE_CLIENT_SECRET,
+    process.env.PUBLIC_URL, process.env.CHAT_WIDGET_URL, process.env.SUPPORT_EMAIL, process.env.COOKIE_SECURE,
+  ])
+  if (cached && cachedFrom === key) return cached
+  const parsed = schema.parse(blankToUndefined(process.env))
+  const sessionSecrets = (parsed.SESSION_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (sessionSecrets.length === 0) {
+    if (parsed.NODE_ENV === 'production') throw new Error('SESSION_SECRET must be set in production')
+    sessionSecrets.push(DEV_SECRET)
+  }
+  if (parsed.NODE_ENV === 'production' && sessionSecrets.some((s) => s.length < 32)) {
+    throw new Error('Every SESSION_SECRET must be at least 32 characters in production')
+  }
+  const cookieSecure = parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production'
+  cached = { ...parsed, sessionSecrets, cookieSecure }
+  cachedFrom = key
+  return cached
+}
+
+/** What the browser may know. Nothing secret here. */
+export function getPublicEnv() {
+  const env = getWebEnv()
+  return {
+    brandName: env.BRAND_NAME,
+    chatWidgetUrl: env.CHAT_WIDGET_URL ?? null,
+    supportEmail: env.SUPPORT_EMAIL,
+    googleEnabled: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
+  }
+}
+export type PublicEnv = ReturnType<typeof getPublicEnv>
+
+function blankToUndefined(env: NodeJS.ProcessEnv) {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]))
+}

@@ -1,0 +1,39 @@
+import { Authenticator } from 'remix-auth'
+import { GoogleStrategy } from 'remix-auth-google'
+import type { GoogleNewData } from '#contract/auth'
+import { getWebEnv } from './env.server'
+import { googleLoginFlow } from './flows.server'
+import { sessionStorage } from './session.server'
+
+/**
+ * Google sign-in through remix-auth + remix-auth-google. The strategy does the OAuth dance
+ * (state in our session cookie); the verify callback hands Google's id_token to our api
+ * (/auth/googleNew), which checks it against Google's keys and answers {token, isNew}.
+ * The web layer never decides who someone is on its own.
+ */
+export class GoogleLoginError extends Error {}
+
+let authenticator: Authenticator<GoogleNewData> | undefined
+
+export function googleAuthenticator(): Authenticator<GoogleNewData> | null {
+  const env = getWebEnv()
+  if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET) return null
+  if (authenticator) return authenticator
+  authenticator = new Authenticator<GoogleNewData>(sessionStorage() as never, { throwOnError: true })
+  authenticator.use(
+    new GoogleStrategy(
+      {
+        clientID: env.GOOGLE_CLIENT_ID,
+        clientSecret: env.GOOGLE_CLIENT_SECRET,
+        callbackURL: env.PUBLIC_URL ? new URL('/auth/google/callback', env.PUBLIC_URL).toString() : '/auth/google/callback',
+        prompt: 'select_account',
+      },
+      async ({ extraParams, request }) => {
+        const result = await googleLoginFlow(request, extraParams.id_token)
+        if (!result.success) throw new GoogleLoginError(result.msg)
+        return result.data
+      },
+    ),
+  )
+  return authenticator
+}

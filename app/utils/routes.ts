@@ -1,0 +1,63 @@
+/**
+ * The 23 screens of SPEC §2 in one place: path, title, and who may open them.
+ * Titles, guards and the access test all read this table.
+ *   public      anyone
+ *   login       logged-out visitors are sent to /login?redirectTo=…
+ *   guest       logged-in users are sent to / (Login, Register)
+ */
+export type Access = 'public' | 'login' | 'guest'
+export type ScreenRoute = { path: string; screen: string; title: string; access: Access }
+
+export const screens: ScreenRoute[] = [
+  { path: '/', screen: 'Home', title: 'Home', access: 'public' },
+  { path: '/history', screen: 'History', title: 'History', access: 'login' },
+  { path: '/login', screen: 'Login', title: 'Login', access: 'guest' },
+  { path: '/register', screen: 'Register', title: 'Register', access: 'guest' },
+  { path: '/forgot-password', screen: 'ForgotPassword', title: 'Forgot Password', access: 'public' },
+  { path: '/account', screen: 'Account', title: 'Account', access: 'login' },
+  { path: '/edit-profile', screen: 'EditProfile', title: 'Edit Profile', access: 'login' },
+  // Specific order paths come before /order/:id so they win the match.
+  { path: '/order/sell', screen: 'SellGiftCard', title: 'Sell Gift Card', access: 'public' },
+  { path: '/order/submit-success', screen: 'Success', title: 'Order Submitted', access: 'login' },
+  { path: '/order/:id', screen: 'OrderDetail', title: 'Order Detail', access: 'login' },
+  { path: '/wallet', screen: 'Wallet', title: 'Wallet', access: 'login' },
+  { path: '/wallet/bank-cards', screen: 'BankCards', title: 'Bank Cards', access: 'login' },
+  { path: '/wallet/add-bank-card', screen: 'AddBankCard', title: 'Add Bank Card', access: 'login' },
+  { path: '/wallet/withdraw', screen: 'Withdraw', title: 'Withdraw', access: 'login' },
+  { path: '/wallet/withdraw-success', screen: 'WithdrawSuccess', title: 'Withdrawal Submitted', access: 'login' },
+  { path: '/wallet/withdraw/:id', screen: 'WithdrawDetail', title: 'Withdrawal Detail', access: 'login' },
+  { path: '/delete-account', screen: 'DeleteAccount', title: 'Delete Account', access: 'login' },
+  { path: '/notification', screen: 'Notification', title: 'Notifications', access: 'login' },
+  { path: '/set-pin', screen: 'SetPin', title: 'Set Withdrawal PIN', access: 'login' },
+  { path: '/change-pin', screen: 'ChangePin', title: 'Change Withdrawal PIN', access: 'login' },
+  { path: '/user/privacy', screen: 'Privacy', title: 'Privacy Policy', access: 'public' },
+  { path: '/download', screen: 'Download', title: 'Download app', access: 'public' },
+  { path: '/trading-plaza', screen: 'TradingPlaza', title: 'Trading Plaza', access: 'login' },
+]
+
+function matches(pattern: string, pathname: string) {
+  const a = pattern.split('/').filter(Boolean)
+  const b = pathname.replace(/\/+$/, '').split('/').filter(Boolean)
+  return a.length === b.length && a.every((part, i) => part.startsWith(':') || part === b[i])
+}
+
+export function screenFor(pathname: string): ScreenRoute | undefined {
+  return screens.find((s) => matches(s.path, pathname))
+}
+
+/** Paths that are not screens (sign-in plumbing, health, analytics) and who may call them. */
+export const resourceRoutes: { path: string; access: Access }[] = [
+  { path: '/logout', access: 'public' },
+  { path: '/auth/google', access: 'public' },
+  { path: '/auth/google/callback', access: 'public' },
+  { path: '/healthcheck', access: 'public' },
+]
+
+/** Unknown paths are public: they answer 404 without revealing whether you are signed in. */
+export function accessFor(pathname: string): Access {
+  return screenFor(pathname)?.access ?? resourceRoutes.find((r) => matches(r.path, pathname))?.access ?? 'public'
+}
+
+export function pageTitle(title: string, brand: string) {
+  return `${title} - ${brand}`
+}

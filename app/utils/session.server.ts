@@ -1,0 +1,66 @@
+import { createCookieSessionStorage, type Session } from '@remix-run/node'
+import { getWebEnv } from './env.server'
+
+/**
+ * The web layer's only state: a signed, httpOnly cookie holding the api token, the cached
+ * login_username / login_email / login_id (SPEC §3 "Session") and one flash toast.
+ * The token never reaches browser JavaScript.
+ */
+export type ToastType = 'success' | 'error' | 'info' | 'warning'
+export type ToastInput = { type: ToastType; message: string }
+
+export type SessionData = {
+  token: string
+  login_username: string
+  login_email: string
+  login_id: string
+}
+export type SessionFlash = { toast: ToastInput & { id: string } }
+export type AppSession = Session<SessionData, SessionFlash>
+
+let storage: ReturnType<typeof build> | undefined
+let storageKey: string | undefined
+
+function build() {
+  const env = getWebEnv()
+  const secure = env.cookieSecure
+  return createCookieSessionStorage<SessionData, SessionFlash>({
+    cookie: {
+      // __Host- pins the cookie to this host, path /, Secure: no subdomain can plant one.
+      name: secure ? '__Host-cardlane_session' : 'cardlane_session',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path: '/',
+      secrets: env.sessionSecrets,
+      maxAge: 60 * 60 * 24 * 30,
+    },
+  })
+}
+
+export function sessionStorage() {
+  const env = getWebEnv()
+  const key = `${env.cookieSecure}|${env.sessionSecrets.join(',')}`
+  if (!storage || storageKey !== key) {
+    storage = build()
+    storageKey = key
+  }
+  return storage
+}
+
+export async function getSession(request: Request): Promise<AppSession> {
+  return sessionStorage().getSession(request.headers.get('Cookie'))
+}
+
+export function commitSession(session: AppSession): Promise<string> {
+  return sessionStorage().commitSession(session)
+}
+
+export function destroySession(session: AppSession): Promise<string> {
+  return sessionStorage().destroySession(session)
+}
+
+/** A fresh session with nothing of the old one: used on logout and expiry. */
+export function emptySession(): Promise<AppSession> {
+  return sessionStorage().getSession()
+}

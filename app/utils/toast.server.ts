@@ -1,0 +1,56 @@
+import { json, redirect, redirectDocument } from '@remix-run/node'
+import { commitSession, getSession, type AppSession, type ToastInput, type ToastType } from './session.server'
+
+/**
+ * Flash toasts (post/redirect/get): an action puts {type, message} in the session and
+ * redirects; the root loader reads it once and the Toaster renders it on the server.
+ */
+export const TOAST_DURATION_MS: Record<ToastType, number> = {
+  success: 3000,
+  info: 3000,
+  error: 4000,
+  warning: 4000,
+}
+
+export type Toast = ToastInput & { id: string; durationMs: number }
+
+export function flashToast(session: AppSession, toast: ToastInput) {
+  session.flash('toast', { ...toast, id: crypto.randomUUID() })
+}
+
+/** Reads and clears the flash toast. The returned headers must go out with the response. */
+export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+  const session = await getSession(request)
+  const flashed = session.get('toast')
+  if (!flashed) return { toast: null, headers: null }
+  const toast = { ...flashed, durationMs: TOAST_DURATION_MS[flashed.type] ?? 3000 }
+  return { toast, headers: new Headers({ 'Set-Cookie': await commitSession(session) }) }
+}
+
+type Init = { session?: AppSession; headers?: HeadersInit; document?: boolean }
+
+/** Redirect with a toast, keeping (or replacing) the session in the same cookie. */
+export async function redirectWithToast(request: Request, url: string, toast: ToastInput, init: Init = {}) {
+  const session = init.session ?? (await getSession(request))
+  flashToast(session, toast)
+  const headers = combineHeaders(init.headers, { 'Set-Cookie': await commitSession(session) })
+  return (init.document ? redirectDocument : redirect)(url, { headers })
+}
+
+/** Stay on the page (e.g. a form's second step) and show a toast. */
+export async function jsonWithToast<T>(request: Request, data: T, toast: ToastInput, init: Init & { status?: number } = {}) {
+  const session = init.session ?? (await getSession(request))
+  flashToast(session, toast)
+  const headers = combineHeaders(init.headers, { 'Set-Cookie': await commitSession(session) })
+  return json(data, { status: init.status, headers })
+}
+
+/** Appends, never overwrites: a session cookie and another Set-Cookie both survive. */
+export function combineHeaders(...all: Array<HeadersInit | null | undefined>): Headers {
+  const combined = new Headers()
+  for (const headers of all) {
+    if (!headers) continue
+    for (const [key, value] of new Headers(headers).entries()) combined.append(key, value)
+  }
+  return combined
+}

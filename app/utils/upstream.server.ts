@@ -1,0 +1,168 @@
+import { ofetch, FetchError } from 'ofetch'
+import { Code, type Envelope } from '#contract/envelope'
+import { getWebEnv } from './env.server'
+import { transportMessages as M } from './messages'
+
+/**
+ * The one client for the upstream api (SPEC §7): base URL, 60 s timeout, JSON,
+ * headers `token` (when logged in) and `clientType: h5`, `_t` on every GET.
+ * Success (body code 200) hands back the whole envelope; every failure becomes
+ * one UpstreamError carrying the exact message of SPEC §8.
+ */
+
+export type UpstreamErrorKind =
+  | 'expired' // body code 401 or HTTP 401
+  | 'refused' // body code other than 200: a business answer
+  | 'http' // HTTP status other than 2xx and 401
+  | 'timeout'
+  | 'network'
+  | 'connection-refused'
+  | 'unknown'
+
+export class UpstreamError extends Error {
+  readonly kind: UpstreamErrorKind
+  /** HTTP status, when a response arrived. */
+  readonly status?: number
+  /** Envelope code, when a body arrived. */
+  readonly code?: number
+  constructor(kind: UpstreamErrorKind, message: string, extra: { status?: number; code?: number } = {}) {
+    super(message)
+    this.name = 'UpstreamError'
+    this.kind = kind
+    this.status = extra.status
+    this.code = extra.code
+  }
+}
+
+export type CallOptions = {
+  token?: string | null
+  query?: Record<string, string | number | boolean | undefined>
+  /** The visitor's address, forwarded so the api can rate-limit per person, not per web server. */
+  clientIp?: string
+}
+
+export type Upstream = {
+  get<T = unknown>(path: string, options?: CallOptions): Promise<Envelope<T>>
+  post<T = unknown>(path: string, body?: unknown, options?: CallOptions): Promise<Envelope<T>>
+}
+
+export function createUpstream(config: { baseURL?: string; timeoutMs?: number } = {}): Upstream {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body: unknown, options: CallOptions = {}) => {
+    const env = getWebEnv()
+    const baseURL = config.baseURL ?? env.API_BASE_URL
+    const timeoutMs = config.timeoutMs ?? env.UPSTREAM_TIMEOUT_MS
+    const headers: Record<string, string> = { clientType: 'h5', accept: 'application/json' }
+    if (options.token) headers.token = options.token
+    if (options.clientIp) headers['x-forwarded-for'] = options.clientIp
+    const query = method === 'GET' ? { ...options.query, _t: Date.now() } : options.query
+    let response
+    try {
+      response = await ofetch.raw(path, {
+        baseURL,
+        method,
+        headers,
+        query,
+        body: method === 'POST' ? (body ?? {}) : undefined,
+        // Our own signal also covers reading the body, not only the headers.
+        signal: AbortSignal.timeout(timeoutMs),
+        retry: 0,
+        ignoreResponseError: true,
+        responseType: 'text',
+      })
+    } catch (error) {
+      throw fromThrown(error)
+    }
+    return fromResponse<T>(response.status, response._data)
+  }
+  return {
+    get: (path, options) => call('GET', path, undefined, options),
+    post: (path, body, options) => call('POST', path, body, options),
+  }
+}
+
+/** Turns an HTTP status and raw body text into the envelope or the catalogue's error. */
+export function fromResponse<T>(status: number, text: unknown): Envelope<T> {
+  const body = parseBody(text)
+  const msg = typeof body?.msg === 'string' ? body.msg.trim() : ''
+  if (status === 401 || body?.code === Code.UNAUTHORIZED) {
+    throw new UpstreamError('expired', M.expired, { status, code: body?.code })
+  }
+  if (status < 200 || status > 299) {
+    const message =
+      status === 400
+        ? msg || M.badRequestFallback
+        : status === 403
+          ? M.forbidden
+          : status === 404
+            ? M.notFound
+            : status === 500
+              ? M.serverError
+              : M.otherStatus(status, msg || (typeof body?.message === 'string' ? body.message : '') || statusText(status))
+    throw new UpstreamError('http', message, { status, code: body?.code })
+  }
+  if (!body || typeof body.code !== 'number') {
+    // A 2xx that is not an envelope: the api is not the api we know.
+    throw new UpstreamError('unknown', M.unknown, { status })
+  }
+  if (body.code !== Code.OK) {
+    throw new UpstreamError('refused', msg || M.bodyCodeFallback, { status, code: body.code })
+  }
+  return { code: body.code, msg, data: body.data as T }
+}
+
+/** Errors thrown before any response: timeout, refused connection, broken network. */
+export function fromThrown(error: unknown): UpstreamError {
+  if (error instanceof UpstreamError) return error
+  const chain = causes(error)
+  if (chain.some((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'ETIMEDOUT')) {
+    return new UpstreamError('timeout', M.timeout)
+  }
+  if (chain.some((e) => e.code === 'ECONNREFUSED')) {
+    return new UpstreamError('connection-refused', M.refused)
+  }
+  if (
+    chain.some(
+      (e) =>
+        (e.name === 'TypeError' && /fetch failed/i.test(e.message ?? '')) ||
+        /^(ECONNRESET|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(String(e.code ?? '')),
+    )
+  ) {
+    return new UpstreamError('network', M.network)
+  }
+  const message = error instanceof FetchError ? '' : error instanceof Error ? error.message : ''
+  return new UpstreamError('unknown', message || M.unknown)
+}
+
+type ErrorLike = { name?: string; message?: string; code?: string | number; cause?: unknown }
+
+function causes(error: unknown): ErrorLike[] {
+  const out: ErrorLike[] = []
+  let current: unknown = error
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    out.push(current as ErrorLike)
+    current = (current as ErrorLike).cause
+  }
+  return out
+}
+
+function parseBody(text: unknown): { code?: number; msg?: unknown; message?: unknown; data?: unknown } | null {
+  if (typeof text !== 'string' || text.length === 0) return null
+  try {
+    const value: unknown = JSON.parse(text)
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as never) : null
+  } catch {
+    return null
+  }
+}
+
+function statusText(status: number) {
+  const texts: Record<number, string> = {
+    402: 'Payment Required', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict',
+    410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
+    429: 'Too Many Requests', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
+    504: 'Gateway Timeout',
+  }
+  return texts[status] ?? 'Unexpected response'
+}
+
+export const upstream = createUpstream()
