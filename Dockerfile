@@ -1,0 +1,21 @@
+# One image, two roles: `npm run start:web` or `npm run start:api` (see README, "Deployed").
+# Build stage compiles better-sqlite3 from source (prebuilt downloads are not assumed).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production PORT=3000 API_PORT=3001
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+COPY --from=build /app/package.json ./package.json
+USER node
+EXPOSE 3000 3001
+# Web by default; run the api with: docker run … npm run start:api
+CMD ["npm", "run", "start:web"]

@@ -1,0 +1,19 @@
+// Bundles the two Node entry points after `remix build`: web (server.ts) and api (api/main.ts).
+// Our TypeScript is bundled; packages stay in node_modules (installed by npm ci).
+import { writeFileSync } from 'node:fs'
+import { build } from 'esbuild'
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+  tsconfig: 'tsconfig.json',
+}
+
+await build({ ...common, entryPoints: { server: 'server.ts', api: 'api/main.ts' }, outdir: 'build' })
+writeFileSync('build/.stamp', new Date().toISOString())
+console.log('built build/server.js and build/api.js')

@@ -1,0 +1,72 @@
+// `npm test`: every suite. api + web integration on SQLite, the same on PostgreSQL, then the
+// browser suite in Chromium against a fresh build. Ends with one line: "N passed, N failed".
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+process.chdir(root)
+const reports = path.join(root, 'tmp', 'test-reports')
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+
+const extraArgs = process.argv.slice(2)
+const totals = { passed: 0, failed: 0, skipped: 0 }
+const failures = []
+
+function vitest(name, projects, env = {}) {
+  console.log(`\n=== ${name} ===`)
+  const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`)
+  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs]
+  const result = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  let counted = false
+  if (existsSync(out)) {
+    const report = JSON.parse(readFileSync(out, 'utf8'))
+    totals.passed += report.numPassedTests
+    totals.failed += report.numFailedTests
+    totals.skipped += report.numPendingTests + report.numTodoTests
+    counted = true
+  }
+  if (result.status !== 0) failures.push(`${name} (exit ${result.status})`)
+  if (!counted) failures.push(`${name}: no report`)
+}
+
+function reachable(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host })
+    socket.setTimeout(1500)
+    socket.on('connect', () => (socket.destroy(), resolve(true)))
+    socket.on('error', () => resolve(false))
+    socket.on('timeout', () => (socket.destroy(), resolve(false)))
+  })
+}
+
+vitest('api+web on SQLite', ['api', 'web'], { TEST_DB: 'sqlite' })
+
+if (process.env.TEST_SKIP_POSTGRES === '1') {
+  console.log('\nTEST_SKIP_POSTGRES=1: the PostgreSQL run is skipped.')
+} else if (!(await reachable(5432))) {
+  failures.push('PostgreSQL is not reachable at 127.0.0.1:5432 (start it, or set TEST_SKIP_POSTGRES=1)')
+} else {
+  vitest('api+web on PostgreSQL', ['api', 'web'], { TEST_DB: 'postgres' })
+}
+
+if (process.env.TEST_SKIP_BROWSER === '1') {
+  console.log('\nTEST_SKIP_BROWSER=1: the browser suite is skipped.')
+} else {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (!existsSync(chromium)) {
+    failures.push(`Chromium not found at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH)`)
+  } else {
+    console.log('\n=== build for the browser suite ===')
+    const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
+    if (build.status !== 0) failures.push('build failed')
+    else vitest('browser (Chromium, SQLite)', ['browser'], { TEST_DB: 'sqlite', CHROMIUM_PATH: chromium })
+  }
+}
+
+console.log('')
+for (const f of failures) console.log(`FAILED: ${f}`)
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(failures.length || totals.failed ? 1 : 0)

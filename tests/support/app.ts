@@ -1,0 +1,71 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { createWebApp, loadBuild } from '../../server'
+import { startTestApi, type StartTestApiOptions, type TestApi } from './api'
+
+/**
+ * The whole app for browser tests: the real api on a throw-away database and the real web
+ * (the production Remix build behind server.ts's Express), both on free ports of 127.0.0.1.
+ */
+export type RunningApp = { url: string; api: TestApi; close(): Promise<void> }
+
+export async function startApp(options: StartTestApiOptions = {}): Promise<RunningApp> {
+  const buildPath = path.resolve('build/remix/index.js')
+  if (!existsSync(buildPath)) throw new Error('No build: run `npm run build` first (npm test does).')
+  const api = await startTestApi(options)
+  process.env.API_BASE_URL = api.url
+  const app = createWebApp(await loadBuild(buildPath))
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s))
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://localhost:${port}`,
+    api,
+    async close() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await api.close()
+    },
+  }
+}
+
+/** Debian's Chromium, headless, with nothing that calls home (the machine has no internet). */
+export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  // playwright's launch() gives every run a fresh, temporary user-data dir of its own.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  return {
+    browser,
+    async close() {
+      await browser.close()
+    },
+  }
+}
+
+/** A phone: 390×844, touch, with JavaScript on or off. */
+export async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled,
+  })
+  const page = await context.newPage()
+  return { context, page }
+}

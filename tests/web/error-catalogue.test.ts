@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import * as editProfile from '~/routes/edit-profile'
+import * as login from '~/routes/login'
+import * as root from '~/root'
+import { loginFlow, registerFlow, resetPasswordFlow, sendCodeFlow, updateProfileFlow, googleLoginFlow } from '~/utils/flows.server'
+import * as upstreamModule from '~/utils/upstream.server'
+import { createUpstream, UpstreamError } from '~/utils/upstream.server'
+import { closedPort, startFaultUpstream } from '../support/fault-upstream'
+import { CookieJar, expectRedirect, jsonOf, load, makeRequest, submit } from '../support/web'
+import { commitSession, getSession } from '~/utils/session.server'
+
+let upstream: Awaited<ReturnType<typeof startFaultUpstream>>
+
+beforeAll(async () => {
+  upstream = await startFaultUpstream()
+  process.env.API_BASE_URL = upstream.url
+  process.env.UPSTREAM_TIMEOUT_MS = '300'
+})
+afterAll(async () => {
+  await upstream.close()
+  delete process.env.UPSTREAM_TIMEOUT_MS
+})
+beforeEach(() => {
+  upstream.seen.length = 0
+})
+
+async function failureOf(promise: Promise<unknown>) {
+  try {
+    await promise
+  } catch (error) {
+    return error as UpstreamError
+  }
+  throw new Error('expected the call to fail')
+}
+
+const client = () => createUpstream()
+
+describe('the upstream client speaks SPEC §7', () => {
+  it('sends token and clientType h5, a fresh _t on GET, JSON on POST, and hands back the whole envelope', async () => {
+    upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: 'ok', data: { a: 1 } } })
+    const envelope = await client().get('/v1/user/index', { token: 'secret-token' })
+    expect(envelope).toEqual({ code: 200, msg: 'ok', data: { a: 1 } })
+    const get = upstream.seen[0]
+    expect(get.method).toBe('GET')
+    expect(get.headers.token).toBe('secret-token')
+    expect(get.headers.clienttype).toBe('h5')
+    expect(new URL(get.url, 'http://x').searchParams.get('_t')).toMatch(/^\d{13}$/)
+
+    await client().post('/auth/login', { email: 'a@b.co', password: 'x' })
+    const post = upstream.seen[1]
+    expect(post.method).toBe('POST')
+    expect(post.headers['content-type']).toContain('application/json')
+    expect(post.headers.token).toBeUndefined()
+    expect(post.headers.clienttype).toBe('h5')
+    expect(JSON.parse(post.body)).toEqual({ email: 'a@b.co', password: 'x' })
+    expect(new URL(post.url, 'http://x').searchParams.has('_t')).toBe(false)
+  })
+})
+
+describe('every line of the error catalogue (SPEC §8), word for word', () => {
+  const cases: { name: string; fault: Parameters<typeof upstream.set>[0]; kind: string; message: string }[] = [
+    { name: 'body code 401', fault: { kind: 'json', status: 200, body: { code: 401, msg: 'token gone', data: null } }, kind: 'expired', message: 'Login expired, please login again' },
+    { name: 'HTTP 401', fault: { kind: 'json', status: 401, body: { msg: 'no' } }, kind: 'expired', message: 'Login expired, please login again' },
+    { name: 'body code ≠ 200 with msg', fault: { kind: 'json', status: 200, body: { code: 4001, msg: 'Incorrect e-mail or password', data: null } }, kind: 'refused', message: 'Incorrect e-mail or password' },
+    { name: 'body code ≠ 200 without msg', fault: { kind: 'json', status: 200, body: { code: 4001, msg: '', data: null } }, kind: 'refused', message: 'Request failed' },
+    { name: 'HTTP 400 with msg', fault: { kind: 'json', status: 400, body: { code: 400, msg: 'email: Enter a valid e-mail address' } }, kind: 'http', message: 'email: Enter a valid e-mail address' },
+    { name: 'HTTP 400 without msg', fault: { kind: 'json', status: 400, body: {} }, kind: 'http', message: 'Invalid request parameters' },
+    { name: 'HTTP 403', fault: { kind: 'json', status: 403, body: { msg: 'nope' } }, kind: 'http', message: 'Access denied' },
+    { name: 'HTTP 404', fault: { kind: 'text', status: 404, body: 'Not Found' }, kind: 'http', message: 'API endpoint not found. Please check if the backend service is running correctly.' },
+    { name: 'HTTP 500', fault: { kind: 'text', status: 500, body: 'boom' }, kind: 'http', message: 'Server internal error' },
+    { name: 'other status with msg', fault: { kind: 'json', status: 502, body: { msg: 'bad gateway upstream' } }, kind: 'http', message: 'Request failed (502): bad gateway upstream' },
+    { name: 'other status with message', fault: { kind: 'json', status: 429, body: { message: 'slow down' } }, kind: 'http', message: 'Request failed (429): slow down' },
+    { name: 'a 2xx that is no envelope', fault: { kind: 'text', status: 200, body: '<html>proxy page</html>', contentType: 'text/html' }, kind: 'unknown', message: 'Unknown error occurred' },
+    { name: 'network failure (socket destroyed)', fault: { kind: 'destroy' }, kind: 'network', message: 'Network connection failed. Please check your internet connection.' },
+    { name: 'timeout', fault: { kind: 'hang' }, kind: 'timeout', message: 'Request timeout. Please try again later.' },
+  ]
+  for (const c of cases) {
+    it(c.name, async () => {
+      upstream.set(c.fault)
+      const error = await failureOf(client().post('/auth/login', {}))
+      expect(error).toBeInstanceOf(UpstreamError)
+      expect(error.kind).toBe(c.kind)
+      expect(error.message).toBe(c.message)
+    })
+  }
+
+  it('connection refused', async () => {
+    const error = await failureOf(createUpstream({ baseURL: await closedPort() }).get('/v1/user/index'))
+    expect(error.kind).toBe('connection-refused')
+    expect(error.message).toBe('Cannot connect to server. Please check if the backend service is running.')
+  })
+})
+
+describe('flows answer {success:false, msg} with the server msg or the fallback (SPEC §8)', () => {
+  const flows = [
+    ['login', () => loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' }), 'Login failed, please try again later'],
+    ['register', () => registerFlow(makeRequest('/register'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }), 'Registration failed, please try again later'],
+    ['send code', () => sendCodeFlow(makeRequest('/register'), { email: 'a@b.co', type: 1 }), 'Failed to send verification code, please try again later'],
+    ['reset', () => resetPasswordFlow(makeRequest('/forgot-password'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }), 'Password reset failed, please try again later'],
+    ['profile', () => updateProfileFlow(makeRequest('/edit-profile'), { userName: 'x' }), 'Failed to update user information, please try again later'],
+    ['google', () => googleLoginFlow(makeRequest('/auth/google/callback'), 'id'), 'Google Login failed, please try again later'],
+  ] as const
+
+  for (const [name, run] of flows) {
+    it(`${name}: server msg`, async () => {
+      upstream.set({ kind: 'json', status: 200, body: { code: 4999, msg: 'The server said why', data: null } })
+      expect(await run()).toEqual({ success: false, msg: 'The server said why' })
+    })
+  }
+  for (const [name, run, fallback] of flows) {
+    it(`${name}: the thrown error's message, else "${fallback}"`, async () => {
+      upstream.set({ kind: 'json', status: 500, body: {} })
+      expect(await run()).toEqual({ success: false, msg: 'Server internal error' })
+      vi.spyOn(upstreamModule.upstream, 'post').mockRejectedValueOnce(new Error(''))
+      expect(await run()).toEqual({ success: false, msg: fallback })
+    })
+  }
+})
+
+describe('401 anywhere ends the session and sends the browser to /login with the toast', () => {
+  async function signedInJar() {
+    const jar = new CookieJar()
+    const session = await getSession(makeRequest('/'))
+    session.set('token', 'stale-token')
+    session.set('login_email', 'old@example.com')
+    jar.absorb(new Response(null, { headers: { 'Set-Cookie': await commitSession(session) } }))
+    return jar
+  }
+
+  for (const [name, fault] of [
+    ['body code 401', { kind: 'json', status: 200, body: { code: 401, msg: 'expired', data: null } }],
+    ['HTTP 401', { kind: 'json', status: 401, body: {} }],
+  ] as const) {
+    it(`${name} on a page load (root loader)`, async () => {
+      upstream.set(fault)
+      const jar = await signedInJar()
+      const response = await load(root.loader, '/account?tab=1', jar)
+      expectRedirect(response, '/login?redirectTo=%2Faccount%3Ftab%3D1')
+      // A full document reload, also when the request came from a fetcher.
+      expect(response.headers.get('X-Remix-Reload-Document')).toBe('true')
+      const session = await getSession(makeRequest('/', { jar }))
+      expect(session.get('token')).toBeUndefined()
+      expect(session.get('login_email')).toBeUndefined()
+      const next = await jsonOf(await load(root.loader, '/login', jar))
+      expect(next.toast).toMatchObject({ type: 'error', message: 'Login expired, please login again', durationMs: 4000 })
+      expect(next.user).toBeNull()
+    })
+  }
+
+  it('on a form post (edit profile)', async () => {
+    upstream.set({ kind: 'json', status: 200, body: { code: 401, msg: '', data: null } })
+    const jar = await signedInJar()
+    const response = await submit(editProfile.action, '/edit-profile', { userName: 'New name' }, jar)
+    expectRedirect(response, '/login')
+    const session = await getSession(makeRequest('/', { jar }))
+    expect(session.get('token')).toBeUndefined()
+  })
+
+  it('a failed login shows the message beside the form and as a toast, and keeps the e-mail but not the password', async () => {
+    upstream.set({ kind: 'json', status: 200, body: { code: 4001, msg: 'Incorrect e-mail or password', data: null } })
+    const response = await submit(login.action, '/login', { intent: 'password', email: 'someone@example.com', password: 'secret-password' })
+    expect(response.status).toBe(400)
+    const data = await jsonOf(response)
+    expect(data.toast).toMatchObject({ type: 'error', message: 'Incorrect e-mail or password', durationMs: 4000 })
+    expect(data.result.error['']).toEqual(['Incorrect e-mail or password'])
+    expect(data.result.initialValue.email).toBe('someone@example.com')
+    expect(JSON.stringify(data)).not.toContain('secret-password')
+  })
+})
