@@ -73,6 +73,9 @@ for (const js of [true, false]) {
       expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('')
 
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      // A person reads the error first; a robot would tap "Sign in" again within the 300 ms
+      // double-tap window, which the shell (rightly) swallows.
+      await page.waitForTimeout(350)
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/`)
       await expectToast(page, 'Welcome back')

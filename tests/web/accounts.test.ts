@@ -54,6 +54,8 @@ describe('register with the e-mailed code', () => {
     const session = await getSession(makeRequest('/', { jar }))
     expect(session.get('login_email')).toBe(email)
     expect(session.get('login_id')).toBe(home.user.userId)
+    // The token lives in the httpOnly cookie only: never in what the page or its scripts receive.
+    expect(JSON.stringify(home)).not.toContain(await tokenOf(jar))
   })
 
   it('a wrong code is refused with the api message, keeps the e-mail, echoes no password or code', async () => {
