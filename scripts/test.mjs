@@ -42,6 +42,9 @@ function reachable(port, host = '127.0.0.1') {
   })
 }
 
+console.log('\n=== typecheck ===')
+if (spawnSync('npx', ['tsc', '--noEmit'], { stdio: 'inherit' }).status !== 0) failures.push('typecheck')
+
 vitest('api+web on SQLite', ['api', 'web'], { TEST_DB: 'sqlite' })
 
 if (process.env.TEST_SKIP_POSTGRES === '1') {

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod'
-import { Form, Link, useNavigation } from '@remix-run/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { emailStepSchema, type CodeStepReply } from '~/utils/email-code'
 import { Button } from './Button'
 import { Field, FormError } from './forms'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 /** Step one of every e-mail-code flow: ask for the address, send the code. */
 export function EmailStepForm({
@@ -20,17 +20,12 @@ export function EmailStepForm({
   submitLabel: string
   hidden?: ReactNode
 }) {
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(emailStepSchema, {
     id,
     lastResult: reply?.step === 'email' ? reply.result : undefined,
     defaultValue: { email: reply?.email ?? '' },
-    constraint: getZodConstraint(emailStepSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailStepSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   })
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'send-code'
+  const pending = usePendingIntent('send-code')
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
       {hidden}
@@ -57,8 +52,7 @@ export function CodeSentNote({ email, changeHref }: { email: string; changeHref:
 
 /** "Send a new code" inside a step-two form: skips validation of the other fields. */
 export function ResendButton() {
-  const navigation = useNavigation()
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'send-code'
+  const pending = usePendingIntent('send-code')
   return (
     <Button type="submit" name="intent" value="send-code" variant="ghost" block formNoValidate pending={pending}>
       Send a new code

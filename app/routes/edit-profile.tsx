@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { NICKNAME_MAX, userNameField } from '#contract/user'
 import { ActionToast } from '~/components/ActionToast'
@@ -11,9 +11,10 @@ import { Field, FormError } from '~/components/forms'
 import { Screen } from '~/components/Screen'
 import { requireToken, requireUser } from '~/utils/auth.server'
 import { updateProfileFlow } from '~/utils/flows.server'
-import { toastNow, type FormReply } from '~/utils/form.server'
+import { formRefusal } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { redirectWithToast } from '~/utils/toast.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 const profileSchema = z.object({ userName: userNameField })
 
@@ -25,16 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireToken(request)
   const submission = parseWithZod(await request.formData(), { schema: profileSchema })
-  if (submission.status !== 'success') {
-    return json<FormReply>({ result: submission.reply(), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission, {})
   const result = await updateProfileFlow(request, submission.value)
-  if (!result.success) {
-    return json<FormReply>(
-      { result: submission.reply({ formErrors: [result.msg] }), toast: toastNow({ type: 'error', message: result.msg }) },
-      { status: 400 },
-    )
-  }
+  if (!result.success) return formRefusal(submission, {}, result.msg)
   // Back to Account: the root loader fetches the user info again (SPEC §4).
   return redirectWithToast(request, '/account', { type: 'success', message: successMessages.profileUpdated })
 }
@@ -42,16 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EditProfileScreen() {
   const { user } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
-    id: 'edit-profile',
-    lastResult: actionData?.result,
-    defaultValue: { userName: user.nickname },
-    constraint: getZodConstraint(profileSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useSchemaForm(profileSchema, { id: 'edit-profile', lastResult: actionData?.result, defaultValue: { userName: user.nickname } })
   return (
     <Screen title="Edit Profile" backTo="/account">
       <ActionToast toast={actionData?.toast} />
@@ -67,7 +52,7 @@ export default function EditProfileScreen() {
           help={`What people see on your trades. Up to ${NICKNAME_MAX} characters.`}
         />
         <FormError errors={form.errors} id={form.errorId} />
-        <Button type="submit" variant="primary" block pending={navigation.state === 'submitting'}>
+        <Button type="submit" variant="primary" block pending={usePendingIntent()}>
           Save
         </Button>
       </Form>

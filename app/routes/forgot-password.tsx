@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, passwordField, PASSWORD_MIN, verifyCodeField } from '#contract/auth'
 import { ActionToast } from '~/components/ActionToast'
@@ -12,10 +12,11 @@ import { Screen } from '~/components/Screen'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { resetPasswordFlow } from '~/utils/flows.server'
-import { SECRET_FIELDS, toastNow } from '~/utils/form.server'
+import { formRefusal } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 const resetSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
 
@@ -25,16 +26,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const submission = parseWithZod(formData, { schema: resetSchema })
   const base = { step: 'verify' as const, email: stepEmail(formData) }
-  if (submission.status !== 'success') {
-    return json<CodeStepReply>({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission, base)
   const result = await resetPasswordFlow(request, submission.value)
-  if (!result.success) {
-    return json<CodeStepReply>(
-      { ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }), toast: toastNow({ type: 'error', message: result.msg }) },
-      { status: 400 },
-    )
-  }
+  if (!result.success) return formRefusal(submission, base, result.msg)
   // The reset revoked every token of the account: whoever was signed in here starts over.
   return redirectWithToast(request, '/login', { type: 'success', message: successMessages.passwordReset }, { session: await emptySession() })
 }
@@ -66,16 +60,8 @@ export default function ForgotPasswordScreen() {
 }
 
 function ResetForm({ reply, email }: { reply: CodeStepReply; email: string }) {
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
-    id: 'forgot-reset',
-    lastResult: reply.result,
-    constraint: getZodConstraint(resetSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'reset'
+  const [form, fields] = useSchemaForm(resetSchema, { id: 'forgot-reset', lastResult: reply.result })
+  const pending = usePendingIntent('reset')
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
       <input type="hidden" name="email" value={email} />

@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, loginPasswordField, verifyCodeField } from '#contract/auth'
 import { ActionToast } from '~/components/ActionToast'
@@ -15,11 +15,12 @@ import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { loginByCodeFlow, loginFlow } from '~/utils/flows.server'
-import { SECRET_FIELDS, toastNow } from '~/utils/form.server'
+import { formRefusal } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { commitSession } from '~/utils/session.server'
 import { flashToast } from '~/utils/toast.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
 const codeSchema = z.object({ email: emailField, verifyCode: verifyCodeField })
@@ -47,25 +48,22 @@ export async function action({ request }: ActionFunctionArgs) {
     flashToast(session, { type: 'success', message: successMessages.loggedIn })
     return redirect(redirectTo, { headers: { 'Set-Cookie': await commitSession(session) } })
   }
-  const fail = (reply: Omit<Reply, 'toast'>, msg?: string) =>
-    json<Reply>({ ...reply, toast: msg ? toastNow({ type: 'error', message: msg }) : null }, { status: 400 })
-
   if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.LOGIN, { mode: 'code' as Mode })
 
   if (intent === 'code') {
     const submission = parseWithZod(formData, { schema: codeSchema })
     const base = { mode: 'code' as Mode, step: 'verify' as const, email: stepEmail(formData) }
-    if (submission.status !== 'success') return fail({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }) })
+    if (submission.status !== 'success') return formRefusal(submission, base)
     const result = await loginByCodeFlow(request, submission.value)
-    if (!result.success) return fail({ ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }) }, result.msg)
+    if (!result.success) return formRefusal(submission, base, result.msg)
     return signIn(result.data, submission.value.email)
   }
 
   const submission = parseWithZod(formData, { schema: passwordSchema })
   const base = { mode: 'password' as Mode, step: 'email' as const }
-  if (submission.status !== 'success') return fail({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }) })
+  if (submission.status !== 'success') return formRefusal(submission, base)
   const result = await loginFlow(request, submission.value)
-  if (!result.success) return fail({ ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }) }, result.msg)
+  if (!result.success) return formRefusal(submission, base, result.msg)
   return signIn(result.data, submission.value.email)
 }
 
@@ -128,16 +126,8 @@ export default function LoginScreen() {
 }
 
 function PasswordForm({ hidden, reply }: { hidden: JSX.Element; reply?: Reply }) {
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
-    id: 'login-password',
-    lastResult: reply?.result,
-    constraint: getZodConstraint(passwordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'password'
+  const [form, fields] = useSchemaForm(passwordSchema, { id: 'login-password', lastResult: reply?.result })
+  const pending = usePendingIntent('password')
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
       {hidden}
@@ -159,16 +149,8 @@ function PasswordForm({ hidden, reply }: { hidden: JSX.Element; reply?: Reply })
 }
 
 function CodeForm({ hidden, reply, email, changeHref }: { hidden: JSX.Element; reply: Reply; email: string; changeHref: string }) {
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
-    id: 'login-code-verify',
-    lastResult: reply.result,
-    constraint: getZodConstraint(codeSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'code'
+  const [form, fields] = useSchemaForm(codeSchema, { id: 'login-code-verify', lastResult: reply.result })
+  const pending = usePendingIntent('code')
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
       {hidden}

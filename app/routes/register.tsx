@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, passwordField, PASSWORD_MIN, verifyCodeField } from '#contract/auth'
 import { ActionToast } from '~/components/ActionToast'
@@ -15,11 +15,12 @@ import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { registerFlow } from '~/utils/flows.server'
-import { SECRET_FIELDS, toastNow } from '~/utils/form.server'
+import { formRefusal } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { commitSession } from '~/utils/session.server'
 import { flashToast } from '~/utils/toast.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 const registerSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
 
@@ -35,16 +36,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const submission = parseWithZod(formData, { schema: registerSchema })
   const base = { step: 'verify' as const, email: stepEmail(formData) }
-  if (submission.status !== 'success') {
-    return json<CodeStepReply>({ ...base, result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission, base)
   const result = await registerFlow(request, submission.value)
-  if (!result.success) {
-    return json<CodeStepReply>(
-      { ...base, result: submission.reply({ formErrors: [result.msg], hideFields: SECRET_FIELDS }), toast: toastNow({ type: 'error', message: result.msg }) },
-      { status: 400 },
-    )
-  }
+  if (!result.success) return formRefusal(submission, base, result.msg)
   // A new account starts with an empty cache of login_* (SPEC §3): sessionForToken starts fresh.
   const session = await sessionForToken(result.data, submission.value.email)
   flashToast(session, { type: 'success', message: successMessages.registered })
@@ -99,16 +93,8 @@ export default function RegisterScreen() {
 }
 
 function VerifyForm({ hidden, reply, email }: { hidden: JSX.Element; reply: CodeStepReply; email: string }) {
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
-    id: 'register-verify',
-    lastResult: reply.result,
-    constraint: getZodConstraint(registerSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
-  const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'register'
+  const [form, fields] = useSchemaForm(registerSchema, { id: 'register-verify', lastResult: reply.result })
+  const pending = usePendingIntent('register')
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
       {hidden}

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
 import { emailStepSchema, type CodeStep, type CodeStepReply } from './email-code'
 import { sendCodeFlow } from './flows.server'
-import { toastNow } from './form.server'
+import { formRefusal, toastNow } from './form.server'
 import { successMessages } from './messages'
 
 /**
@@ -11,18 +11,13 @@ import { successMessages } from './messages'
  */
 export async function sendCodeStep<Extra extends object = object>(request: Request, formData: FormData, type: number, extra: Extra = {} as Extra) {
   const submission = parseWithZod(formData, { schema: emailStepSchema })
-  if (submission.status !== 'success') {
-    return json<CodeStepReply & Extra>({ ...extra, result: submission.reply(), toast: null, step: 'email' }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission, { ...extra, step: 'email' as CodeStep, email: undefined as string | undefined })
   const { email } = submission.value
   const sent = await sendCodeFlow(request, { email, type })
   if (!sent.success) {
     // A code asked for too soon still leaves the earlier code usable: stay on the code step.
     const step: CodeStep = formData.get('step') === 'verify' ? 'verify' : 'email'
-    return json<CodeStepReply & Extra>(
-      { ...extra, result: submission.reply({ formErrors: [sent.msg] }), toast: toastNow({ type: 'error', message: sent.msg }), step, email },
-      { status: 400 },
-    )
+    return formRefusal(submission, { ...extra, step, email }, sent.msg)
   }
   return json<CodeStepReply & Extra>({
     ...extra,

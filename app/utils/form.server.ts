@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { json } from '@remix-run/node'
 import type { ToastInput } from './session.server'
 import { TOAST_DURATION_MS, type Toast } from './toast.server'
 
@@ -19,3 +20,22 @@ export function toastNow(toast: ToastInput): Toast {
 
 /** Secret fields are never echoed back into the form. */
 export const SECRET_FIELDS = ['password', 'confirmPassword', 'verifyCode', 'pin', 'oldPin', 'confirmPin']
+
+type Replyable = {
+  reply(options?: { formErrors?: string[]; hideFields?: string[]; resetForm?: boolean }): SubmissionResult<string[]>
+}
+
+/**
+ * The form stays on its page, answered 400: with field errors for invalid input, or with the
+ * api's refusal `msg` beside the form and as a toast. Secret fields are never echoed.
+ */
+export function formRefusal<Extra extends object>(submission: Replyable, extra: Extra, msg?: string) {
+  return json<FormReply<Extra>>(
+    {
+      ...extra,
+      result: submission.reply({ formErrors: msg ? [msg] : undefined, hideFields: SECRET_FIELDS }),
+      toast: msg ? toastNow({ type: 'error', message: msg }) : null,
+    },
+    { status: 400 },
+  )
+}
