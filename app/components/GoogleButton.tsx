@@ -2,17 +2,22 @@ import { Form } from '@remix-run/react'
 import { Icon } from './Icon'
 
 /**
- * Starts Google sign-in: a plain POST to /auth/google, which redirects to Google.
- * reloadDocument, because the answer is a redirect to another site.
+ * "or Continue with Google" under a sign-in form: a plain POST to /auth/google, which redirects
+ * to Google. reloadDocument, because the answer is a redirect to another site.
  */
-export function GoogleButton({ redirectTo }: { redirectTo?: string }) {
+export function GoogleSignIn({ redirectTo }: { redirectTo?: string }) {
   return (
-    <Form method="post" action="/auth/google" reloadDocument>
-      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-      <button type="submit" className="cl-button cl-button--secondary cl-button--block cl-google">
-        <Icon name="google" />
-        <span>Continue with Google</span>
-      </button>
-    </Form>
+    <>
+      <div className="cl-divider" role="separator">
+        <span>or</span>
+      </div>
+      <Form method="post" action="/auth/google" reloadDocument>
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <button type="submit" className="cl-button cl-button--secondary cl-button--block cl-google">
+          <Icon name="google" />
+          <span>Continue with Google</span>
+        </button>
+      </Form>
+    </>
   )
 }

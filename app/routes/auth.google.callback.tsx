@@ -1,7 +1,8 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { sessionForToken } from '~/utils/auth.server'
-import { googleAuthenticator, GoogleLoginError } from '~/utils/google.server'
+import { googleAuthenticator, GoogleLoginError, googleReturnCookie } from '~/utils/google.server'
 import { flowFallbacks, successMessages } from '~/utils/messages'
+import { safeRedirect } from '~/utils/redirect'
 import { commitSession } from '~/utils/session.server'
 import { flashToast, redirectWithToast } from '~/utils/toast.server'
 
@@ -20,5 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const session = await sessionForToken(result.token)
   flashToast(session, { type: 'success', message: result.isNew ? successMessages.googleNew : successMessages.loggedIn })
-  return redirect(result.isNew ? '/edit-profile' : '/', { headers: { 'Set-Cookie': await commitSession(session) } })
+  const returnTo = safeRedirect(await googleReturnCookie.parse(request.headers.get('Cookie')), '/')
+  const headers = new Headers()
+  headers.append('Set-Cookie', await commitSession(session))
+  headers.append('Set-Cookie', await googleReturnCookie.serialize('', { maxAge: 0 }))
+  return redirect(result.isNew ? '/edit-profile' : returnTo, { headers })
 }

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { googleAuthenticator } from '~/utils/google.server'
+import { googleAuthenticator, googleReturnCookie } from '~/utils/google.server'
 import { flowFallbacks } from '~/utils/messages'
+import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export async function loader() {
@@ -11,5 +12,12 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   const authenticator = googleAuthenticator()
   if (!authenticator) return redirectWithToast(request, '/login', { type: 'error', message: flowFallbacks.google })
-  return authenticator.authenticate('google', request)
+  const redirectTo = safeRedirect((await request.clone().formData()).get('redirectTo'), '/')
+  try {
+    return await authenticator.authenticate('google', request)
+  } catch (thrown) {
+    // Remember where to come back to for the few minutes the trip to Google takes.
+    if (thrown instanceof Response && thrown.status === 302) thrown.headers.append('Set-Cookie', await googleReturnCookie.serialize(redirectTo))
+    throw thrown
+  }
 }

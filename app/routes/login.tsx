@@ -8,7 +8,7 @@ import { ActionToast } from '~/components/ActionToast'
 import { Button } from '~/components/Button'
 import { CodeSentNote, EmailStepForm, ResendButton } from '~/components/CodeSteps'
 import { CodeField, Field, FormError, PasswordField } from '~/components/forms'
-import { GoogleButton } from '~/components/GoogleButton'
+import { GoogleSignIn } from '~/components/GoogleButton'
 import { Screen } from '~/components/Screen'
 import type { loader as rootLoader } from '~/root'
 import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
@@ -108,14 +108,7 @@ export default function LoginScreen() {
           />
         )}
 
-        {root?.env.googleEnabled ? (
-          <>
-            <div className="cl-divider" role="separator">
-              <span>or</span>
-            </div>
-            <GoogleButton redirectTo={redirectTo} />
-          </>
-        ) : null}
+        {root?.env.googleEnabled ? <GoogleSignIn redirectTo={redirectTo} /> : null}
 
         <p className="cl-auth__footer">
           New to {root?.env.brandName ?? 'Cardlane'}? <Link to={withRedirect('/register')}>Create an account</Link>

@@ -8,7 +8,7 @@ import { ActionToast } from '~/components/ActionToast'
 import { Button } from '~/components/Button'
 import { CodeSentNote, EmailStepForm, ResendButton } from '~/components/CodeSteps'
 import { CodeField, FormError, PasswordField } from '~/components/forms'
-import { GoogleButton } from '~/components/GoogleButton'
+import { GoogleSignIn } from '~/components/GoogleButton'
 import { Screen } from '~/components/Screen'
 import type { loader as rootLoader } from '~/root'
 import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
@@ -72,14 +72,7 @@ export default function RegisterScreen() {
           <EmailStepForm id="register-email" reply={actionData} help="We will e-mail you a 6-digit code to confirm it is yours." submitLabel="Send code" hidden={hidden} />
         )}
 
-        {root?.env.googleEnabled && !verifying ? (
-          <>
-            <div className="cl-divider" role="separator">
-              <span>or</span>
-            </div>
-            <GoogleButton redirectTo={redirectTo} />
-          </>
-        ) : null}
+        {root?.env.googleEnabled && !verifying ? <GoogleSignIn redirectTo={redirectTo} /> : null}
 
         <p className="cl-auth__footer">
           Already have an account? <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'}>Sign in</Link>

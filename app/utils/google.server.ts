@@ -1,3 +1,4 @@
+import { createCookie } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { GoogleStrategy } from 'remix-auth-google'
 import type { GoogleNewData } from '#contract/auth'
@@ -12,6 +13,9 @@ import { sessionStorage } from './session.server'
  * The web layer never decides who someone is on its own.
  */
 export class GoogleLoginError extends Error {}
+
+/** Where to go after Google sends the person back (a same-origin path, checked again on read). */
+export const googleReturnCookie = createCookie('cardlane_google_return', { httpOnly: true, sameSite: 'lax', path: '/auth/google', maxAge: 600 })
 
 let authenticator: Authenticator<GoogleNewData> | undefined
 

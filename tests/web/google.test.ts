@@ -43,8 +43,8 @@ afterAll(async () => {
   await fakeGoogle?.close()
 })
 
-async function startAtGoogle(jar: CookieJar) {
-  const res = await submit(google.action, '/auth/google', {}, jar)
+async function startAtGoogle(jar: CookieJar, form: Record<string, string> = {}) {
+  const res = await submit(google.action, '/auth/google', form, jar)
   expect(res.status).toBe(302)
   const location = new URL(res.headers.get('Location') ?? '')
   expect(location.origin + location.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth')
@@ -66,12 +66,12 @@ describe('Continue with Google', () => {
     expect(next.user.email).toMatch(/^new\.\d+@gmail\.com$/)
   })
 
-  it('a returning person goes home', async () => {
+  it('a returning person goes back to the page they asked for (same-origin only)', async () => {
     const email = `back.${Date.now()}@gmail.com`
     const sub = `sub-${Date.now()}`
-    for (const expected of ['/edit-profile', '/']) {
+    for (const [redirectTo, expected] of [['/account', '/edit-profile'], ['/account', '/account'], ['//evil.example', '/']]) {
       const jar = new CookieJar()
-      const state = await startAtGoogle(jar)
+      const state = await startAtGoogle(jar, { redirectTo })
       nextIdToken = await fakeGoogle.idToken({ email, sub })
       expectRedirect(await load(googleCallback.loader, `/auth/google/callback?code=good-code&state=${state}`, jar), expected)
     }
