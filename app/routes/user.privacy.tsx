@@ -58,7 +58,7 @@ export default function Privacy() {
           <li>We collect what we need to buy your gift cards and pay you: your account, the cards you sell and where to send the money.</li>
           <li>Passwords and withdrawal PINs are stored only as one-way hashes, and everything travels encrypted.</li>
           <li>We share data only with the partners who help us pay you and run the service. We never sell it.</li>
-          <li>You can see, correct and delete your data, including deleting your account in the app.</li>
+          <li>You can see, correct and delete your data, including your whole account.</li>
         </ul>
       </Card>
 
