@@ -14,6 +14,8 @@ import { isCrossSiteMutation } from './app/utils/request-guard.server'
 
 installGlobals({ nativeFetch: true })
 
+const MAX_BODY_BYTES = 256 * 1024
+
 /**
  * The web process: Express 4 in front of the Remix build (the official stacks' wiring),
  * plus security headers, the cross-site guard and the client address for the api.
@@ -75,6 +77,15 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
 
   app.get('/healthcheck', (_req, res) => {
     res.type('text/plain').send('OK')
+  })
+
+  // Forms here are small; anything bigger is refused before Remix reads it into memory.
+  app.use((req, res, next) => {
+    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+      res.status(413).type('text/plain').send(accessMessages.tooLarge)
+      return
+    }
+    next()
   })
 
   app.use((req, res, next) => {

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { googleAuthenticator, googleReturnCookie } from '~/utils/google.server'
 import { flowFallbacks } from '~/utils/messages'
+import { readForm } from '~/utils/form.server'
 import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -12,7 +13,7 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   const authenticator = googleAuthenticator()
   if (!authenticator) return redirectWithToast(request, '/login', { type: 'error', message: flowFallbacks.google })
-  const redirectTo = safeRedirect((await request.clone().formData()).get('redirectTo'), '/')
+  const redirectTo = safeRedirect((await readForm(request.clone())).get('redirectTo'), '/')
   try {
     return await authenticator.authenticate('google', request)
   } catch (thrown) {

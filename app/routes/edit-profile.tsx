@@ -11,7 +11,7 @@ import { Field, FormError } from '~/components/forms'
 import { Screen } from '~/components/Screen'
 import { requireToken, requireUser } from '~/utils/auth.server'
 import { updateProfileFlow } from '~/utils/flows.server'
-import { formRefusal } from '~/utils/form.server'
+import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireToken(request)
-  const submission = parseWithZod(await request.formData(), { schema: profileSchema })
+  const submission = parseWithZod(await readForm(request), { schema: profileSchema })
   if (submission.status !== 'success') return formRefusal(submission, {})
   const result = await updateProfileFlow(request, submission.value)
   if (!result.success) return formRefusal(submission, {}, result.msg)

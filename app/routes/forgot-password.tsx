@@ -12,7 +12,7 @@ import { Screen } from '~/components/Screen'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { resetPasswordFlow } from '~/utils/flows.server'
-import { formRefusal } from '~/utils/form.server'
+import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -21,7 +21,7 @@ import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 const resetSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readForm(request)
   if (formData.get('intent') === 'send-code') return sendCodeStep(request, formData, CodeType.RESET_PASSWORD)
 
   const submission = parseWithZod(formData, { schema: resetSchema })

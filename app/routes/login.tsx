@@ -15,7 +15,7 @@ import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { loginByCodeFlow, loginFlow } from '~/utils/flows.server'
-import { formRefusal } from '~/utils/form.server'
+import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { commitSession } from '~/utils/session.server'
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/')
 

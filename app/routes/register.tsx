@@ -15,7 +15,7 @@ import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { registerFlow } from '~/utils/flows.server'
-import { formRefusal } from '~/utils/form.server'
+import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { commitSession } from '~/utils/session.server'
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   if (formData.get('intent') === 'send-code') return sendCodeStep(request, formData, CodeType.REGISTER)
 
   const submission = parseWithZod(formData, { schema: registerSchema })

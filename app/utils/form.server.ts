@@ -39,3 +39,15 @@ export function formRefusal<Extra extends object>(submission: Replyable, extra: 
     { status: 400 },
   )
 }
+
+/**
+ * The posted form, or an empty one when the body is not a form at all (JSON, text, broken
+ * encoding): the schema then answers with field messages instead of the request failing.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData()
+  } catch {
+    return new FormData()
+  }
+}

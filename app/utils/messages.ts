@@ -40,4 +40,5 @@ export const successMessages = {
 export const accessMessages = {
   crossSite: 'This request came from another site and was refused.',
   pleaseLogin: 'Please sign in to continue',
+  tooLarge: 'That was more than this form can take. Please try again with less.',
 } as const

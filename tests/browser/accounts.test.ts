@@ -195,6 +195,28 @@ describe('shell', () => {
     await context.close()
   })
 
+  it('scrolls to the top on every navigation', async () => {
+    const { context, page } = await phone(browser, true)
+    await page.goto(`${app.url}/user/privacy`)
+    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '') // hydrated
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500)
+    await page.getByRole('link', { name: 'Back' }).click()
+    await page.waitForURL(/\/$/)
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+    await context.close()
+  })
+
+  it('refuses a body larger than a form needs (413), not a 500', async () => {
+    const res = await fetch(`${app.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${'a'.repeat(400 * 1024)}`,
+      redirect: 'manual',
+    })
+    expect(res.status).toBe(413)
+  })
+
   it('refuses a form post from another site', async () => {
     const res = await fetch(`${app.url}/login`, {
       method: 'POST',
