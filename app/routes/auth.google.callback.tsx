@@ -1,10 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { sessionForToken } from '~/utils/auth.server'
+import { redirectSignedIn } from '~/utils/auth.server'
 import { googleAuthenticator, GoogleLoginError, googleReturnCookie } from '~/utils/google.server'
 import { flowFallbacks, successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
-import { commitSession } from '~/utils/session.server'
-import { flashToast, redirectWithToast } from '~/utils/toast.server'
+import { redirectWithToast } from '~/utils/toast.server'
 
 /** Google sends the person back here; a new account goes on to choose a nickname. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -19,11 +18,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const message = cause instanceof GoogleLoginError ? cause.message : error instanceof GoogleLoginError ? error.message : flowFallbacks.google
     return redirectWithToast(request, '/login', { type: 'error', message: message || flowFallbacks.google })
   }
-  const session = await sessionForToken(result.token)
-  flashToast(session, { type: 'success', message: result.isNew ? successMessages.googleNew : successMessages.loggedIn })
   const returnTo = safeRedirect(await googleReturnCookie.parse(request.headers.get('Cookie')), '/')
-  const headers = new Headers()
-  headers.append('Set-Cookie', await commitSession(session))
-  headers.append('Set-Cookie', await googleReturnCookie.serialize('', { maxAge: 0 }))
-  return redirect(result.isNew ? '/edit-profile' : returnTo, { headers })
+  return redirectSignedIn(result.token, {
+    to: result.isNew ? '/edit-profile' : returnTo,
+    message: result.isNew ? successMessages.googleNew : successMessages.loggedIn,
+    headers: { 'Set-Cookie': await googleReturnCookie.serialize('', { maxAge: 0 }) },
+  })
 }

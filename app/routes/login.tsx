@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, loginPasswordField, verifyCodeField } from '#contract/auth'
@@ -11,15 +11,13 @@ import { CodeField, Field, FormError, PasswordField } from '~/components/forms'
 import { GoogleSignIn } from '~/components/GoogleButton'
 import { Screen } from '~/components/Screen'
 import type { loader as rootLoader } from '~/root'
-import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
+import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { loginByCodeFlow, loginFlow } from '~/utils/flows.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
-import { commitSession } from '~/utils/session.server'
-import { flashToast } from '~/utils/toast.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
@@ -43,11 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/')
 
-  const signIn = async (token: string, email: string) => {
-    const session = await sessionForToken(token, email)
-    flashToast(session, { type: 'success', message: successMessages.loggedIn })
-    return redirect(redirectTo, { headers: { 'Set-Cookie': await commitSession(session) } })
-  }
+  const signIn = (token: string, email: string) => redirectSignedIn(token, { to: redirectTo, message: successMessages.loggedIn, email })
   if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.LOGIN, { mode: 'code' as Mode })
 
   if (intent === 'code') {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, passwordField, PASSWORD_MIN, verifyCodeField } from '#contract/auth'
@@ -11,15 +11,13 @@ import { CodeField, FormError, PasswordField } from '~/components/forms'
 import { GoogleSignIn } from '~/components/GoogleButton'
 import { Screen } from '~/components/Screen'
 import type { loader as rootLoader } from '~/root'
-import { requireAnonymous, sessionForToken } from '~/utils/auth.server'
+import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
 import { secretKey, type CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, stepEmail } from '~/utils/email-code.server'
 import { registerFlow } from '~/utils/flows.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
-import { commitSession } from '~/utils/session.server'
-import { flashToast } from '~/utils/toast.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 
 const registerSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
@@ -39,10 +37,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') return formRefusal(submission, base)
   const result = await registerFlow(request, submission.value)
   if (!result.success) return formRefusal(submission, base, result.msg)
-  // A new account starts with an empty cache of login_* (SPEC §3): sessionForToken starts fresh.
-  const session = await sessionForToken(result.data, submission.value.email)
-  flashToast(session, { type: 'success', message: successMessages.registered })
-  return redirect(safeRedirect(formData.get('redirectTo'), '/'), { headers: { 'Set-Cookie': await commitSession(session) } })
+  return redirectSignedIn(result.data, {
+    to: safeRedirect(formData.get('redirectTo'), '/'),
+    message: successMessages.registered,
+    email: submission.value.email,
+  })
 }
 
 export default function RegisterScreen() {

@@ -2,7 +2,7 @@ import { redirect, redirectDocument } from '@remix-run/node'
 import type { UserIndexData, UserInfo } from '#contract/user'
 import { accessMessages, transportMessages } from './messages'
 import { commitSession, emptySession, getSession, type AppSession } from './session.server'
-import { flashToast } from './toast.server'
+import { combineHeaders, flashToast } from './toast.server'
 import { upstream, UpstreamError, type CallOptions } from './upstream.server'
 
 /**
@@ -133,13 +133,17 @@ export async function requireUser(request: Request) {
 }
 
 /**
- * A new signed-in session for the token (login, register, code sign-in, Google).
- * The cached login_* fields start empty (SPEC §3: cleared on register) and are
- * filled by the next user-info fetch.
+ * Signed in (login, register, code sign-in, Google): a new session for the token, a welcome
+ * toast, and on to `to`. The cached login_* fields start empty (SPEC §3: cleared on register) and
+ * are filled by the next user-info fetch.
  */
-export async function sessionForToken(token: string, email?: string) {
+export async function redirectSignedIn(
+  token: string,
+  { to, message, email, headers }: { to: string; message: string; email?: string; headers?: HeadersInit },
+) {
   const session = await emptySession()
   session.set('token', token)
   if (email) session.set('login_email', email)
-  return session
+  flashToast(session, { type: 'success', message })
+  return redirect(to, { headers: combineHeaders(headers, { 'Set-Cookie': await commitSession(session) }) })
 }
