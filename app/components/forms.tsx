@@ -95,23 +95,18 @@ function useFieldA11y({ inputProps, errors, help, id }: Pick<FieldBaseProps, 'in
 
 function FieldFrame({
   label,
-  inputId,
   help,
-  helpId,
-  errorId,
-  errors,
   className,
+  a11y,
   children,
 }: {
   label: ReactNode
-  inputId: string
   help?: ReactNode
-  helpId: string
-  errorId: string
-  errors: string[]
   className?: string
+  a11y: ReturnType<typeof useFieldA11y>
   children: ReactNode
 }) {
+  const { inputId, helpId, errorId, list: errors } = a11y
   return (
     <div className={cx('cl-field', errors.length > 0 && 'is-invalid', className)}>
       <label className="cl-field__label" htmlFor={inputId}>
@@ -135,15 +130,7 @@ export function Field({ label, inputProps, errors, help, id, className }: FieldB
   const a11y = useFieldA11y({ inputProps, errors, help, id })
   const { key, className: inputClassName, ...rest } = inputProps
   return (
-    <FieldFrame
-      label={label}
-      inputId={a11y.inputId}
-      help={help}
-      helpId={a11y.helpId}
-      errorId={a11y.errorId}
-      errors={a11y.list}
-      className={className}
-    >
+    <FieldFrame label={label} help={help} className={className} a11y={a11y}>
       <input
         key={key}
         {...rest}
@@ -177,15 +164,7 @@ export function PasswordField({ label, inputProps, errors, help, id, className }
   }, [])
 
   return (
-    <FieldFrame
-      label={label}
-      inputId={a11y.inputId}
-      help={help}
-      helpId={a11y.helpId}
-      errorId={a11y.errorId}
-      errors={a11y.list}
-      className={className}
-    >
+    <FieldFrame label={label} help={help} className={className} a11y={a11y}>
       <div className="cl-input-wrap">
         <input
           key={key}
@@ -249,15 +228,7 @@ export function CodeField({
   }
 
   return (
-    <FieldFrame
-      label={label}
-      inputId={a11y.inputId}
-      help={help}
-      helpId={a11y.helpId}
-      errorId={a11y.errorId}
-      errors={a11y.list}
-      className={className}
-    >
+    <FieldFrame label={label} help={help} className={className} a11y={a11y}>
       <input
         key={key}
         inputMode="numeric"
