@@ -2,11 +2,11 @@ import express, { type Express } from 'express'
 import helmet from 'helmet'
 import type { ApiDeps } from './deps'
 import { errorHandler, notFound, requireJsonBody } from './middleware/errors'
-import { authIpLimiter } from './middleware/rateLimit'
-import { requestLog } from './middleware/requestLog'
-import { authRoutes } from './routes/auth'
+import { authIpLimiter } from './middleware/rate-limit'
+import { requestLog } from './middleware/request-log'
+import { accountsRoutes } from './routes/accounts'
 import { healthRoutes } from './routes/health'
-import { userRoutes } from './routes/user'
+import { profileRoutes } from './routes/profile'
 
 /** Request bodies are small JSON objects; anything bigger is refused with 413 before parsing. */
 export const BODY_LIMIT = '64kb'
@@ -35,8 +35,8 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use('/auth', authIpLimiter(deps))
   app.use(requireJsonBody)
   app.use(express.json({ limit: BODY_LIMIT, strict: true }))
-  app.use(authRoutes(deps))
-  app.use(userRoutes(deps))
+  app.use(accountsRoutes(deps))
+  app.use(profileRoutes(deps))
 
   app.use(notFound)
   app.use(errorHandler(deps.logger))

@@ -1,6 +1,6 @@
 import type { ApiDeps } from './deps'
-import { deleteOldCodes } from './models/emailCodes'
-import { deleteEndedRateLimits } from './models/rateLimits'
+import { deleteOldCodes } from './models/email-codes'
+import { deleteEndedRateLimits } from './models/rate-limits'
 import { deleteDeadSessions } from './models/sessions'
 
 const HOUR = 3_600_000

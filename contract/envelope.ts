@@ -19,22 +19,6 @@ export const Code = {
   SERVER_ERROR: 500,
   /** Health check: the database did not answer. */
   SERVICE_UNAVAILABLE: 503,
-  /** Wrong e-mail/password pair, or no such account (answered the same on purpose). */
-  BAD_CREDENTIALS: 4001,
-  /** Verification code wrong, expired, used or burnt. */
-  BAD_VERIFY_CODE: 4002,
-  /** A new code was asked for within a minute of the last one. */
-  CODE_TOO_SOON: 4003,
-  /** Registration for an e-mail that already has an account. */
-  EMAIL_TAKEN: 4004,
-  /** Password is one of the most common ones. */
-  WEAK_PASSWORD: 4005,
-  /** Google id_token could not be verified. */
-  BAD_ID_TOKEN: 4006,
-  /** The Google account is already bound to another user (bindAccount). */
-  ACCOUNT_ALREADY_BOUND: 4007,
-  /** The daily number of codes for this e-mail and type is used up (stops mail floods and slow guessing). */
-  CODE_LIMIT_REACHED: 4008,
 } as const
 
 export const envelopeSchema = <T extends z.ZodTypeAny>(data: T) =>

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
 import { Code, type Envelope } from '#contract/envelope'
+import type { Refusal } from '#contract/refusals'
 import { msg } from './messages'
 
 /**
@@ -17,8 +18,8 @@ export class ApiError extends Error {
   }
 }
 
-/** Business refusal: HTTP 200, its own code, a human msg. */
-export const refuse = (code: number, message: string) => new ApiError(200, code, message)
+/** Business refusal (contract/refusals.ts): HTTP 200, its own code, a human msg. */
+export const refuse = (refusal: Refusal, message = refusal.msg) => new ApiError(200, refusal.code, message)
 export const badRequest = (message: string) => new ApiError(400, Code.BAD_REQUEST, message)
 export const unauthorized = () => new ApiError(401, Code.UNAUTHORIZED, msg.loginExpired)
 

@@ -1,4 +1,4 @@
-import { CodeType } from '#contract/auth'
+import { CodeType } from '#contract/accounts'
 
 /**
  * Every sentence the api says to a person, in one place per language (DESIGN §4), so it can be
@@ -18,14 +18,6 @@ export const msg = {
   notJson: 'body: Send JSON (Content-Type: application/json)',
   notUtf8: 'body: Send JSON encoded as UTF-8',
   unknownField: 'Unknown field',
-  badCredentials: 'Incorrect e-mail or password',
-  badVerifyCode: 'The verification code is wrong or has expired',
-  codeTooSoon: 'Please wait a minute before asking for another code',
-  codeLimitReached: 'Too many codes were asked for this e-mail today. Try again tomorrow',
-  emailTaken: 'An account with this e-mail already exists. Sign in instead',
-  weakPassword: 'This password is too common. Choose another one',
-  badIdToken: 'Google sign-in could not be verified',
-  googleAccountMismatch: 'This e-mail is linked to a different Google account',
 } as const
 
 /** What a code of each type lets the reader do, as the end of "Your code to …". */

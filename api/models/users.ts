@@ -1,4 +1,4 @@
-import type { UserInfo } from '#contract/user'
+import type { UserInfo } from '#contract/profile'
 import type { Db } from '../db/connect'
 import type { NewUser, User } from '../db/schema'
 import { newId } from '../lib/tokens'

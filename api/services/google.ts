@@ -1,12 +1,11 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose'
-import { emailField } from '#contract/auth'
-import { Code } from '#contract/envelope'
-import { userNameField, NICKNAME_MAX } from '#contract/user'
+import { emailField } from '#contract/accounts'
+import { Refusals } from '#contract/refusals'
+import { userNameField, NICKNAME_MAX } from '#contract/profile'
 import { isUniqueViolation } from '../db/connect'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
-import { msg } from '../lib/messages'
 import { createUser, findUserByEmail, findUserByGoogleSub, linkGoogleSub } from '../models/users'
 
 export type GoogleIdentity = { sub: string; email: string; name?: string; picture?: string }
@@ -68,7 +67,7 @@ export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promi
     const byEmail = await findUserByEmail(db, id.email)
     if (byEmail) {
       if (byEmail.google_sub && byEmail.google_sub !== id.sub) {
-        throw refuse(Code.ACCOUNT_ALREADY_BOUND, msg.googleAccountMismatch)
+        throw refuse(Refusals.ACCOUNT_ALREADY_BOUND)
       }
       if (byEmail.google_sub === id.sub || (await linkGoogleSub(db, byEmail.id, id.sub, deps.now()))) {
         return { user: { ...byEmail, google_sub: id.sub }, isNew: false }
@@ -93,5 +92,5 @@ export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promi
       // A parallel sign-in created it first: the next round finds it.
     }
   }
-  throw refuse(Code.BAD_ID_TOKEN, msg.badIdToken)
+  throw refuse(Refusals.BAD_ID_TOKEN)
 }

@@ -3,7 +3,7 @@
 // props conform's getInputProps(fields.x, { type }) returns (key, id, name, form, defaultValue,
 // required, aria-*), and work as plain HTML inputs when JavaScript has not loaded.
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from 'react'
-import { Icon } from './Icon'
+import { Icon } from './icon'
 import { cx, useHydrated } from './ui'
 
 /** What conform's getInputProps returns, plus anything else an <input> accepts. */

@@ -1,9 +1,9 @@
 import { Link, useRouteLoaderData } from '@remix-run/react'
-import { Avatar } from '~/components/Avatar'
-import { ButtonLink } from '~/components/Button'
-import { Card } from '~/components/Card'
-import { Icon, type IconName } from '~/components/Icon'
-import { Screen } from '~/components/Screen'
+import { Avatar } from '~/components/avatar'
+import { ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { Icon, type IconName } from '~/components/icon'
+import { Screen } from '~/components/screen'
 import type { loader as rootLoader } from '~/root'
 
 /** What Cardlane promises, in the words a seller cares about (the competitors' failures, fixed). */
@@ -23,9 +23,9 @@ export default function HomeScreen() {
     <Screen title={brand} tabs>
       {user ? (
         <Card className="cl-greeting">
-          <Avatar src={user.avatar} name={user.nickname} size={48} />
+          <Avatar src={user.headImg} name={user.userName} size={48} />
           <div>
-            <p className="cl-greeting__hello">Hi, {user.nickname}</p>
+            <p className="cl-greeting__hello">Hi, {user.userName}</p>
             <p className="cl-greeting__sub">Good to see you again.</p>
           </div>
           <Link to="/account" className="cl-greeting__link" aria-label="Your account">

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import { Avatar } from '~/components/Avatar'
-import { Button } from '~/components/Button'
-import { Card } from '~/components/Card'
-import { ListRow } from '~/components/ListRow'
-import { Screen } from '~/components/Screen'
+import { Avatar } from '~/components/avatar'
+import { Button } from '~/components/button'
+import { Card } from '~/components/card'
+import { ListRow } from '~/components/list-row'
+import { Screen } from '~/components/screen'
 import { requireUser } from '~/utils/auth.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -17,9 +17,9 @@ export default function AccountScreen() {
   return (
     <Screen title="Account" tabs>
       <Card className="cl-profile">
-        <Avatar src={user.avatar} name={user.nickname} size={72} />
+        <Avatar src={user.headImg} name={user.userName} size={72} />
         <div className="cl-profile__text">
-          <h2 className="cl-profile__name">{user.nickname}</h2>
+          <h2 className="cl-profile__name">{user.userName}</h2>
           <p className="cl-profile__email">{user.email}</p>
         </div>
       </Card>
@@ -29,7 +29,7 @@ export default function AccountScreen() {
           Profile
         </h2>
         <Card flush>
-          <ListRow to="/edit-profile" icon="edit" label="Edit profile" value={user.nickname} />
+          <ListRow to="/edit-profile" icon="edit" label="Edit profile" value={user.userName} />
         </Card>
       </section>
 

@@ -1,10 +1,10 @@
 // Download app (SPEC §2, public). An honest page: the product is a web app today, so it explains how
 // to put it on the home screen in Safari and Chrome, and says plainly that native apps are not out
 // yet (no store badges that lead nowhere, and a warning about look-alike apps).
-import { ButtonLink } from '~/components/Button'
-import { Card } from '~/components/Card'
-import { Icon } from '~/components/Icon'
-import { ActionBar, Screen } from '~/components/Screen'
+import { ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { Icon } from '~/components/icon'
+import { ActionBar, Screen } from '~/components/screen'
 import { useBrandName } from '~/components/ui'
 
 export default function Download() {

@@ -3,14 +3,14 @@ import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { NICKNAME_MAX, userNameField } from '#contract/user'
-import { ActionToast } from '~/components/ActionToast'
-import { Avatar } from '~/components/Avatar'
-import { Button } from '~/components/Button'
+import { NICKNAME_MAX, userNameField } from '#contract/profile'
+import { ActionToast } from '~/components/action-toast'
+import { Avatar } from '~/components/avatar'
+import { Button } from '~/components/button'
 import { Field, FormError } from '~/components/forms'
-import { Screen } from '~/components/Screen'
+import { Screen } from '~/components/screen'
 import { requireToken, requireUser } from '~/utils/auth.server'
-import { updateProfileFlow } from '~/utils/flows.server'
+import { updateProfileFlow } from '~/upstream/profile.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -36,12 +36,12 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EditProfileScreen() {
   const { user } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(profileSchema, { id: 'edit-profile', lastResult: actionData?.result, defaultValue: { userName: user.nickname } })
+  const [form, fields] = useSchemaForm(profileSchema, { id: 'edit-profile', lastResult: actionData?.result, defaultValue: { userName: user.userName } })
   return (
     <Screen title="Edit Profile" backTo="/account">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-profile cl-profile--stacked">
-        <Avatar src={user.avatar} name={user.nickname} size={88} />
+        <Avatar src={user.headImg} name={user.userName} size={88} />
         <p className="cl-profile__email">{user.email}</p>
       </div>
       <Form method="post" className="cl-form" {...getFormProps(form)}>

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { logoutFlow } from '~/utils/flows.server'
+import { logoutFlow } from '~/upstream/accounts.server'
 import { successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'

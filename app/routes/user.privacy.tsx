@@ -3,8 +3,8 @@
 // Plain language, short sections with a table of contents, readable on a phone.
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { Card } from '~/components/Card'
-import { Screen } from '~/components/Screen'
+import { Card } from '~/components/card'
+import { Screen } from '~/components/screen'
 import { useBrandName, useSupportEmail } from '~/components/ui'
 
 const EFFECTIVE_DATE = '22 November 2026'

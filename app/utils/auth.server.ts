@@ -1,13 +1,14 @@
 import { redirect, redirectDocument } from '@remix-run/node'
-import type { UserIndexData, UserInfo } from '#contract/user'
+import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
+import { profileApi, type UserInfo } from '#contract/profile'
 import { accessMessages, transportMessages } from './messages'
 import { commitSession, emptySession, getSession, type AppSession } from './session.server'
 import { combineHeaders, flashToast } from './toast.server'
-import { upstream, UpstreamError, type CallOptions } from './upstream.server'
+import { upstream, UpstreamError } from '~/upstream/client.server'
 
 /**
  * Who is asking, and the api calls made on their behalf. Every call goes through
- * apiGet/apiPost so that a 401 anywhere ends the same way: session gone, full
+ * callApi so that a 401 anywhere ends the same way: session gone, full
  * redirect to /login, toast "Login expired, please login again".
  */
 
@@ -69,21 +70,18 @@ async function withExpiry<T>(request: Request, run: () => Promise<T>): Promise<T
   }
 }
 
-export async function apiGet<T>(request: Request, path: string, options: Omit<CallOptions, 'token' | 'clientIp'> = {}) {
+/** A contract call on the person's behalf: their token, their address, and expiry handled. */
+export async function callApi<E extends Endpoint>(request: Request, endpoint: E, input: InputOf<E>): Promise<DataOf<E>> {
   const token = await getToken(request)
-  return withExpiry(request, () => upstream.get<T>(path, { ...options, token, clientIp: clientIp(request) }))
+  const envelope = await withExpiry(request, () => upstream.call(endpoint, input, { token, clientIp: clientIp(request) }))
+  return envelope.data
 }
 
-export async function apiPost<T>(request: Request, path: string, body?: unknown) {
-  const token = await getToken(request)
-  return withExpiry(request, () => upstream.post<T>(path, body, { token, clientIp: clientIp(request) }))
-}
-
+/** The signed-in person as every screen sees them: the contract's userInfo words. */
 export type SessionUser = {
   userId: string
   email: string
-  nickname: string
-  avatar: string | null
+  userName: string
   headImg: string | null
   unreadCount: number
 }
@@ -100,24 +98,23 @@ export async function loadSessionUser(
   session: AppSession,
 ): Promise<{ user: SessionUser | null; session: AppSession; dirty: boolean }> {
   if (!session.get('token')) return { user: null, session, dirty: false }
-  const envelope = await apiGet<UserIndexData>(request, '/v1/user/index')
-  const info: UserInfo | null | undefined = envelope.data?.userInfo
+  const index = await callApi(request, profileApi.index, {})
+  const info: UserInfo | null = index.userInfo
   if (!info) return { user: null, session: await emptySession(), dirty: true }
   const email = info.email || session.get('login_email') || ''
   const user: SessionUser = {
-    userId: String(info.userId),
+    userId: info.userId,
     email,
-    nickname: info.userName,
-    avatar: info.headImg ?? null,
-    headImg: info.headImg ?? null,
-    unreadCount: envelope.data.unreadCount ?? 0,
+    userName: info.userName,
+    headImg: info.headImg,
+    unreadCount: index.unreadCount,
   }
   const dirty =
-    session.get('login_username') !== user.nickname ||
+    session.get('login_username') !== user.userName ||
     session.get('login_email') !== user.email ||
     session.get('login_id') !== user.userId
   if (dirty) {
-    session.set('login_username', user.nickname)
+    session.set('login_username', user.userName)
     session.set('login_email', user.email)
     session.set('login_id', user.userId)
   }

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
 import { emailStepSchema, type CodeStep, type CodeStepReply } from './email-code'
-import { sendCodeFlow } from './flows.server'
+import { sendCodeFlow } from '~/upstream/accounts.server'
 import { formRefusal, toastNow } from './form.server'
 import { successMessages } from './messages'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailField } from '#contract/auth'
+import { emailField } from '#contract/accounts'
 import type { FormReply } from './form.server'
 
 /** Shared by the e-mail-code screens (browser and server): step one's schema and the reply shape. */

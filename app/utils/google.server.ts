@@ -1,9 +1,9 @@
 import { createCookie } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { GoogleStrategy } from 'remix-auth-google'
-import type { GoogleNewData } from '#contract/auth'
+import type { GoogleNewData } from '#contract/accounts'
 import { getWebEnv } from './env.server'
-import { googleLoginFlow } from './flows.server'
+import { googleLoginFlow } from '~/upstream/accounts.server'
 import { sessionStorage } from './session.server'
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { CodeType } from '#contract/auth'
+import { CodeType } from '#contract/accounts'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
 
 /**
@@ -18,8 +19,8 @@ afterAll(async () => {
 })
 
 const OK = { code: Code.OK, msg: 'success', data: null }
-const BAD_CODE = { code: Code.BAD_VERIFY_CODE, msg: 'The verification code is wrong or has expired', data: null }
-const TOO_SOON = { code: Code.CODE_TOO_SOON, msg: 'Please wait a minute before asking for another code', data: null }
+const BAD_CODE = { code: Refusals.BAD_VERIFY_CODE.code, msg: 'The verification code is wrong or has expired', data: null }
+const TOO_SOON = { code: Refusals.CODE_TOO_SOON.code, msg: 'Please wait a minute before asking for another code', data: null }
 
 let n = 0
 /** A fresh address per test, so the once-a-minute rule of one test does not touch another. */
@@ -93,7 +94,7 @@ describe('sending', () => {
         api.clock.advance(60_000)
       }
     }
-    const limit = { code: Code.CODE_LIMIT_REACHED, msg: 'Too many codes were asked for this e-mail today. Try again tomorrow', data: null }
+    const limit = { code: Refusals.CODE_LIMIT_REACHED.code, msg: 'Too many codes were asked for this e-mail today. Try again tomorrow', data: null }
     expect((await send(known, CodeType.LOGIN)).body).toEqual(limit)
     expect((await send(unknown, CodeType.LOGIN)).body).toEqual(limit)
     expect((await send(known, CodeType.RESET_PASSWORD)).body).toEqual(OK)
@@ -214,7 +215,7 @@ describe('checking and using', () => {
   test('a used code is used once even when two requests race', async () => {
     const body = { email, password: 'river stone nine', verifyCode: code }
     const [a, b] = await Promise.all([api.post('/auth/register', body), api.post('/auth/register', body)])
-    expect([a.body.code, b.body.code].sort()).toEqual([Code.OK, Code.BAD_VERIFY_CODE].sort())
+    expect([a.body.code, b.body.code].sort()).toEqual([Code.OK, Refusals.BAD_VERIFY_CODE.code].sort())
   })
 })
 

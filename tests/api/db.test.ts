@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, isUniqueViolation, type Db } from '../../api/db/connect'
 import { migrateToLatest, migrations } from '../../api/db/migrate'
-import { hitRateLimit } from '../../api/models/rateLimits'
+import { hitRateLimit } from '../../api/models/rate-limits'
 import { createTestDatabase, type TestDatabase } from '../support/db'
 
 /** The data layer on whichever database this run uses (TEST_DB=postgres or SQLite). */

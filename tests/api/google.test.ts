@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Code } from '#contract/envelope'
-import { googleNewData } from '#contract/auth'
+import { Refusals } from '#contract/refusals'
+import { googleNewData } from '#contract/accounts'
 import { seedUser, startFakeGoogle, startTestApi, type FakeGoogle, type TestApi } from '../support/api'
 
 /**
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 let n = 0
 const fresh = () => ({ sub: `g${Date.now()}${++n}`, email: `google.${n}@gmail.com` })
-const BAD = { code: Code.BAD_ID_TOKEN, msg: 'Google sign-in could not be verified', data: null }
+const BAD = { code: Refusals.BAD_ID_TOKEN.code, msg: 'Google sign-in could not be verified', data: null }
 const token = (claims: Record<string, unknown> = {}, opts: Parameters<FakeGoogle['idToken']>[1] = {}) =>
   google.idToken(claims, { now: api.clock.now(), ...opts })
 
@@ -58,7 +59,7 @@ describe('googleNew', () => {
     const who = fresh()
     await seedUser(api, { email: who.email, googleSub: 'someone-else' })
     const res = await api.post('/auth/googleNew', { id_token: await token(who) })
-    expect(res.body.code).toBe(Code.ACCOUNT_ALREADY_BOUND)
+    expect(res.body.code).toBe(Refusals.ACCOUNT_ALREADY_BOUND.code)
   })
 
   test('the Google sub wins over a changed e-mail', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import { hashToken } from '../../api/lib/tokens'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
 
@@ -52,7 +53,7 @@ describe('similar timing whether or not the account exists', () => {
   const time = async (body: object) => {
     const t = performance.now()
     const res = await api.post('/auth/login', body)
-    expect(res.body.code).toBe(Code.BAD_CREDENTIALS)
+    expect(res.body.code).toBe(Refusals.BAD_CREDENTIALS.code)
     return performance.now() - t
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]

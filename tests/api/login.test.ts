@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/auth'
+import { PASSWORD_MAX, PASSWORD_MIN } from '#contract/accounts'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import { registerUser, seedUser, startTestApi, type TestApi } from '../support/api'
 
 /** Registration and password sign-in (SPEC §7 /auth/register, /auth/login). */
@@ -53,7 +54,7 @@ describe('register', () => {
     for (const password of ['password1', 'PassWord1', 'qwertyuiop', '12345678']) {
       const res = await api.post('/auth/register', { email, password, verifyCode })
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({ code: Code.WEAK_PASSWORD, msg: 'This password is too common. Choose another one', data: null })
+      expect(res.body).toEqual({ code: Refusals.WEAK_PASSWORD.code, msg: 'This password is too common. Choose another one', data: null })
     }
     const ok = await api.post('/auth/register', { email, password: GOOD_PASSWORD, verifyCode })
     expect(ok.body.code).toBe(Code.OK)
@@ -63,10 +64,10 @@ describe('register', () => {
     await seedUser(api, { email: 'taken@example.com', password: GOOD_PASSWORD })
     for (const email of ['taken@example.com', 'free@example.com']) {
       const res = await api.post('/auth/register', { email, password: GOOD_PASSWORD, verifyCode: '000000' })
-      expect(res.body).toEqual({ code: Code.BAD_VERIFY_CODE, msg: 'The verification code is wrong or has expired', data: null })
+      expect(res.body).toEqual({ code: Refusals.BAD_VERIFY_CODE.code, msg: 'The verification code is wrong or has expired', data: null })
     }
     const login = await api.post('/auth/login', { email: 'free@example.com', password: GOOD_PASSWORD })
-    expect(login.body.code).toBe(Code.BAD_CREDENTIALS)
+    expect(login.body.code).toBe(Refusals.BAD_CREDENTIALS.code)
   })
 
   test('an address that got an account after its code was mailed is EMAIL_TAKEN', async () => {
@@ -75,7 +76,7 @@ describe('register', () => {
     const verifyCode = api.lastCode(email, 1)
     await seedUser(api, { email }) // e.g. a Google sign-in in between
     const res = await api.post('/auth/register', { email, password: GOOD_PASSWORD, verifyCode })
-    expect(res.body.code).toBe(Code.EMAIL_TAKEN)
+    expect(res.body.code).toBe(Refusals.EMAIL_TAKEN.code)
     expect(res.body.msg).toMatch(/already exists/)
   })
 })
@@ -110,7 +111,7 @@ describe('login', () => {
     ])
     for (const res of answers) {
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({ code: Code.BAD_CREDENTIALS, msg: 'Incorrect e-mail or password', data: null })
+      expect(res.body).toEqual({ code: Refusals.BAD_CREDENTIALS.code, msg: 'Incorrect e-mail or password', data: null })
     }
   })
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { CodeType } from '#contract/auth'
+import { CodeType } from '#contract/accounts'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import { startFakeGoogle, startTestApi, type FakeGoogle, type TestApi } from '../support/api'
 
 /** Secrets (tokens, codes, passwords, id_tokens) never appear in the logs (DESIGN §4). */
@@ -41,7 +42,7 @@ test('a full round of sign-up, sign-in, codes, reset, Google and failures logs n
   const idToken = keep(await google.idToken({ email: 'g@gmail.com' }, { now: api.clock.now() }))
   keep((await api.post<{ token: string }>('/auth/googleNew', { id_token: idToken })).body.data.token)
   const badIdToken = keep(await google.idToken({ aud: 'wrong' }, { now: api.clock.now() }))
-  expect((await api.post('/auth/google', { id_token: badIdToken })).body.code).toBe(Code.BAD_ID_TOKEN)
+  expect((await api.post('/auth/google', { id_token: badIdToken })).body.code).toBe(Refusals.BAD_ID_TOKEN.code)
   await api.post('/auth/logout', {}, { token: token2 })
   await api.post('/auth/login', { email: 'x', password }) // a 400 that echoes nothing
   await api.post('/auth/login', undefined, { raw: `{"password":"${password}",`, headers: { 'content-type': 'application/json' } })

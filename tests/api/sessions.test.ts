@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { CodeType } from '#contract/auth'
+import { CodeType } from '#contract/accounts'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
 
 /** Tokens: logout, password reset (which signs out everywhere), sign-in by code, expiry. */
@@ -49,11 +50,11 @@ describe('resetPassword', () => {
     expect(res.body).toEqual({ code: Code.OK, msg: 'success', data: null })
     expect((await me(token)).status).toBe(401)
     expect((await me(second)).status).toBe(401)
-    expect((await api.post('/auth/login', { email, password: OLD })).body.code).toBe(Code.BAD_CREDENTIALS)
+    expect((await api.post('/auth/login', { email, password: OLD })).body.code).toBe(Refusals.BAD_CREDENTIALS.code)
     expect((await api.post('/auth/login', { email, password: NEW })).body.code).toBe(Code.OK)
     // Single use.
     expect((await api.post('/auth/resetPassword', { email, password: 'third password x', verifyCode })).body.code).toBe(
-      Code.BAD_VERIFY_CODE,
+      Refusals.BAD_VERIFY_CODE.code,
     )
   })
 
@@ -72,13 +73,13 @@ describe('resetPassword', () => {
     await api.post('/auth/sendEmailCode', { email, type: CodeType.LOGIN })
     const loginCode = api.lastCode(email, CodeType.LOGIN)
     expect((await api.post('/auth/resetPassword', { email, password: NEW, verifyCode: loginCode })).body.code).toBe(
-      Code.BAD_VERIFY_CODE,
+      Refusals.BAD_VERIFY_CODE.code,
     )
 
     await api.post('/auth/sendEmailCode', { email, type: CodeType.RESET_PASSWORD })
     const verifyCode = api.lastCode(email, CodeType.RESET_PASSWORD)
     const common = await api.post('/auth/resetPassword', { email, password: 'iloveyou', verifyCode })
-    expect(common.body).toEqual({ code: Code.WEAK_PASSWORD, msg: 'This password is too common. Choose another one', data: null })
+    expect(common.body).toEqual({ code: Refusals.WEAK_PASSWORD.code, msg: 'This password is too common. Choose another one', data: null })
     const short = await api.post('/auth/resetPassword', { email, password: 'seven77', verifyCode })
     expect(short.status).toBe(400)
     expect(short.body.msg).toBe('password: Password must be at least 8 characters')
@@ -97,14 +98,14 @@ describe('loginByCode', () => {
     const res = await api.post<string>('/auth/loginByCode', { email, verifyCode })
     expect(res.body.code).toBe(Code.OK)
     expect((await me(res.body.data)).body.data).toMatchObject({ userInfo: { email } })
-    expect((await api.post('/auth/loginByCode', { email, verifyCode })).body.code).toBe(Code.BAD_VERIFY_CODE)
+    expect((await api.post('/auth/loginByCode', { email, verifyCode })).body.code).toBe(Refusals.BAD_VERIFY_CODE.code)
   })
 
   test('a register code does not sign in', async () => {
     const email = fresh('bycode2')
     await api.post('/auth/sendEmailCode', { email, type: CodeType.REGISTER })
     const res = await api.post('/auth/loginByCode', { email, verifyCode: api.lastCode(email) })
-    expect(res.body.code).toBe(Code.BAD_VERIFY_CODE)
+    expect(res.body.code).toBe(Refusals.BAD_VERIFY_CODE.code)
   })
 })
 

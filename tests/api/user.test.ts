@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Code } from '#contract/envelope'
-import { NICKNAME_MAX, userIndexData, userInfoSchema } from '#contract/user'
+import { NICKNAME_MAX, userIndexData, userInfoSchema } from '#contract/profile'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
 
 /** The signed-in user's own data (SPEC §7 /v1/user/index, /v1/user/setInfo). */

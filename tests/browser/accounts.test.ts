@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CodeType } from '#contract/auth'
+import { CodeType } from '#contract/accounts'
 import { launchChromium, phone, startApp, type RunningApp } from '../support/app'
 
 /**

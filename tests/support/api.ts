@@ -39,6 +39,8 @@ export type RequestOptions = { token?: string; headers?: Record<string, string> 
 
 export type TestApi = {
   url: string
+  /** The Express app, for tests that read its routes. */
+  app: RunningApi['app']
   db: RunningApi['db']
   dbKind: RunningApi['dbKind']
   /** Every mail the api sent, in order (to, subject, text, codeType for code mails). */
@@ -139,6 +141,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
 
   return {
     url: api.url,
+    app: api.app,
     db: api.db,
     dbKind: api.dbKind,
     mails: mailer.mails,

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { expect } from 'vitest'
+import { commitSession, getSession } from '~/utils/session.server'
+import type { ToastInput } from '~/utils/session.server'
 
 /**
  * Calls Remix loaders and actions the way Remix does: a real Request with the cookie the
@@ -74,4 +76,55 @@ export function expectRedirect(response: Response, location: string | RegExp) {
 
 export async function jsonOf<T = any>(response: Response): Promise<T> {
   return (await response.json()) as T
+}
+
+/** A browser signed in with `token` (and any cached login_* fields), as the session cookie holds it. */
+export async function signedInJar(token: string, fields: { login_email?: string; login_username?: string; login_id?: string } = {}) {
+  const jar = new CookieJar()
+  const session = await getSession(makeRequest('/'))
+  session.set('token', token)
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) session.set(k as 'login_email', v)
+  jar.absorb(new Response(null, { headers: { 'Set-Cookie': await commitSession(session) } }))
+  return jar
+}
+
+/** The flash toast a response puts in the session cookie, if any. */
+export async function flashedToast(response: Response): Promise<ToastInput | undefined> {
+  const jar = new CookieJar()
+  jar.absorb(response)
+  const session = await getSession(makeRequest('/', { jar }))
+  const toast = session.get('toast')
+  return toast && { type: toast.type, message: toast.message }
+}
+
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308]
+
+expect.extend({
+  /** expect(response).toHaveRedirect('/login') — a redirect status and that Location (string or RegExp). */
+  toHaveRedirect(received: Response, location?: string | RegExp) {
+    const actual = received.headers.get('Location')
+    const isRedirect = REDIRECT_STATUSES.includes(received.status) || received.headers.has('X-Remix-Redirect')
+    const where = received.headers.get('X-Remix-Redirect') ?? actual ?? ''
+    const matches = location === undefined || (typeof location === 'string' ? where === location : location.test(where))
+    return {
+      pass: isRedirect && matches,
+      message: () => `expected a redirect${location ? ` to ${String(location)}` : ''}, got ${received.status} ${where ? `to ${where}` : ''}`,
+    }
+  },
+  /** await expect(response).toSendToast({ type: 'error', message: '…' }) — the flash in its Set-Cookie. */
+  async toSendToast(received: Response, expected: Partial<ToastInput>) {
+    const toast = await flashedToast(received)
+    const pass = Boolean(toast) && Object.entries(expected).every(([k, v]) => toast?.[k as keyof ToastInput] === v)
+    return {
+      pass,
+      message: () => `expected the response to flash the toast ${JSON.stringify(expected)}, it flashed ${JSON.stringify(toast ?? null)}`,
+    }
+  },
+})
+
+declare module 'vitest' {
+  interface Assertion<T> {
+    toHaveRedirect(location?: string | RegExp): T
+    toSendToast(toast: Partial<ToastInput>): Promise<T>
+  }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CodeType } from '#contract/auth'
+import { CodeType } from '#contract/accounts'
 import * as root from '~/root'
 import * as account from '~/routes/account'
 import * as editProfile from '~/routes/edit-profile'
@@ -46,7 +46,7 @@ describe('register with the e-mailed code', () => {
     expectRedirect(done, '/')
     expect(await tokenOf(jar)).toMatch(/.{20,}/)
     const home = await jsonOf(await load(root.loader, '/', jar))
-    expect(home.user).toMatchObject({ email, nickname: expect.any(String) })
+    expect(home.user).toMatchObject({ email, userName: expect.any(String) })
     expect(home.toast).toMatchObject({ type: 'success', message: 'Your account is ready. Welcome!', durationMs: 3000 })
     // The flash is read once.
     expect((await jsonOf(await load(root.loader, '/', jar))).toast).toBeNull()
@@ -174,7 +174,7 @@ describe('edit profile', () => {
     const saved = await submit(editProfile.action, '/edit-profile', { userName: 'Ada Seller' }, jar)
     expectRedirect(saved, '/account')
     const next = await jsonOf(await load(root.loader, '/account', jar))
-    expect(next.user.nickname).toBe('Ada Seller')
+    expect(next.user.userName).toBe('Ada Seller')
     expect(next.toast.message).toBe('Profile updated')
     const session = await getSession(makeRequest('/', { jar }))
     expect(session.get('login_username')).toBe('Ada Seller')

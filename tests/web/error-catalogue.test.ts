@@ -2,9 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import * as editProfile from '~/routes/edit-profile'
 import * as login from '~/routes/login'
 import * as root from '~/root'
-import { loginFlow, registerFlow, resetPasswordFlow, sendCodeFlow, updateProfileFlow, googleLoginFlow } from '~/utils/flows.server'
-import * as upstreamModule from '~/utils/upstream.server'
-import { createUpstream, UpstreamError } from '~/utils/upstream.server'
+import { googleLoginFlow, loginFlow, registerFlow, resetPasswordFlow, sendCodeFlow } from '~/upstream/accounts.server'
+import { updateProfileFlow } from '~/upstream/profile.server'
+import * as upstreamModule from '~/upstream/client.server'
+import { createUpstream, UpstreamError } from '~/upstream/client.server'
 import { closedPort, startFaultUpstream } from '../support/fault-upstream'
 import { CookieJar, expectRedirect, jsonOf, load, makeRequest, submit } from '../support/web'
 import { commitSession, getSession } from '~/utils/session.server'
@@ -104,17 +105,36 @@ describe('flows answer {success:false, msg} with the server msg or the fallback 
   for (const [name, run] of flows) {
     it(`${name}: server msg`, async () => {
       upstream.set({ kind: 'json', status: 200, body: { code: 4999, msg: 'The server said why', data: null } })
-      expect(await run()).toEqual({ success: false, msg: 'The server said why' })
+      expect(await run()).toEqual({ success: false, msg: 'The server said why', code: 4999 })
     })
   }
   for (const [name, run, fallback] of flows) {
     it(`${name}: the thrown error's message, else "${fallback}"`, async () => {
       upstream.set({ kind: 'json', status: 500, body: {} })
-      expect(await run()).toEqual({ success: false, msg: 'Server internal error' })
-      vi.spyOn(upstreamModule.upstream, 'post').mockRejectedValueOnce(new Error(''))
+      expect(await run()).toMatchObject({ success: false, msg: 'Server internal error' })
+      vi.spyOn(upstreamModule.upstream, 'call').mockRejectedValueOnce(new Error(''))
       expect(await run()).toEqual({ success: false, msg: fallback })
     })
   }
+})
+
+describe('an answer that does not fit the contract', () => {
+  it('is the catalogue\'s "Unknown error occurred", never a value cast to a type it does not have', async () => {
+    // code 200, but data is not the token string the login record promises.
+    upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: 'success', data: { token: 42 } } })
+    expect(await loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' })).toMatchObject({
+      success: false,
+      msg: 'Unknown error occurred',
+    })
+    // The same answer through the raw client is handed back whole: only the typed call parses.
+    expect((await client().post('/auth/login', {})).data).toEqual({ token: 42 })
+    // A userInfo without its userId is refused too.
+    upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: '', data: { userInfo: { userName: 'x', headImg: null } } } })
+    const { profileApi } = await import('#contract/profile')
+    const error = await failureOf(client().call(profileApi.index, {}, { token: 't' }))
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect(error.message).toBe('Unknown error occurred')
+  })
 })
 
 describe('401 anywhere ends the session and sends the browser to /login with the toast', () => {

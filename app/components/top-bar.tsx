@@ -3,7 +3,7 @@
 // bookmark and after a reload.
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { Icon } from './Icon'
+import { Icon } from './icon'
 
 export type TopBarProps = {
   title: string

@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react'
-import { Icon } from './Icon'
+import { Icon } from './icon'
 
 /**
  * "or Continue with Google" under a sign-in form: a plain POST to /auth/google, which redirects

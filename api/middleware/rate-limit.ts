@@ -4,7 +4,7 @@ import { Code } from '#contract/envelope'
 import type { ApiDeps } from '../deps'
 import { sendEnvelope } from '../lib/envelope'
 import { msg } from '../lib/messages'
-import { DbRateLimitStore } from '../lib/rateLimitStore'
+import { DbRateLimitStore } from '../lib/rate-limit-store'
 
 const FIFTEEN_MINUTES = 15 * 60_000
 

@@ -3,7 +3,7 @@
 // size (no layout shift), marks it aria-busy and ignores further clicks (no double submit).
 import { Link, type LinkProps } from '@remix-run/react'
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react'
-import { Icon, type IconName } from './Icon'
+import { Icon, type IconName } from './icon'
 import { cx } from './ui'
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger'

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { noData, noInput, post } from './endpoint'
 
 /** Field rules shared by the api (authoritative) and the web forms (early, friendly). */
 export const PASSWORD_MIN = 8
@@ -64,8 +65,6 @@ export const googleBody = z
   .object({ id_token: z.string({ required_error: 'id_token is required' }).min(1, 'id_token is required').max(8192) })
   .strict()
 
-/** logout takes no fields (an empty object or no body at all). */
-export const logoutBody = z.object({}).strict()
 
 export type LoginBody = z.infer<typeof loginBody>
 export type RegisterBody = z.infer<typeof registerBody>
@@ -80,3 +79,18 @@ export const tokenData = z.string().min(1)
 /** googleNew: data has token and isNew. */
 export const googleNewData = z.object({ token: z.string().min(1), isNew: z.boolean() })
 export type GoogleNewData = z.infer<typeof googleNewData>
+
+/** SPEC §7 and DESIGN §3: the /auth calls. */
+export const accountsApi = {
+  login: post('/auth/login', 'public', loginBody, tokenData),
+  register: post('/auth/register', 'public', registerBody, tokenData),
+  /** Types 4 and 5 go to the signed-in person's own address, so a token is read when sent. */
+  sendEmailCode: post('/auth/sendEmailCode', 'optional', sendEmailCodeBody, noData),
+  checkEmailCode: post('/auth/checkEmailCode', 'optional', checkEmailCodeBody, noData),
+  resetPassword: post('/auth/resetPassword', 'public', resetPasswordBody, noData),
+  loginByCode: post('/auth/loginByCode', 'public', loginByCodeBody, tokenData),
+  google: post('/auth/google', 'public', googleBody, tokenData),
+  googleNew: post('/auth/googleNew', 'public', googleBody, googleNewData),
+  /** Takes no fields (an empty object or no body at all); revokes the token sent, if any. */
+  logout: post('/auth/logout', 'optional', noInput, noData),
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { get, noQuery, post } from './endpoint'
 
 export const NICKNAME_MAX = 32
 
@@ -44,3 +45,9 @@ export type SetInfoBody = z.infer<typeof setInfoBody>
 /** setInfo answers with the updated userInfo. */
 export const setInfoData = userInfoSchema
 export type SetInfoData = z.infer<typeof setInfoData>
+
+/** The signed-in person's own profile (SPEC §7 /v1/user/index and setInfo). */
+export const profileApi = {
+  index: get('/v1/user/index', 'user', noQuery, userIndexData),
+  setInfo: post('/v1/user/setInfo', 'user', setInfoBody, setInfoData),
+}

@@ -3,7 +3,7 @@
 // navigates (Link) or submits/acts (button, e.g. "Log out" inside a <Form>).
 import { Link } from '@remix-run/react'
 import { Children, isValidElement, type ButtonHTMLAttributes, type ReactNode } from 'react'
-import { Icon, type IconName } from './Icon'
+import { Icon, type IconName } from './icon'
 import { cx } from './ui'
 
 type RowLook = {

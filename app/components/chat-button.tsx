@@ -3,7 +3,7 @@
 // widget URL (CHAT_WIDGET_URL) a click loads the provider's script — only then, so no third-party
 // code runs for people who never ask for help — and asks it to open its chat window.
 import { useState, type MouseEvent } from 'react'
-import { Icon } from './Icon'
+import { Icon } from './icon'
 import { cx } from './ui'
 
 export type ChatButtonProps = {

@@ -3,7 +3,7 @@
 // animation fades it out at the end of `--toast-duration` and leaves it `visibility: hidden`.
 // With JavaScript it is also removed from the DOM after the duration, and has a close button.
 import { useEffect, useState } from 'react'
-import { Icon, type IconName } from './Icon'
+import { Icon, type IconName } from './icon'
 import { useHydrated } from './ui'
 
 export type ToastType = 'success' | 'error' | 'info' | 'warning'

@@ -1,5 +1,5 @@
 import type { Toast } from '~/utils/toast.server'
-import { Toaster } from './Toaster'
+import { Toaster } from './toaster'
 
 /** The toast an action returned with its data (see utils/form.server.ts for why). */
 export function ActionToast({ toast }: { toast: Toast | null | undefined }) {

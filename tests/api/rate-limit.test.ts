@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import { startApi } from '../../api/server'
 import { createMemoryMailer } from '../../api/lib/mailer'
 import { createLogger } from '../../api/lib/logger'
@@ -24,14 +25,14 @@ describe('failed sign-ins per e-mail', () => {
     expect((await api.post('/auth/login', right)).body.code).toBe(Code.OK)
     for (let i = 0; i < 3; i++) {
       const res = await api.post('/auth/login', { ...right, password: `guess ${i}` })
-      expect(res.body.code).toBe(Code.BAD_CREDENTIALS)
+      expect(res.body.code).toBe(Refusals.BAD_CREDENTIALS.code)
     }
     const locked = await api.post('/auth/login', right)
     expect(locked.status).toBe(429)
     expect(locked.body.code).toBe(Code.TOO_MANY_REQUESTS)
     // The lock is per address: another one is not affected.
     expect((await api.post('/auth/login', { email: 'other@example.com', password: 'whatever1' })).body.code).toBe(
-      Code.BAD_CREDENTIALS,
+      Refusals.BAD_CREDENTIALS.code,
     )
     api.clock.advance(15 * 60_000)
     expect((await api.post('/auth/login', right)).body.code).toBe(Code.OK)

@@ -1,6 +1,6 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit'
 import type { Db } from '../db/connect'
-import { getRateLimit, hitRateLimit, resetRateLimit, unhitRateLimit } from '../models/rateLimits'
+import { getRateLimit, hitRateLimit, resetRateLimit, unhitRateLimit } from '../models/rate-limits'
 
 /**
  * express-rate-limit store over the rate_limits table, so limits hold across api instances.

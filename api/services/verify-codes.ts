@@ -1,11 +1,11 @@
-import { CodeType } from '#contract/auth'
-import { Code } from '#contract/envelope'
+import { CodeType } from '#contract/accounts'
+import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
-import { alreadyRegisteredMail, msg, verifyCodeMail } from '../lib/messages'
+import { alreadyRegisteredMail, verifyCodeMail } from '../lib/messages'
 import { newVerifyCode } from '../lib/tokens'
-import { findLiveCode, giveBackAttempt, markCodeUsed, replaceCode, takeAttempt } from '../models/emailCodes'
-import { hitRateLimit } from '../models/rateLimits'
+import { findLiveCode, giveBackAttempt, markCodeUsed, replaceCode, takeAttempt } from '../models/email-codes'
+import { hitRateLimit } from '../models/rate-limits'
 import { findUserByEmail } from '../models/users'
 
 export const CODE_LIFETIME_MS = 10 * 60_000
@@ -27,12 +27,12 @@ const DAY_MS = 86_400_000
  * - types 4, 5 (reset PIN, delete account): the caller is signed in; the code goes to their own
  *   address, which the route passes as `email`.
  */
-export async function sendVerifyCode(deps: ApiDeps, email: string, type: CodeType): Promise<void> {
+export async function sendVerifyCode(deps: ApiDeps, email: string, type: CodeType, _requester: string): Promise<void> {
   const now = deps.now()
   const throttle = await hitRateLimit(deps.db, `emailCode:${type}:${email}`, CODE_RESEND_MS, now)
-  if (throttle.hits > 1) throw refuse(Code.CODE_TOO_SOON, msg.codeTooSoon)
+  if (throttle.hits > 1) throw refuse(Refusals.CODE_TOO_SOON)
   const daily = await hitRateLimit(deps.db, `emailCodeDay:${type}:${email}`, DAY_MS, now)
-  if (daily.hits > CODES_PER_DAY) throw refuse(Code.CODE_LIMIT_REACHED, msg.codeLimitReached)
+  if (daily.hits > CODES_PER_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
 
   const code = newVerifyCode()
   const codeHash = await deps.hasher.hash(code)
@@ -73,6 +73,6 @@ export async function checkVerifyCode(
 /** checkVerifyCode that consumes, or the BAD_VERIFY_CODE refusal. */
 export async function useVerifyCode(deps: ApiDeps, email: string, type: CodeType, verifyCode: string): Promise<void> {
   if (!(await checkVerifyCode(deps, email, type, verifyCode, { consume: true }))) {
-    throw refuse(Code.BAD_VERIFY_CODE, msg.badVerifyCode)
+    throw refuse(Refusals.BAD_VERIFY_CODE)
   }
 }

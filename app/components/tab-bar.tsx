@@ -2,7 +2,7 @@
 // aria-current="page", which is also what the CSS styles, so the active state is the accessible state.
 // Render it once, after the screen (the root does), so it stays put while tabs change.
 import { NavLink } from '@remix-run/react'
-import { Icon, type IconName } from './Icon'
+import { Icon, type IconName } from './icon'
 
 export type TabItem = { to: string; label: string; icon: IconName; end?: boolean }
 

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { emailStepSchema, type CodeStepReply } from '~/utils/email-code'
-import { Button } from './Button'
+import { Button } from './button'
 import { Field, FormError } from './forms'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 

@@ -3,7 +3,7 @@
 // top bar are the same everywhere. The bottom TabBar is rendered once by the root, after the screen
 // (so it does not remount between tabs); `tabs` tells the screen it sits above one.
 import type { ReactNode } from 'react'
-import { TopBar } from './TopBar'
+import { TopBar } from './top-bar'
 import { cx } from './ui'
 
 export type ScreenProps = {

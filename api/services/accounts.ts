@@ -1,0 +1,123 @@
+import {
+  CodeType,
+  type CheckEmailCodeBody,
+  type GoogleNewData,
+  type LoginBody,
+  type LoginByCodeBody,
+  type RegisterBody,
+  type ResetPasswordBody,
+  type SendEmailCodeBody,
+} from '#contract/accounts'
+import { Refusals } from '#contract/refusals'
+import { isUniqueViolation } from '../db/connect'
+import type { User } from '../db/schema'
+import type { ApiDeps } from '../deps'
+import { isCommonPassword } from '../lib/common-passwords'
+import { refuse, unauthorized } from '../lib/envelope'
+import { createSession, revokeSession, revokeUserSessions } from '../models/sessions'
+import { createUser, findUserByEmail, setPasswordHash } from '../models/users'
+import { defaultUserName, signInWithGoogle } from './google'
+import { checkVerifyCode, sendVerifyCode, useVerifyCode } from './verify-codes'
+
+/**
+ * The rules of signing up, in and out (SPEC §7 /auth). Each function takes parsed input and
+ * answers the envelope's data or throws a refusal; routes/accounts.ts only binds them.
+ */
+
+/** Codes that go to the signed-in person's own address rather than the one in the body. */
+const SIGNED_IN_TYPES: readonly number[] = [CodeType.RESET_PIN, CodeType.DELETE_ACCOUNT]
+
+const startSession = (deps: ApiDeps, userId: string) =>
+  createSession(deps.db, userId, deps.now(), deps.config.tokenTtlDays * 86_400_000)
+
+function refuseCommonPassword(password: string) {
+  if (isCommonPassword(password)) throw refuse(Refusals.WEAK_PASSWORD)
+}
+
+/** For types 4/5 the code belongs to the signed-in person; for the others to the body's address. */
+function codeAddress(email: string, type: number, user: User | undefined): string {
+  if (!SIGNED_IN_TYPES.includes(type)) return email
+  if (!user) throw unauthorized()
+  return user.email
+}
+
+export async function login(deps: ApiDeps, { email, password }: LoginBody): Promise<string> {
+  const user = await findUserByEmail(deps.db, email)
+  // No account, or a Google-only one: spend the same time as a wrong password, answer the same.
+  const { hasher } = deps
+  const ok = user?.password_hash ? await hasher.verify(password, user.password_hash) : await hasher.verifyDummy(password)
+  if (!user || !ok) throw refuse(Refusals.BAD_CREDENTIALS)
+  return startSession(deps, user.id)
+}
+
+export async function register(deps: ApiDeps, { email, password, verifyCode }: RegisterBody): Promise<string> {
+  refuseCommonPassword(password)
+  // The code first: only its owner learns whether the address is taken.
+  await useVerifyCode(deps, email, CodeType.REGISTER, verifyCode)
+  const passwordHash = await deps.hasher.hash(password)
+  try {
+    const user = await createUser(deps.db, { email, password_hash: passwordHash, user_name: defaultUserName(email) }, deps.now())
+    return await startSession(deps, user.id)
+  } catch (err) {
+    if (isUniqueViolation(err)) throw refuse(Refusals.EMAIL_TAKEN)
+    throw err
+  }
+}
+
+export async function sendEmailCode(
+  deps: ApiDeps,
+  { email, type }: SendEmailCodeBody & { type: CodeType },
+  user: User | undefined,
+  requester: string,
+): Promise<null> {
+  await sendVerifyCode(deps, codeAddress(email, type, user), type, requester)
+  return null
+}
+
+export async function checkEmailCode(
+  deps: ApiDeps,
+  { email, type, verifyCode }: CheckEmailCodeBody & { type: CodeType },
+  user: User | undefined,
+): Promise<null> {
+  if (!(await checkVerifyCode(deps, codeAddress(email, type, user), type, verifyCode, { consume: false }))) {
+    throw refuse(Refusals.BAD_VERIFY_CODE)
+  }
+  return null
+}
+
+export async function resetPassword(deps: ApiDeps, { email, password, verifyCode }: ResetPasswordBody): Promise<null> {
+  refuseCommonPassword(password)
+  await useVerifyCode(deps, email, CodeType.RESET_PASSWORD, verifyCode)
+  const user = await findUserByEmail(deps.db, email)
+  if (!user) throw refuse(Refusals.BAD_VERIFY_CODE)
+  await setPasswordHash(deps.db, user.id, await deps.hasher.hash(password), deps.now())
+  // Whoever knew the old password is signed out everywhere.
+  await revokeUserSessions(deps.db, user.id, deps.now())
+  return null
+}
+
+export async function loginByCode(deps: ApiDeps, { email, verifyCode }: LoginByCodeBody): Promise<string> {
+  await useVerifyCode(deps, email, CodeType.LOGIN, verifyCode)
+  const user = await findUserByEmail(deps.db, email)
+  if (!user) throw refuse(Refusals.BAD_VERIFY_CODE)
+  return startSession(deps, user.id)
+}
+
+export async function googleSignIn(deps: ApiDeps, idToken: string): Promise<GoogleNewData> {
+  let identity
+  try {
+    identity = await deps.google(idToken)
+  } catch (err) {
+    // The reason helps operators (wrong audience, expired, keys unreachable); the token is not logged.
+    deps.logger.warn({ reason: (err as Error)?.message, jose: (err as { code?: string })?.code }, 'google id_token refused')
+    throw refuse(Refusals.BAD_ID_TOKEN)
+  }
+  const { user, isNew } = await signInWithGoogle(deps, identity)
+  return { token: await startSession(deps, user.id), isNew }
+}
+
+/** Idempotent: an unknown or already revoked token is simply signed out. */
+export async function logout(deps: ApiDeps, token: string | undefined): Promise<null> {
+  if (token) await revokeSession(deps.db, token, deps.now())
+  return null
+}

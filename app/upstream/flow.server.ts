@@ -1,0 +1,21 @@
+import { logger } from '~/utils/logger.server'
+import { UpstreamError } from './client.server'
+
+/**
+ * The flows of SPEC §8: each answers {success:false, msg} with the server's msg, or the thrown
+ * error's message, or the flow's own fallback. Expiry is not a flow failure: callApi throws the
+ * redirect to /login for it.
+ */
+export type FlowResult<T> = { success: true; data: T } | { success: false; msg: string; code?: number }
+
+export async function flow<T>(fallback: string, run: () => Promise<T>): Promise<FlowResult<T>> {
+  try {
+    return { success: true, data: await run() }
+  } catch (error) {
+    if (error instanceof Response) throw error
+    // Anything but the api's answer is our bug, not the user's: log it.
+    if (!(error instanceof UpstreamError)) logger.error({ err: error }, 'flow failed')
+    const message = error instanceof Error ? error.message.trim() : ''
+    return { success: false, msg: message || fallback, code: error instanceof UpstreamError ? error.code : undefined }
+  }
+}

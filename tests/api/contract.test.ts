@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Express } from 'express'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { allEndpoints } from '#contract/index'
+import { Refusals } from '#contract/refusals'
+import { startTestApi, type TestApi } from '../support/api'
+
+/** Calls the api answers that are not product calls: the health check and (later) operators. */
+const OUTSIDE_CONTRACT = [/^GET \/healthz$/, /^(GET|POST) \/admin\//]
+
+type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } }
+
+/** Every `METHOD /path` an Express app answers, read from its router stack. */
+function mountedRoutes(app: Express): string[] {
+  const out: string[] = []
+  const walk = (stack: Layer[]) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        for (const method of Object.keys(layer.route.methods)) out.push(`${method.toUpperCase()} ${layer.route.path}`)
+      } else if (layer.handle?.stack) walk(layer.handle.stack)
+    }
+  }
+  walk((app as unknown as { _router: { stack: Layer[] } })._router.stack)
+  return out
+}
+
+let api: TestApi
+beforeAll(async () => {
+  api = await startTestApi()
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+describe('contract/ binds every call once', () => {
+  it('every contract record has its api route, and the api has no route outside the contract', () => {
+    const contract = allEndpoints.map((e) => `${e.method} ${e.path}`)
+    expect(new Set(contract).size, 'a call is bound twice in contract/').toBe(contract.length)
+    const mounted = mountedRoutes(api.app)
+    expect(new Set(mounted).size, 'a route is mounted twice').toBe(mounted.length)
+    for (const call of contract) expect(mounted, `${call} is in the contract but the api does not answer it`).toContain(call)
+    const extra = mounted.filter((r) => !contract.includes(r) && !OUTSIDE_CONTRACT.some((re) => re.test(r)))
+    expect(extra, 'api routes outside the contract').toEqual([])
+  })
+
+  it('answers the shape its record promises', async () => {
+    const { profileApi } = await import('#contract/profile')
+    const { seedUser } = await import('../support/api')
+    const { token } = await seedUser(api, { email: 'shape@example.com' })
+    const res = await api.get('/v1/user/index', { token })
+    expect(profileApi.index.data.safeParse(res.body.data).success).toBe(true)
+  })
+
+  it('refuses a body field the record does not know', async () => {
+    const { seedUser } = await import('../support/api')
+    const { token } = await seedUser(api, { email: 'query@example.com' })
+    const res = await api.post('/v1/user/setInfo', { userName: 'Ada', isAdmin: true }, { token })
+    expect(res.status).toBe(400)
+    expect(res.body.msg).toBe('isAdmin: Unknown field')
+  })
+})
+
+describe('business refusals are one record each', () => {
+  it('codes are unique 4xxx numbers', () => {
+    const codes = Object.values(Refusals).map((r) => r.code)
+    expect(new Set(codes).size).toBe(codes.length)
+    for (const code of codes) expect(code).toBeGreaterThanOrEqual(4000)
+  })
+
+  it('docs/api.md lists exactly the refusals of contract/refusals.ts, word for word', () => {
+    const doc = readFileSync(path.resolve(__dirname, '../../docs/api.md'), 'utf8')
+    const rows = [...doc.matchAll(/^\| (4\d{3}) \| ([A-Z_]+) \| (.+?) \|$/gm)].map((m) => [Number(m[1]), m[2], m[3]])
+    const expected = Object.entries(Refusals).map(([name, r]) => [r.code, name, r.msg])
+    expect(rows).toEqual(expected)
+  })
+})
