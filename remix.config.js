@@ -4,6 +4,8 @@ export default {
   serverModuleFormat: 'esm',
   // The server build is imported by server.ts; dependencies stay in node_modules.
   serverBuildPath: 'build/remix/index.js',
+  // `npm run dev` rebuilds on changes here too: the contract lives outside app/.
+  watchPaths: ['contract'],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

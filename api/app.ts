@@ -1,12 +1,23 @@
 import express, { type Express } from 'express'
 import helmet from 'helmet'
 import type { ApiDeps } from './deps'
+import { withSelling } from './lib/selling-deps'
 import { errorHandler, notFound, requireJsonBody } from './middleware/errors'
 import { authIpLimiter } from './middleware/rate-limit'
 import { requestLog } from './middleware/request-log'
 import { accountsRoutes } from './routes/accounts'
+import { adminRoutes } from './routes/admin'
+import { adminOrdersRoutes } from './routes/admin-orders'
+import { analyticsRoutes } from './routes/analytics'
+import { bankCardsRoutes } from './routes/bank-cards'
+import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
+import { ordersRoutes } from './routes/orders'
+import { pinRoutes } from './routes/pin'
 import { profileRoutes } from './routes/profile'
+import { uploadsRoutes } from './routes/uploads'
+import { walletRoutes } from './routes/wallet'
+import { withdrawalsRoutes } from './routes/withdrawals'
 
 /** Request bodies are small JSON objects; anything bigger is refused with 413 before parsing. */
 export const BODY_LIMIT = '64kb'
@@ -33,12 +44,24 @@ export function createApiApp(deps: ApiDeps): Express {
 
   app.use(healthRoutes(deps))
   app.use('/auth', authIpLimiter(deps))
+  const selling = withSelling(deps)
+  // Photo uploads are multipart, read as a stream by their own handler: before the JSON-only rule.
+  app.use(uploadsRoutes(selling))
   app.use(requireJsonBody)
   app.use(express.json({ limit: BODY_LIMIT, strict: true }))
   app.use(accountsRoutes(deps))
   app.use(profileRoutes(deps))
+  app.use(walletRoutes(deps))
+  app.use(pinRoutes(deps))
+  app.use(bankCardsRoutes(deps))
+  app.use(withdrawalsRoutes(deps))
+  app.use(adminRoutes(deps))
+  app.use(catalogueRoutes(deps))
+  app.use(ordersRoutes(selling))
+  app.use(analyticsRoutes(deps))
+  app.use(adminOrdersRoutes(selling))
 
   app.use(notFound)
-  app.use(errorHandler(deps.logger))
+  app.use(errorHandler(deps.logger, deps.dbHealth))
   return app
 }

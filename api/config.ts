@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseTrustedWeb } from './lib/client-address'
 
 /**
  * The api's settings, read once from the environment and validated (Epic Stack's env.server.ts habit):
@@ -7,20 +8,23 @@ import { z } from 'zod'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
-const intFrom = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback)
+const intFrom = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback)
 
-/** Express `trust proxy`: "true"/"false", a hop count, or a comma list of addresses/subnets/names. */
+/** The web tier whose X-Forwarded-For is believed (api/lib/client-address.ts); unset is decided in loadConfig. */
 const trustProxy = z
   .string()
   .trim()
   .optional()
-  .transform((v): boolean | number | string => {
-    if (v === undefined || v === '' || v === 'false') return false
-    if (v === 'true') return true
-    if (/^\d+$/.test(v)) return Number(v)
-    return v
+  .transform((v, ctx): string[] | undefined => {
+    if (!v) return undefined
+    const parsed = parseTrustedWeb(v)
+    if ('entries' in parsed) return parsed.entries
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.problem })
+    return z.NEVER
   })
+
+const MAIL_TRANSPORTS = ['smtp', 'outbox', 'console'] as const
+export type MailTransport = (typeof MAIL_TRANSPORTS)[number]
 
 const envSchema = z.object({
   DATABASE_URL: z
@@ -37,6 +41,8 @@ const envSchema = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** smtp (SMTP_URL), outbox (.eml files in OUTBOX_DIR, also printed), console (printed only). */
+  MAIL_TRANSPORT: z.preprocess((v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined), z.enum(MAIL_TRANSPORTS).optional()),
   OUTBOX_DIR: z.string().trim().min(1).default('data/outbox'),
   MAIL_FROM: z.string().trim().min(3).default('Cardlane <no-reply@cardlane.local>'),
   BRAND_NAME: z.string().trim().min(1).default('Cardlane'),
@@ -58,6 +64,53 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: intFrom(100, 1, 1_000_000),
   /** Failed password sign-ins per e-mail address per 15 minutes. */
   LOGIN_FAIL_LIMIT: intFrom(10, 1, 1_000_000),
+  // The wallet (amounts in minor units of CURRENCY: kobo for NGN).
+  CURRENCY: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like NGN')
+    .default('NGN'),
+  WITHDRAW_MIN: intFrom(100_000, 1, 1e12),
+  WITHDRAW_DAILY_MAX: intFrom(50_000_000, 1, 1e13),
+  WITHDRAW_FEE: intFrom(5_000, 0, 1e10),
+  WITHDRAW_PAYOUT_HOURS: intFrom(24, 1, 24 * 14),
+  /** Time zone of "today" for the daily withdrawal maximum. */
+  TIME_ZONE: z
+    .string()
+    .trim()
+    .default('Africa/Lagos')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz })
+        return true
+      } catch {
+        return false
+      }
+    }, 'must be an IANA time zone like Africa/Lagos'),
+  /** Mixed into every PIN hash (HMAC) so a stolen database alone cannot be brute-forced. */
+  PIN_PEPPER: z.string().optional(),
+  /** Operators' bearer token for /admin/*; unset turns /admin off. */
+  ADMIN_TOKEN: z.string().optional(),
+  // Selling gift cards (contract/orders.ts, contract/uploads.ts).
+  /** Encrypts e-codes at rest (AES-256-GCM) and keys their duplicate check (HMAC); ≥ 32 characters. */
+  CODES_KEY: z.string().optional(),
+  /** Where card photos are kept: disk (UPLOAD_DIR) or s3 (any S3-compatible service). */
+  STORAGE: z.enum(['disk', 's3']).default('disk'),
+  UPLOAD_DIR: z.string().trim().min(1).default('data/uploads'),
+  S3_BUCKET: z.string().trim().optional(),
+  /** e.g. https://s3.eu-west-1.amazonaws.com, https://<account>.r2.cloudflarestorage.com, http://minio:9000; unset: AWS by region. */
+  S3_ENDPOINT: z.string().trim().url().optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  /** Unset: the SDK's usual chain (environment, instance role…). */
+  S3_ACCESS_KEY_ID: z.string().trim().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
+  /** Bucket in the path (most S3-compatible services) rather than the host name; default true with S3_ENDPOINT. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  /** Key prefix inside the bucket, e.g. cardlane/. */
+  S3_PREFIX: z.string().trim().max(200).default(''),
+  /** Photos one person may upload per 24 hours. */
+  UPLOADS_PER_DAY: intFrom(200, 1, 100_000),
+  NODE_ENV: z.string().optional(),
 })
 
 export type ApiConfig = {
@@ -65,6 +118,7 @@ export type ApiConfig = {
   port: number
   host: string
   smtpUrl: string | undefined
+  mailTransport: MailTransport
   outboxDir: string
   mailFrom: string
   brandName: string
@@ -72,10 +126,48 @@ export type ApiConfig = {
   googleJwksUrl: string
   tokenTtlDays: number
   logLevel: (typeof LOG_LEVELS)[number]
-  trustProxy: boolean | number | string
+  /** Express `trust proxy`: the web tier's addresses, subnets and range names; empty believes no one. */
+  trustProxy: string[]
   authRateLimit: number
   loginFailLimit: number
+  wallet: WalletConfig
+  /** Bearer token of operators; undefined turns /admin off. */
+  adminToken: string | undefined
+  selling: SellingConfig
 }
+
+export type StorageConfig =
+  | { driver: 'disk'; dir: string }
+  | {
+      driver: 's3'
+      bucket: string
+      endpoint: string | undefined
+      region: string
+      accessKeyId: string | undefined
+      secretAccessKey: string | undefined
+      forcePathStyle: boolean
+      prefix: string
+    }
+
+export type SellingConfig = {
+  /** CODES_KEY: the secret both the e-code cipher key and the duplicate-check HMAC key derive from. */
+  codesKey: string
+  storage: StorageConfig
+  uploadsPerDay: number
+}
+
+export type WalletConfig = {
+  currency: string
+  withdrawMin: number
+  withdrawDailyMax: number
+  withdrawFee: number
+  payoutHours: number
+  timeZone: string
+  pinPepper: string
+}
+
+const DEV_PIN_PEPPER = 'dev-only-pin-pepper-change-me'
+const DEV_CODES_KEY = 'dev-only-codes-key-change-me-0123456789abcdef'
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = envSchema.safeParse(env)
@@ -84,11 +176,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     throw new Error(`Invalid api settings:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  const problems: string[] = []
+  const production = e.NODE_ENV === 'production'
+  // Production states who may tell us a visitor's address, and where codes go: a default here
+  // either locked everyone out behind one web address or printed every code to the log.
+  if (production && e.TRUST_PROXY === undefined) {
+    problems.push(
+      '  TRUST_PROXY: must be set in production to the addresses or subnet of the web servers that call this api (e.g. loopback, 10.0.1.0/24), or none',
+    )
+  }
+  const mailTransport: MailTransport = e.MAIL_TRANSPORT ?? (e.SMTP_URL ? 'smtp' : 'outbox')
+  if (production && !e.MAIL_TRANSPORT && !e.SMTP_URL) {
+    problems.push(
+      '  MAIL_TRANSPORT: must be set in production: smtp (with SMTP_URL), or outbox / console to write mails, codes included, to files and the log (for trying the app only)',
+    )
+  }
+  if (mailTransport === 'smtp' && !e.SMTP_URL) problems.push('  MAIL_TRANSPORT: smtp needs SMTP_URL')
+  if (e.NODE_ENV === 'production' && (!e.PIN_PEPPER || e.PIN_PEPPER.length < 32)) {
+    problems.push('  PIN_PEPPER: must be set to at least 32 random characters in production')
+  }
+  if (production && (!e.CODES_KEY || e.CODES_KEY.length < 32)) {
+    problems.push(
+      '  CODES_KEY: must be set to at least 32 random characters in production (it encrypts gift-card codes; keep it with the database backups)',
+    )
+  } else if (e.CODES_KEY && e.CODES_KEY.length < 32) problems.push('  CODES_KEY: must be at least 32 characters')
+  if (e.STORAGE === 's3' && !e.S3_BUCKET) problems.push('  S3_BUCKET: STORAGE=s3 needs the bucket name')
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    problems.push('  S3_ACCESS_KEY_ID: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither')
+  }
+  if (e.ADMIN_TOKEN && e.ADMIN_TOKEN.length < 32)
+    problems.push('  ADMIN_TOKEN: must be at least 32 characters (or unset to turn /admin off)')
+  if (e.WITHDRAW_MIN <= e.WITHDRAW_FEE) problems.push('  WITHDRAW_MIN: must be more than WITHDRAW_FEE')
+  if (e.WITHDRAW_DAILY_MAX < e.WITHDRAW_MIN) problems.push('  WITHDRAW_DAILY_MAX: must be at least WITHDRAW_MIN')
+  if (problems.length) throw new Error(`Invalid api settings:\n${problems.join('\n')}`)
   return {
     databaseUrl: e.DATABASE_URL,
     port: e.API_PORT,
     host: e.API_HOST,
     smtpUrl: e.SMTP_URL,
+    mailTransport,
     outboxDir: e.OUTBOX_DIR,
     mailFrom: e.MAIL_FROM,
     brandName: e.BRAND_NAME,
@@ -96,8 +222,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     googleJwksUrl: e.GOOGLE_JWKS_URL,
     tokenTtlDays: e.TOKEN_TTL_DAYS,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    // Outside production the web runs beside the api: believe this machine only.
+    trustProxy: e.TRUST_PROXY ?? ['loopback'],
     authRateLimit: e.AUTH_RATE_LIMIT,
     loginFailLimit: e.LOGIN_FAIL_LIMIT,
+    wallet: {
+      currency: e.CURRENCY,
+      withdrawMin: e.WITHDRAW_MIN,
+      withdrawDailyMax: e.WITHDRAW_DAILY_MAX,
+      withdrawFee: e.WITHDRAW_FEE,
+      payoutHours: e.WITHDRAW_PAYOUT_HOURS,
+      timeZone: e.TIME_ZONE,
+      pinPepper: e.PIN_PEPPER || DEV_PIN_PEPPER,
+    },
+    adminToken: e.ADMIN_TOKEN ? e.ADMIN_TOKEN : undefined,
+    selling: {
+      codesKey: e.CODES_KEY || DEV_CODES_KEY,
+      storage:
+        e.STORAGE === 's3'
+          ? {
+              driver: 's3',
+              bucket: e.S3_BUCKET ?? '',
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : e.S3_ENDPOINT !== undefined,
+              prefix: e.S3_PREFIX,
+            }
+          : { driver: 'disk', dir: e.UPLOAD_DIR },
+      uploadsPerDay: e.UPLOADS_PER_DAY,
+    },
   }
 }

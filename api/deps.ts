@@ -1,5 +1,6 @@
 import type { ApiConfig } from './config'
 import type { Db, DbKind } from './db/connect'
+import type { DbHealth } from './lib/db-health'
 import type { Hasher } from './lib/hash'
 import type { Logger } from './lib/logger'
 import type { MailSender } from './lib/mailer'
@@ -15,6 +16,8 @@ export type ApiDeps = {
   /** The clock, in epoch ms. Injectable so tests can move time (code lifetime, token expiry). */
   now: () => number
   google: GoogleVerifier
-  /** scrypt for passwords and codes (a cheaper one only in the test suite). */
+  /** argon2id for passwords and codes (a cheaper cost only in the test suite), bounded in concurrency. */
   hasher: Hasher
+  /** Opens and closes database outages: one log line each way, 503 in between. */
+  dbHealth: DbHealth
 }

@@ -1,3 +1,4 @@
+import { isDbUnavailable } from './db/connect'
 import type { ApiDeps } from './deps'
 import { deleteOldCodes } from './models/email-codes'
 import { deleteEndedRateLimits } from './models/rate-limits'
@@ -21,7 +22,10 @@ export function startHousekeeping(deps: ApiDeps, everyMs = HOUR): { stop(): Prom
       await deleteOldCodes(deps.db, now - DAY)
       await deleteDeadSessions(deps.db, now, 7 * DAY)
     })()
-      .catch((err: unknown) => deps.logger.warn({ err }, 'housekeeping failed'))
+      .catch((err: unknown) => {
+        if (isDbUnavailable(err)) deps.dbHealth.failed(err)
+        else deps.logger.warn({ err }, 'housekeeping failed')
+      })
       .finally(() => {
         running = undefined
       })

@@ -19,7 +19,7 @@ async function main() {
     logger.fatal({ err }, 'api could not start')
     process.exit(1)
   })
-  logger.info({ url: api.url, db: api.dbKind }, 'api listening')
+  logger.info({ url: api.url, db: api.dbKind, mailTransport: config.mailTransport, trustProxy: config.trustProxy }, 'api listening')
 
   let stopping = false
   const stop = (signal: string) => {

@@ -7,9 +7,11 @@ import { createDb, type Db, type DbKind } from './db/connect'
 import { migrateToLatest } from './db/migrate'
 import type { ApiDeps } from './deps'
 import { startHousekeeping } from './housekeeping'
-import { createHasher, SCRYPT_LOG_N } from './lib/hash'
+import { createDbHealth } from './lib/db-health'
+import { createHasher, type HashCost } from './lib/hash'
+import type { HashGateOptions } from './lib/hash-gate'
 import { createLogger, type Logger } from './lib/logger'
-import { createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer'
+import { createConsoleMailer, createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer'
 import { createGoogleVerifier, type GoogleVerifier } from './services/google'
 
 export { createApiApp } from './app'
@@ -25,7 +27,7 @@ export type StartApiOptions = {
   databaseUrl?: string
   port?: number
   host?: string
-  /** Defaults: SMTP when SMTP_URL is set, else console + outbox files. */
+  /** Default: the MAIL_TRANSPORT of the settings (SMTP, outbox files, or the console). */
   mailer?: Mailer
   logger?: Logger
   /** Clock in epoch ms (tests move it). */
@@ -33,10 +35,13 @@ export type StartApiOptions = {
   /** Replaces the Google id_token check (the JWKS-based one is the default). */
   google?: GoogleVerifier
   /**
-   * scrypt cost as log2 N for new hashes. Production always uses the default (17); the test suite
-   * lowers it to stay fast. Deliberately not an environment setting.
+   * Cost of new password and code hashes. Production always uses the default (argon2id at OWASP's
+   * minimum); the test suite passes 'test' to stay fast. Deliberately not an environment setting,
+   * and refused under NODE_ENV=production.
    */
-  scryptLogN?: number
+  hashCost?: HashCost
+  /** How many hashes run at once and how many wait (api/lib/hash-gate.ts); tests make it small. */
+  hashGate?: HashGateOptions
   /** Run migrations before listening (default true). */
   migrate?: boolean
   /** Periodic clean-up of dead rows (default true). */
@@ -53,14 +58,16 @@ export type RunningApi = {
   logger: Logger
   app: Express
   server: Server
+  /** What the routes were given (tests spy on the hasher through it). */
+  deps: ApiDeps
   /** Stops accepting requests, waits for mail on its way, closes the database. */
   close(): Promise<void>
 }
 
 export function defaultMailer(config: ApiConfig): Mailer {
-  return config.smtpUrl
-    ? createSmtpMailer(config.smtpUrl, config.mailFrom)
-    : createOutboxMailer(config.outboxDir, config.mailFrom)
+  if (config.mailTransport === 'smtp' && config.smtpUrl) return createSmtpMailer(config.smtpUrl, config.mailFrom)
+  if (config.mailTransport === 'console') return createConsoleMailer(config.mailFrom)
+  return createOutboxMailer(config.outboxDir, config.mailFrom)
 }
 
 /** Loads settings, opens and migrates the database, and listens. Used by api/main.ts and tests. */
@@ -75,20 +82,28 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
   const logger = options.logger ?? createLogger(config.logLevel)
   const now = options.now ?? Date.now
   const mailer = options.mailer ?? defaultMailer(config)
-  if (!options.mailer && !config.smtpUrl) {
-    logger.warn({ outboxDir: config.outboxDir }, 'SMTP_URL is not set: e-mails (and their codes) go to the console and the outbox folder')
+  if (!options.mailer && config.mailTransport !== 'smtp') {
+    logger.warn(
+      { mailTransport: config.mailTransport, outboxDir: config.outboxDir },
+      'e-mails (and their codes) are not sent: they go to the console and the outbox folder',
+    )
+  }
+  const hashCost = options.hashCost ?? 'production'
+  if (hashCost !== 'production' && process.env.NODE_ENV === 'production') {
+    throw new Error('the test hash cost is refused in production')
   }
 
-  const { db, kind } = createDb(config.databaseUrl, {
-    onPoolError: (err) => logger.error({ err }, 'idle database connection failed'),
-  })
+  const dbHealth = createDbHealth(logger)
+  const created = createDb(config.databaseUrl, { onConnectionError: (err) => dbHealth.failed(err) })
+  const { kind } = created
+  const db = created.db.withPlugin(dbHealth.plugin)
   try {
     if (options.migrate !== false) await migrateToLatest(db)
   } catch (err) {
     await db.destroy()
     throw err
   }
-  const hasher = createHasher(options.scryptLogN ?? SCRYPT_LOG_N)
+  const hasher = createHasher(hashCost, options.hashGate)
   void hasher.warmUp()
 
   const deps: ApiDeps = {
@@ -101,6 +116,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     google:
       options.google ?? createGoogleVerifier({ clientIds: config.googleClientIds, jwksUrl: config.googleJwksUrl, now }),
     hasher,
+    dbHealth,
   }
   const app = createApiApp(deps)
   const server = createServer(app)
@@ -131,5 +147,5 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
       await db.destroy()
     })())
 
-  return { url: `http://${host}:${port}`, config, db, dbKind: kind, mailer, logger, app, server, close }
+  return { url: `http://${host}:${port}`, config, db, dbKind: kind, mailer, logger, app, server, deps, close }
 }

@@ -7,9 +7,10 @@ import { z } from 'zod'
  * that the two sides list the same calls (tests/api/contract.test.ts).
  *
  * `auth`: 'public' anyone; 'user' needs a live token (401 otherwise); 'optional' reads a token
- * when one is sent (sendEmailCode for the signed-in code types).
+ * when one is sent (sendEmailCode for the signed-in code types); 'admin' is for operators only
+ * (`Authorization: Bearer $ADMIN_TOKEN`; the web never calls these).
  */
-export type Auth = 'public' | 'user' | 'optional'
+export type Auth = 'public' | 'user' | 'optional' | 'admin'
 
 export type GetEndpoint<Q extends z.ZodTypeAny = z.ZodTypeAny, D extends z.ZodTypeAny = z.ZodTypeAny, A extends Auth = Auth> = {
   method: 'GET'

@@ -1,8 +1,31 @@
 import { accountsApi } from './accounts'
+import { adminApi } from './admin'
+import { adminOrdersApi } from './admin-orders'
+import { analyticsApi } from './analytics'
+import { bankCardsApi } from './bank-cards'
+import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
+import { ordersApi } from './orders'
+import { pinApi } from './pin'
 import { profileApi } from './profile'
+import { uploadsApi } from './uploads'
+import { walletApi } from './wallet'
+import { withdrawalsApi } from './withdrawals'
 
 /** Every api call the contract binds, by domain. A new domain adds its record set here. */
-export const contractApis = { accounts: accountsApi, profile: profileApi } as const
+export const contractApis = {
+  accounts: accountsApi,
+  profile: profileApi,
+  wallet: walletApi,
+  pin: pinApi,
+  bankCards: bankCardsApi,
+  withdrawals: withdrawalsApi,
+  admin: adminApi,
+  catalogue: catalogueApi,
+  orders: ordersApi,
+  uploads: uploadsApi,
+  analytics: analyticsApi,
+  adminOrders: adminOrdersApi,
+} as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { brandSchema, rateSchema } from './catalogue'
 import { get, noQuery, post } from './endpoint'
 
 export const NICKNAME_MAX = 32
@@ -11,11 +12,20 @@ export const userInfoSchema = z.object({
 })
 export type UserInfo = z.infer<typeof userInfoSchema>
 
-/** Filled by later issues (tasks, catalogue); arrays so old clients keep parsing. */
+/**
+ * A featured gift card on Home (`giftCardList`): the brand's tile, its review ETA, and the rate in
+ * force for each country × type it is bought as (the board's rows for that brand, same order).
+ */
+export const giftCardSchema = brandSchema
+  .pick({ brandId: true, name: true, logo: true, etaMinutes: true })
+  .extend({ rates: z.array(rateSchema) })
+export type GiftCard = z.infer<typeof giftCardSchema>
+
+/** taskInfos is filled by a later issue (tasks); arrays so old clients keep parsing. */
 export const userIndexData = z.object({
   userInfo: userInfoSchema.nullable(),
   taskInfos: z.array(z.unknown()).default([]),
-  giftCardList: z.array(z.unknown()).default([]),
+  giftCardList: z.array(giftCardSchema).default([]),
   unreadCount: z.number().int().nonnegative().default(0),
 })
 export type UserIndexData = z.infer<typeof userIndexData>

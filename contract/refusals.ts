@@ -23,6 +23,74 @@ export const Refusals = {
   ACCOUNT_ALREADY_BOUND: { code: 4007, msg: 'This e-mail is linked to a different Google account' },
   /** The daily number of codes for this requester, e-mail and type is used up. */
   CODE_LIMIT_REACHED: { code: 4008, msg: 'Too many codes were asked for this e-mail today. Try again tomorrow' },
+  /** The same idempotency key (requestId) came with a different request. */
+  IDEMPOTENCY_KEY_REUSED: { code: 4009, msg: 'This request was already made with different details. Start again' },
+  /** Not enough available balance for the withdrawal (fee included). */
+  INSUFFICIENT_BALANCE: { code: 4101, msg: 'Your available balance is too low for this withdrawal' },
+  /** Under the smallest withdrawal. */
+  BELOW_MINIMUM: { code: 4102, msg: 'This is less than the smallest withdrawal' },
+  /** Over what remains of today's maximum. */
+  OVER_DAILY_MAX: { code: 4103, msg: 'This is more than you can still withdraw today' },
+  /** No withdrawal PIN yet: set one first. */
+  PIN_NOT_SET: { code: 4104, msg: 'Set your withdrawal PIN first' },
+  /** Setting a first PIN when one exists (change it with the old PIN instead). */
+  PIN_ALREADY_SET: { code: 4105, msg: 'You already have a withdrawal PIN. Change it with your current PIN' },
+  /** A wrong PIN; the msg says how many tries are left. */
+  PIN_WRONG: { code: 4106, msg: 'Wrong PIN' },
+  /** Too many wrong PINs: PIN actions wait; the msg says until when. */
+  PIN_LOCKED: { code: 4107, msg: 'Too many wrong PINs. PIN actions are locked for 30 minutes' },
+  /** Withdrawals wait 24 hours after a PIN reset by e-mail code. */
+  PIN_RECENTLY_RESET: { code: 4108, msg: 'Your PIN was reset recently. Withdrawals open again 24 hours after a reset' },
+  /** Another PIN check of this person is still running. */
+  PIN_BUSY: { code: 4109, msg: 'Another request is checking your PIN. Try again in a moment' },
+  /** Unknown bank code. */
+  UNKNOWN_BANK: { code: 4110, msg: 'We do not pay out to this bank yet. Choose another one' },
+  /** The same bank account saved twice. */
+  BANK_CARD_DUPLICATE: { code: 4111, msg: 'This bank account is already saved' },
+  /** More bank accounts than allowed. */
+  BANK_CARD_LIMIT: { code: 4112, msg: 'You can keep at most 5 bank accounts. Remove one first' },
+  /** No such bank account among the person's own. */
+  BANK_CARD_NOT_FOUND: { code: 4113, msg: 'This bank account was not found' },
+  /** No such withdrawal among the person's own. */
+  WITHDRAWAL_NOT_FOUND: { code: 4114, msg: 'This withdrawal was not found' },
+  /** An operator's move that the withdrawal's state does not allow. */
+  WITHDRAWAL_BAD_MOVE: { code: 4115, msg: 'This withdrawal cannot move to that status' },
+  /** The amount does not cover the withdrawal fee. */
+  AMOUNT_BELOW_FEE: { code: 4116, msg: 'The amount must be more than the withdrawal fee' },
+  /** An operator's call names a person that does not exist. */
+  USER_NOT_FOUND: { code: 4117, msg: 'No such user' },
+  /** An operator's adjustment would take the balance below zero. */
+  ADJUSTMENT_TOO_LARGE: { code: 4118, msg: 'This adjustment would take the balance below zero' },
+  /** No such brand in the catalogue. */
+  UNKNOWN_BRAND: { code: 4201, msg: 'We do not buy this gift card. Choose one from the list' },
+  /** The brand is not bought from this country. */
+  UNKNOWN_COUNTRY: { code: 4202, msg: 'We do not buy this card from that country. Choose another country' },
+  /** The brand is not bought as this card type (physical / e-code) in this country. */
+  UNKNOWN_CARD_TYPE: { code: 4203, msg: 'We do not buy this card as that type. Choose physical or e-code as listed' },
+  /** The face value is outside the card's limits; the msg gives them. */
+  FACE_VALUE_OUT_OF_RANGE: { code: 4204, msg: 'This face value is outside what we buy for this card' },
+  /** The card comes in fixed values and this is not one; the msg lists them. */
+  FACE_VALUE_NOT_LISTED: { code: 4205, msg: 'This card comes in fixed values. Choose one of them' },
+  /** The rate moved since the person saw it; the msg gives the new rate and payout to confirm. */
+  RATE_CHANGED: { code: 4206, msg: 'The rate changed. Check the new payout and confirm' },
+  /** This e-code was already submitted, by anyone. */
+  CODE_ALREADY_SUBMITTED: { code: 4207, msg: 'This card code was already submitted. Each code can be sold once' },
+  /** A photo id that is not one of the person's own uploads. */
+  IMAGE_NOT_FOUND: { code: 4208, msg: 'A photo was not found. Upload it again' },
+  /** No such order among the person's own (or, for operators, at all). */
+  ORDER_NOT_FOUND: { code: 4209, msg: 'This order was not found' },
+  /** A move the order's status does not allow; the msg says what the status allows. */
+  ORDER_BAD_MOVE: { code: 4210, msg: 'This order cannot do that in its current status' },
+  /** The uploaded bytes are not a JPEG, PNG or WebP image, whatever the file name says. */
+  NOT_AN_IMAGE: { code: 4211, msg: 'This file is not a photo. Upload a JPEG, PNG or WebP image' },
+  /** An uploaded file over the size limit. */
+  FILE_TOO_LARGE: { code: 4212, msg: 'This photo is larger than 5 MB. Upload a smaller one' },
+  /** An image whose pixel count is too large to process. */
+  IMAGE_TOO_LARGE: { code: 4213, msg: 'This photo has too many pixels. Upload a smaller one' },
+  /** Too many uploads today. */
+  UPLOAD_LIMIT: { code: 4214, msg: 'You uploaded too many photos today. Try again tomorrow' },
+  /** An operator's proposal that is not lower than the quote, or pays nothing at all. */
+  PROPOSAL_NOT_LOWER: { code: 4215, msg: 'A proposal must lower the payout of the cards it names, and pay something' },
 } as const satisfies Record<string, Refusal>
 
 export type RefusalName = keyof typeof Refusals

@@ -1,13 +1,34 @@
-// `npm start`: the whole app on its embedded default. Builds when the sources are newer than
-// the build, then runs the api (SQLite under data/, e-mail to the console and data/outbox/)
-// and the web in front of it, as two processes, and prints the one URL to open.
-import { spawn, spawnSync } from 'node:child_process'
+// `npm start`: the whole app on its embedded default. Checks its ports, builds when the sources
+// are newer than the build, then runs the api (SQLite under data/, e-mail to the console and
+// data/outbox/) and the web in front of it, as two processes, and prints the one URL to open.
+// API_BASE_URL set: no embedded api, the web uses that one. API_HOST: where the embedded api
+// listens. When either process dies, the other is stopped and the exit code is 1.
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { answers, createSupervisor, readSettings, refuseTakenPorts } from './lib/processes.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
+
+let settings
+try {
+  settings = readSettings()
+} catch (err) {
+  console.error(`\n${err.message}\n`)
+  process.exit(1)
+}
+const { webPort, webHost, apiPort, apiHost, apiBaseUrl, embeddedApiUrl } = settings
+
+// Before a build that takes a while: a taken port is a sentence and exit 1, not a crash later.
+await refuseTakenPorts(
+  [
+    { port: webPort, host: webHost, what: 'the web', variable: 'PORT' },
+    ...(apiBaseUrl ? [] : [{ port: apiPort, host: apiHost, what: "the embedded api's", variable: 'API_PORT' }]),
+  ],
+  'npm start',
+)
 
 function newest(entry) {
   if (!existsSync(entry)) return 0
@@ -16,6 +37,7 @@ function newest(entry) {
   return Math.max(0, ...readdirSync(entry).map((name) => newest(path.join(entry, name))))
 }
 
+// build/.stamp marks a complete production build (`npm run dev` removes it: its build is not one).
 const outputs = ['build/server.js', 'build/api.js', 'build/remix/index.js', 'build/.stamp']
 const sources = ['app', 'api', 'contract', 'server.ts', 'remix.config.js', 'package.json', 'public/favicon.svg']
 const stale = outputs.some((f) => !existsSync(f)) || Math.max(...sources.map(newest)) > newest('build/.stamp')
@@ -26,65 +48,90 @@ if (stale) {
 }
 
 mkdirSync('data', { recursive: true })
-// A session secret of this installation, made once and kept out of git (data/ is ignored).
-const secretFile = 'data/session-secret'
-if (!process.env.SESSION_SECRET && !existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 })
-const sessionSecret = process.env.SESSION_SECRET || readFileSync(secretFile, 'utf8').trim()
-
-const webPort = Number(process.env.PORT ?? 3000)
-const apiPort = Number(process.env.API_PORT ?? 3001)
-const apiUrl = `http://127.0.0.1:${apiPort}`
-
-const children = []
-function run(name, file, env) {
-  const child = spawn(process.execPath, ['--enable-source-maps', file], { stdio: 'inherit', env: { ...process.env, ...env } })
-  child.on('exit', (code, signal) => {
-    if (stopping) return
-    console.error(`${name} stopped (${signal ?? code}); stopping the other.`)
-    stop(code ?? 1)
-  })
-  children.push(child)
-  return child
+/** A secret of this installation, made once and kept out of git (data/ is ignored); the variable wins. */
+function installationSecret(variable, file) {
+  if (process.env[variable]) return process.env[variable]
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 })
+  return readFileSync(file, 'utf8').trim()
 }
+const sessionSecret = installationSecret('SESSION_SECRET', 'data/session-secret')
+// Mixed into every withdrawal-PIN hash: losing it makes every PIN unusable, like losing the database.
+const pinPepper = installationSecret('PIN_PEPPER', 'data/pin-pepper')
+// Operators' token for /admin and `npm run ops` (which reads the same file).
+const adminToken = installationSecret('ADMIN_TOKEN', 'data/admin-token')
+// Encrypts gift-card codes at rest: losing it makes stored codes unreadable, like losing the database.
+const codesKey = installationSecret('CODES_KEY', 'data/codes-key')
 
-let stopping = false
-function stop(code = 0) {
-  stopping = true
-  for (const child of children) child.kill('SIGTERM')
-  setTimeout(() => process.exit(code), 500).unref()
-}
-process.on('SIGINT', () => stop(0))
-process.on('SIGTERM', () => stop(0))
+const supervisor = createSupervisor({ command: 'npm start' })
+const node = process.execPath
 
-async function waitFor(url, name) {
-  for (let i = 0; i < 150; i++) {
-    try {
-      const res = await fetch(url)
-      if (res.ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200))
+/** The api (unless API_BASE_URL names one), then the web; the URL once both answer. */
+async function startChildren() {
+  const apiUrl = apiBaseUrl ?? (await startApi())
+  if (!apiUrl) return
+  if (apiBaseUrl && !(await answers(`${apiBaseUrl}/healthz`))) {
+    console.warn(`The api at ${apiBaseUrl} (API_BASE_URL) does not answer yet; pages that need it show an error until it does.`)
   }
-  console.error(`${name} did not answer at ${url}`)
-  stop(1)
+  if (await startWeb(apiUrl)) printWelcome()
 }
 
-run('api', 'build/api.js', {
-  NODE_ENV: 'production',
-  DATABASE_URL: process.env.DATABASE_URL ?? 'file:data/cardlane.db',
-  API_PORT: String(apiPort),
-  API_HOST: '127.0.0.1',
-  // Only the web process on this machine calls the api; it forwards the visitor's address.
-  TRUST_PROXY: process.env.API_TRUST_PROXY ?? 'loopback',
-})
-await waitFor(`${apiUrl}/healthz`, 'api')
+async function startApi() {
+  const api = supervisor.run(
+    'api',
+    node,
+    ['--enable-source-maps', 'build/api.js'],
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL: process.env.DATABASE_URL ?? 'file:data/cardlane.db',
+      API_PORT: String(apiPort),
+      API_HOST: apiHost,
+      // Only the web process on this machine calls the api; it forwards the visitor's address.
+      TRUST_PROXY: process.env.API_TRUST_PROXY ?? 'loopback',
+      PIN_PEPPER: pinPepper,
+      ADMIN_TOKEN: adminToken,
+      CODES_KEY: codesKey,
+      // Production wants the mail transport chosen explicitly: without SMTP_URL, the outbox is the choice.
+      MAIL_TRANSPORT: process.env.MAIL_TRANSPORT ?? (process.env.SMTP_URL ? undefined : 'outbox'),
+    },
+    { port: apiPort, variable: 'API_PORT' },
+  )
+  return (await supervisor.waitUntilReady(`${embeddedApiUrl}/healthz`, api)) ? embeddedApiUrl : null
+}
 
-run('web', 'build/server.js', {
-  NODE_ENV: 'production',
-  API_BASE_URL: apiUrl,
-  PORT: String(webPort),
-  SESSION_SECRET: sessionSecret,
-  // Plain http on this machine: a Secure cookie would not be sent back by every browser.
-  COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
-})
-await waitFor(`http://127.0.0.1:${webPort}/healthcheck`, 'web')
-console.log(`\n  Cardlane is running: open http://localhost:${webPort}\n  E-mail codes are printed here and saved in data/outbox/.\n`)
+async function startWeb(apiUrl) {
+  const web = supervisor.run(
+    'web',
+    node,
+    ['--enable-source-maps', 'build/server.js'],
+    {
+      NODE_ENV: 'production',
+      API_BASE_URL: apiUrl,
+      PORT: String(webPort),
+      SESSION_SECRET: sessionSecret,
+      // Plain http on this machine: a Secure cookie would not be sent back by every browser.
+      COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
+    },
+    { port: webPort, variable: 'PORT' },
+  )
+  const probeHost = webHost === '0.0.0.0' || webHost === '::' ? '127.0.0.1' : webHost.includes(':') ? `[${webHost}]` : webHost
+  return supervisor.waitUntilReady(`http://${probeHost}:${webPort}/healthcheck`, web)
+}
+
+function printWelcome() {
+  const db = apiBaseUrl ? null : (process.env.DATABASE_URL ?? 'file:data/cardlane.db')
+  console.log(
+    [
+      '',
+      `  Cardlane is running: open http://localhost:${webPort}`,
+      apiBaseUrl
+        ? `  api: ${apiBaseUrl} (API_BASE_URL)`
+        : `  api: ${embeddedApiUrl}, ${db.startsWith('file:') ? `SQLite at ${db.slice(5)}` : 'PostgreSQL'}`,
+      apiBaseUrl || process.env.SMTP_URL ? null : '  E-mail codes are printed here and saved in data/outbox/.',
+      '',
+    ]
+      .filter((l) => l !== null)
+      .join('\n'),
+  )
+}
+
+await startChildren()

@@ -42,8 +42,19 @@ function reachable(port, host = '127.0.0.1') {
   })
 }
 
-console.log('\n=== typecheck ===')
-if (spawnSync('npx', ['tsc', '--noEmit'], { stdio: 'inherit' }).status !== 0) failures.push('typecheck')
+/** A check that passes or fails as a whole (exit code): typecheck, lint, format, unused code. */
+function check(name, command, args) {
+  console.log(`\n=== ${name} ===`)
+  if (spawnSync(command, args, { stdio: 'inherit' }).status !== 0) failures.push(`${name} (\`${[command, ...args].join(' ')}\`)`)
+}
+
+check('typecheck', 'npx', ['tsc', '--noEmit'])
+// Any ESLint warning fails too (--max-warnings 0 in `npm run lint`); `npx eslint . --fix` and
+// `npm run format` fix most of what these two find.
+check('lint', 'npm', ['run', '--silent', 'lint'])
+check('format', 'npm', ['run', '--silent', 'format:check'])
+// Unused files, exports and dependencies (knip.json names the entry points).
+check('unused code', 'npm', ['run', '--silent', 'knip'])
 
 vitest('api+web on SQLite', ['api', 'web'], { TEST_DB: 'sqlite' })
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
@@ -29,31 +29,103 @@ const pgTypes = {
 }
 
 export type CreateDbOptions = {
-  /** Called for errors of idle pooled connections, which would otherwise crash the process. */
-  onPoolError?: (err: Error) => void
+  /**
+   * Errors of pooled PostgreSQL connections that no query is waiting on (the server ended them:
+   * restart, failover, `pg_terminate_backend`, a network reset). Without a listener such an error
+   * is an unhandled 'error' event, which ends the process.
+   */
+  onConnectionError?: (err: Error) => void
 }
+
+/** A connection that cannot be made waits this long at most, so requests fail (503) instead of hanging. */
+const PG_CONNECT_TIMEOUT_MS = 5_000
 
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { db: Db; kind: DbKind } {
   const kind = dbKind(databaseUrl)
+  const onError = (err: Error) => options.onConnectionError?.(err)
   if (kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes })
-    pool.on('error', (err) => options.onPoolError?.(err))
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 10,
+      types: pgTypes,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      // Notices a silently dropped connection (a failover, a NAT forgetting it) in minutes, not hours.
+      keepAlive: true,
+    })
+    // The pool listens to its idle clients only; a client checked out by Kysely has no listener
+    // until it is given back, and its query may already have ended. This one stays for the client's
+    // life. The query in flight still fails (and answers 503); the pool drops the dead client on release.
+    pool.on('connect', (client) => client.on('error', onError))
+    pool.on('error', onError)
     return { kind, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) }
   }
   const path = sqlitePath(databaseUrl)
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') createPrivately(path)
   const sqlite = new SQLite(path)
   // WAL lets readers run beside the writer; busy_timeout makes a second process wait instead of
   // failing with SQLITE_BUSY; foreign keys are off by default in SQLite.
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('busy_timeout = 5000')
-  sqlite.pragma('synchronous = NORMAL')
+  // FULL: a committed movement of money survives a power cut, not only a crash of the process.
+  sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }) }
+}
+
+/**
+ * The database file holds every account: readable by its owner only (0600, like the session secret
+ * beside it). SQLite gives the -wal and -shm files the mode of the database file. Files made
+ * world-readable by an older version are narrowed at start.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true })
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600)
+    } catch {
+      // -wal and -shm exist only while a connection is open; a file we do not own stays as it is.
+    }
+  }
 }
 
 /** A unique constraint refused the write (SQLite and PostgreSQL say it differently). */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+const UNREACHABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+])
+// PostgreSQL SQLSTATE: 08xxx connection exceptions; 57P01-57P03 the server is shutting down or
+// starting (pg_terminate_backend is 57P01); 53300 too many connections.
+const UNREACHABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/
+// SQLite: locked past busy_timeout, cannot open, I/O error, not a database or corrupt, disk full,
+// read-only. Nothing a retry of the same request by the client could not fix once resolved.
+const UNREACHABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|NOTADB|CORRUPT|FULL|READONLY|PERM)/
+// What pg and Kysely say without a code.
+const UNREACHABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|driver has already been destroyed)/
+
+/**
+ * The database is unreachable or unusable, as opposed to a bug in a query: the request answers
+ * 503 "Service unavailable" and the outage is logged once (api/lib/db-health.ts).
+ */
+export function isDbUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown }
+  if (typeof code === 'string' && (UNREACHABLE_ERRNO.has(code) || UNREACHABLE_SQLSTATE.test(code) || UNREACHABLE_SQLITE.test(code))) {
+    return true
+  }
+  if (typeof message === 'string' && UNREACHABLE_MESSAGE.test(message)) return true
+  // Connecting to a name with several addresses fails with one error per address.
+  return Array.isArray(errors) && errors.length > 0 && errors.every(isDbUnavailable)
 }

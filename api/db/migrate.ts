@@ -1,6 +1,8 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely'
 import type { Db } from './connect'
 import * as m0001 from './migrations/0001_accounts'
+import * as m0002 from './migrations/0002_wallet'
+import * as m0003 from './migrations/0003_selling'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -8,6 +10,8 @@ import * as m0001 from './migrations/0001_accounts'
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
+  '0002_wallet': m0002,
+  '0003_selling': m0003,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

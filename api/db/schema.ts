@@ -11,6 +11,24 @@ export interface Database {
   sessions: SessionsTable
   email_codes: EmailCodesTable
   rate_limits: RateLimitsTable
+  wallets: WalletsTable
+  balance_logs: BalanceLogsTable
+  withdrawal_pins: WithdrawalPinsTable
+  bank_cards: BankCardsTable
+  withdrawals: WithdrawalsTable
+  withdrawal_events: WithdrawalEventsTable
+  messages: MessagesTable
+  audit_log: AuditLogTable
+  gift_card_brands: GiftCardBrandsTable
+  gift_card_variants: GiftCardVariantsTable
+  gift_card_rates: GiftCardRatesTable
+  uploads: UploadsTable
+  orders: OrdersTable
+  order_cards: OrderCardsTable
+  order_card_images: OrderCardImagesTable
+  order_events: OrderEventsTable
+  ecode_fingerprints: EcodeFingerprintsTable
+  analytics_events: AnalyticsEventsTable
 }
 
 export interface UsersTable {
@@ -56,8 +74,263 @@ export interface RateLimitsTable {
   reset_at: number
 }
 
+/** One per person, made by the ledger on the first movement. Minor units; never below zero. */
+export interface WalletsTable {
+  user_id: string
+  currency: string
+  balance: number
+  frozen: number
+  updated_at: number
+}
+
+/** Append-only: never updated or deleted. `amount`/`frozen_change` are signed. */
+export interface BalanceLogsTable {
+  id: string
+  user_id: string
+  /** 1, 2, 3… per wallet: the order of entries. */
+  seq: number
+  /** contract BalanceLogType */
+  type: string
+  amount: number
+  balance_after: number
+  frozen_change: number
+  frozen_after: number
+  ref_type: string | null
+  ref_id: string | null
+  note: string | null
+  /** One per movement: a repeated key moves nothing (e.g. `withdraw:<id>:hold`). */
+  idempotency_key: string
+  created_at: number
+}
+
+export interface WithdrawalPinsTable {
+  user_id: string
+  /** Slow hash of HMAC(PIN_PEPPER, pin). */
+  pin_hash: string
+  /** Wrong PINs since the last right one; the lock starts at PIN_MAX_TRIES. */
+  failed_count: number
+  locked_until: number | null
+  /** Withdrawals wait until then after a reset by e-mail code. */
+  withdraw_blocked_until: number | null
+  busy_until: number | null
+  updated_at: number
+}
+
+export interface BankCardsTable {
+  id: string
+  user_id: string
+  bank_code: string
+  /** The NUBAN; shown only masked, never logged. */
+  account_number: string
+  account_name: string
+  is_default: number
+  created_at: number
+  /** Deleted cards stay for the withdrawals that point at them. */
+  deleted_at: number | null
+}
+
+export interface WithdrawalsTable {
+  id: string
+  user_id: string
+  bank_card_id: string
+  request_id: string
+  request_hash: string
+  amount: number
+  fee: number
+  currency: string
+  /** contract WithdrawalStatus */
+  status: string
+  reference: string | null
+  reason: string | null
+  expected_by: number
+  created_at: number
+  updated_at: number
+}
+
+export interface WithdrawalEventsTable {
+  id: string
+  withdrawal_id: string
+  status: string
+  note: string | null
+  at: number
+}
+
+export interface MessagesTable {
+  id: string
+  user_id: string
+  /** What it is about: withdrawal, order, account… */
+  kind: string
+  title: string
+  content: string
+  ref_id: string | null
+  read_at: number | null
+  created_at: number
+}
+
+/** Every operator action: who, what, when, before and after (JSON). */
+export interface AuditLogTable {
+  id: string
+  actor: string
+  action: string
+  target_type: string
+  target_id: string
+  before_json: string | null
+  after_json: string | null
+  created_at: number
+}
+
+/** A gift-card brand (contract/catalogue.ts): its logo tile is drawn from initials and colours. */
+export interface GiftCardBrandsTable {
+  /** Slug: apple, google-play. */
+  id: string
+  name: string
+  initials: string
+  /** #rrggbb */
+  background: string
+  foreground: string
+  featured: number
+  /** Review ETA in minutes, set by operators. */
+  eta_minutes: number
+  sort: number
+  updated_at: number
+}
+
+/** What is bought of a brand: one row per country × card type. Face values in minor units of `currency`. */
+export interface GiftCardVariantsTable {
+  brand_id: string
+  country: string
+  currency: string
+  card_type: string
+  min_face_value: number
+  max_face_value: number
+  /** JSON array of minor units, or null for any value within the limits. */
+  denominations: string | null
+}
+
+/** Every rate ever set (append-only): the current one is the newest `set_at` not in the future. */
+export interface GiftCardRatesTable {
+  brand_id: string
+  country: string
+  card_type: string
+  /** Payout-currency units per card-currency unit, in millionths (contract parseRate). */
+  rate_micro: number
+  set_at: number
+  /** "seed", "operator:ada", "admin". */
+  set_by: string
+}
+
+/** A stored photo (re-encoded JPEG). The bytes live in the storage (disk or S3) under `storage_key`. */
+export interface UploadsTable {
+  id: string
+  /** The person who uploaded it; null for an operator's proof photo. */
+  user_id: string | null
+  uploaded_by: string
+  storage_key: string
+  content_type: string
+  bytes: number
+  width: number
+  height: number
+  created_at: number
+}
+
+export interface OrdersTable {
+  id: string
+  order_no: string
+  user_id: string
+  request_id: string
+  /** sha256 of the request's fields (codes as their HMACs): the same key with another body is refused. */
+  request_hash: string
+  brand_id: string
+  country: string
+  currency: string
+  card_type: string
+  /** The rate the person was quoted, locked for the review (millionths). */
+  quoted_rate_micro: number
+  payout_currency: string
+  quoted_payout: number
+  proposed_payout: number | null
+  settled_payout: number | null
+  /** contract OrderStatus */
+  status: string
+  reason_code: string | null
+  proposal_reason: string | null
+  proposed_at: number | null
+  operator_note: string | null
+  proof_image_id: string | null
+  claimed_by: string | null
+  /** The brand's review ETA when the order was made. */
+  eta_minutes: number
+  created_at: number
+  updated_at: number
+}
+
+export interface OrderCardsTable {
+  id: string
+  order_id: string
+  position: number
+  face_value: number
+  quoted_payout: number
+  proposed_payout: number | null
+  settled_payout: number | null
+  reason_code: string | null
+  /** AES-256-GCM of the JSON list [code, pin?] (api/lib/secrets-box.ts); null for photos. */
+  codes_cipher: string | null
+  /** "•••• 7XQ2" (and "•••" for a PIN), JSON list; what every answer shows. */
+  codes_masked: string | null
+}
+
+export interface OrderCardImagesTable {
+  order_card_id: string
+  upload_id: string
+  position: number
+}
+
+export interface OrderEventsTable {
+  id: string
+  order_id: string
+  /** 1, 2, 3… per order. */
+  seq: number
+  status: string
+  /** you | operator | system */
+  actor: string
+  note: string | null
+  at: number
+}
+
+/** One row per e-code ever submitted (HMAC of the normalised code): a code can be sold once. */
+export interface EcodeFingerprintsTable {
+  code_hmac: string
+  order_card_id: string
+  created_at: number
+}
+
+export interface AnalyticsEventsTable {
+  id: string
+  name: string
+  user_id: string | null
+  /** `<name>:<userId>` for once-per-user events (unique), else null. */
+  once_key: string | null
+  context_json: string | null
+  occurred_at: number | null
+  created_at: number
+}
+
 export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type Session = Selectable<SessionsTable>
 export type EmailCode = Selectable<EmailCodesTable>
+export type WalletRow = Selectable<WalletsTable>
+export type BalanceLogRow = Selectable<BalanceLogsTable>
+export type WithdrawalPinRow = Selectable<WithdrawalPinsTable>
+export type BankCardRow = Selectable<BankCardsTable>
+export type WithdrawalRow = Selectable<WithdrawalsTable>
+export type WithdrawalEventRow = Selectable<WithdrawalEventsTable>
+export type MessageRow = Selectable<MessagesTable>
+export type GiftCardBrandRow = Selectable<GiftCardBrandsTable>
+export type GiftCardVariantRow = Selectable<GiftCardVariantsTable>
+export type GiftCardRateRow = Selectable<GiftCardRatesTable>
+export type UploadRow = Selectable<UploadsTable>
+export type OrderRow = Selectable<OrdersTable>
+export type OrderCardRow = Selectable<OrderCardsTable>
+export type OrderEventRow = Selectable<OrderEventsTable>

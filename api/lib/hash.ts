@@ -1,38 +1,82 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { hash as argon2Hash, parseOptions as argon2Params, verify as argon2Verify, type Algorithm } from '@node-rs/argon2'
+import { createHashGate, type HashGate, type HashGateOptions } from './hash-gate'
 
 /**
- * Slow hashes for passwords and e-mail codes: scrypt N=2^17, r=8, p=1 (OWASP's first choice of
- * parameters), stored as a self-describing string `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` so the
- * cost can rise later without breaking old hashes: verification reads the parameters back.
+ * Slow hashes for passwords and e-mail codes. New hashes are argon2id at OWASP's minimum (19 MiB,
+ * 2 passes, 1 lane: 10–30 ms a hash against 0.4–0.6 s and 128 MiB for the scrypt N=2^17 we used
+ * before (scripts/bench-hash.mjs), so a flood of sign-ins costs far less), stored as the PHC string
+ * `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`. Hashes made before, `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>`,
+ * still verify; a successful password sign-in replaces them (`needsRehash`).
+ * Every hash and verification goes through one gate (hash-gate.ts) that bounds how many run at once.
  */
-export const SCRYPT_LOG_N = 17
-const R = 8
-const P = 1
-const KEY_LENGTH = 32
-const SALT_LENGTH = 16
 
-// scrypt needs 128 * N * r bytes (128 MiB here); Node's default maxmem is 32 MiB.
+/** argon2id cost: memory in KiB, passes, lanes. */
+export type Argon2Cost = { memoryCost: number; timeCost: number; parallelism: number }
+
+/** OWASP Password Storage Cheat Sheet, argon2id minimum. Production never uses less. */
+export const ARGON2ID_COST: Argon2Cost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 }
+
+/**
+ * The test suite's cost (well under a millisecond), chosen in code by the suite (startApi's
+ * `hashCost: 'test'`), never by an environment setting: production cannot be configured lower.
+ */
+const TEST_ARGON2ID_COST: Argon2Cost = { memoryCost: 256, timeCost: 1, parallelism: 1 }
+
+export type HashCost = 'production' | 'test'
+
+const costOf = (cost: HashCost) => (cost === 'test' ? TEST_ARGON2ID_COST : ARGON2ID_COST)
+
+// A const enum of the package; isolatedModules cannot read it, so its value is written here.
+const ARGON2ID = 2 as Algorithm.Argon2id
+
+/** Compatibility: NFKC, so the same password typed on another keyboard layout still matches. */
+const normalize = (secret: string) => secret.normalize('NFKC')
+
+/** A fresh argon2id hash (16-byte salt, 32-byte output). */
+export function hashSecret(secret: string, cost: HashCost = 'production'): Promise<string> {
+  return argon2Hash(normalize(secret), { algorithm: ARGON2ID, outputLen: 32, ...costOf(cost) })
+}
+
+// Bounds on the parameters read back from a stored hash, so a malformed row cannot cost a
+// gigabyte or a minute: generous over what we ever wrote.
+const MAX_ARGON2_MEMORY_KIB = 256 * 1024
+const MAX_ARGON2_PASSES = 10
+
+async function verifyArgon2(secret: string, stored: string): Promise<boolean> {
+  try {
+    const p = argon2Params(stored)
+    if (p.algorithm !== ARGON2ID || p.memoryCost > MAX_ARGON2_MEMORY_KIB || p.timeCost > MAX_ARGON2_PASSES || p.parallelism > 4)
+      return false
+    return await argon2Verify(stored, normalize(secret))
+  } catch {
+    return false // not a hash we can read
+  }
+}
+
+// --- scrypt: hashes stored before argon2id. Verified, never written any more except by tests.
+
+const SCRYPT_FORMAT = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/
+
+// scrypt needs 128 * N * r bytes (128 MiB for N=2^17); Node's default maxmem is 32 MiB.
 const maxmemFor = (n: number, r: number) => 128 * n * r * 2
 
 function scryptAsync(secret: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(secret.normalize('NFKC'), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(normalize(secret), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
   )
 }
 
-/** Hashes with a fresh salt. `logN` below the default exists only for the test suite's speed. */
-export async function hashSecret(secret: string, logN = SCRYPT_LOG_N): Promise<string> {
-  const salt = randomBytes(SALT_LENGTH)
+/** A hash in the old format (r=8, p=1), for tests of the upgrade path. */
+export async function scryptHashSecret(secret: string, logN: number): Promise<string> {
+  const salt = randomBytes(16)
   const n = 2 ** logN
-  const key = await scryptAsync(secret, salt, KEY_LENGTH, { N: n, r: R, p: P, maxmem: maxmemFor(n, R) })
-  return ['scrypt', logN, R, P, salt.toString('base64url'), key.toString('base64url')].join('$')
+  const key = await scryptAsync(secret, salt, 32, { N: n, r: 8, p: 1, maxmem: maxmemFor(n, 8) })
+  return ['scrypt', logN, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
-const FORMAT = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/
-
-/** Constant-time comparison against a stored hash; a malformed stored value never matches. */
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const m = FORMAT.exec(stored)
+async function verifyScrypt(secret: string, stored: string): Promise<boolean> {
+  const m = SCRYPT_FORMAT.exec(stored)
   if (!m) return false
   const [logN, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])]
   if (logN < 10 || logN > 22 || r < 1 || r > 32 || p < 1 || p > 16) return false
@@ -43,7 +87,15 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return actual.length === expected.length && timingSafeEqual(actual, expected)
 }
 
+/** Constant-time comparison against a stored hash of either format; a malformed value never matches. */
+export function verifySecret(secret: string, stored: string): Promise<boolean> {
+  if (stored.startsWith('$argon2id$')) return verifyArgon2(secret, stored)
+  if (stored.startsWith('scrypt$')) return verifyScrypt(secret, stored)
+  return Promise.resolve(false)
+}
+
 export type Hasher = {
+  /** May throw the HTTP 429 refusal when too many hashes are running and waiting (hash-gate.ts). */
   hash(secret: string): Promise<string>
   verify(secret: string, stored: string): Promise<boolean>
   /**
@@ -51,20 +103,33 @@ export type Hasher = {
    * account" and "no live code" take as long as a real wrong answer and reveal nothing.
    */
   verifyDummy(secret: string): Promise<false>
+  /** True when a stored hash is not argon2id at this hasher's cost: replace it after a sign-in. */
+  needsRehash(stored: string): boolean
   /** Computes the dummy hash ahead of the first request that needs it. */
   warmUp(): Promise<unknown>
 }
 
-export function createHasher(logN = SCRYPT_LOG_N): Hasher {
-  if (!Number.isInteger(logN) || logN < 10 || logN > 22) throw new Error(`scrypt log2 N must be 10..22, not ${logN}`)
+export function createHasher(cost: HashCost = 'production', gateOptions?: HashGateOptions): Hasher {
+  const gate: HashGate = createHashGate(gateOptions)
+  const target = costOf(cost)
   let dummy: Promise<string> | undefined
-  const dummyHash = () => (dummy ??= hashSecret(randomBytes(16).toString('hex'), logN))
+  const dummyHash = () => (dummy ??= hashSecret(randomBytes(16).toString('hex'), cost))
   return {
-    hash: (secret) => hashSecret(secret, logN),
-    verify: verifySecret,
+    hash: (secret) => gate.run(() => hashSecret(secret, cost)),
+    verify: (secret, stored) => gate.run(() => verifySecret(secret, stored)),
     async verifyDummy(secret) {
-      await verifySecret(secret, await dummyHash())
+      const stored = await dummyHash()
+      await gate.run(() => verifySecret(secret, stored))
       return false
+    },
+    needsRehash(stored) {
+      if (!stored.startsWith('$argon2id$')) return true
+      try {
+        const p = argon2Params(stored)
+        return p.memoryCost !== target.memoryCost || p.timeCost !== target.timeCost || p.parallelism !== target.parallelism
+      } catch {
+        return true
+      }
     },
     warmUp: dummyHash,
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
@@ -29,35 +30,52 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   }
 }
 
+type Print = (text: string) => void
+const stdout: Print = (t) => process.stdout.write(t)
+
+function toEml(mail: Mail, from: string, date: Date): string {
+  return [
+    `From: ${from}`,
+    `To: ${mail.to}`,
+    `Subject: ${mail.subject}`,
+    `Date: ${date.toUTCString()}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    mail.text,
+    '',
+  ].join('\n')
+}
+
+// scripts/lib/console-format.mjs finds printed mails by these two lines.
+const printed = (eml: string) => `\n----- mail (MAIL_TRANSPORT is not smtp) -----\n${eml}----- end of mail -----\n`
+
+/** MAIL_TRANSPORT=console: each mail, code included, is printed to the api's output. */
+export function createConsoleMailer(from: string, print: Print = stdout): Mailer {
+  return {
+    async send(mail) {
+      print(printed(toEml(mail, from, new Date())))
+    },
+  }
+}
+
 /**
- * Without SMTP (the embedded default): each mail is printed to the console and saved as an .eml
- * file in the outbox folder, so a person trying the app can read their code.
+ * MAIL_TRANSPORT=outbox (what `npm start` uses): each mail is printed and saved as an .eml file in
+ * the outbox folder (readable by its owner only), so a person trying the app can read their code.
+ * File names carry the time and a random part, never the address: an address may be 254
+ * characters, over what a file name may hold, and the folder listing should not list who signed up.
  */
-export function createOutboxMailer(
-  outboxDir: string,
-  from: string,
-  print: (text: string) => void = (t) => process.stdout.write(t),
-): Mailer {
+export function createOutboxMailer(outboxDir: string, from: string, print: Print = stdout): Mailer {
   let made: Promise<unknown> | undefined
   let seq = 0
   return {
     async send(mail) {
       const date = new Date()
-      const eml = [
-        `From: ${from}`,
-        `To: ${mail.to}`,
-        `Subject: ${mail.subject}`,
-        `Date: ${date.toUTCString()}`,
-        'Content-Type: text/plain; charset=utf-8',
-        '',
-        mail.text,
-        '',
-      ].join('\n')
-      print(`\n----- mail (no SMTP_URL set) -----\n${eml}----- end of mail -----\n`)
-      made ??= mkdir(outboxDir, { recursive: true })
+      const eml = toEml(mail, from, date)
+      print(printed(eml))
+      made ??= mkdir(outboxDir, { recursive: true, mode: 0o700 })
       await made
-      const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_')
-      const name = `${date.toISOString().replace(/[:.]/g, '-')}-${String(++seq).padStart(4, '0')}-${safeTo}.eml`
+      // Sorted by name is sorted by time; the random part keeps two api processes apart.
+      const name = `${date.toISOString().replace(/[:.]/g, '-')}-${String(++seq).padStart(4, '0')}-${randomBytes(4).toString('hex')}.eml`
       await writeFile(join(outboxDir, name), eml, { mode: 0o600 })
     },
   }

@@ -9,6 +9,7 @@ export const msg = {
   invalidRequest: 'Invalid request parameters',
   loginExpired: 'Login expired, please login again',
   notFound: 'API endpoint not found',
+  forbidden: 'Access denied',
   serverError: 'Server internal error',
   unavailable: 'Service unavailable',
   tooManyRequests: 'Too many requests, please try again later',

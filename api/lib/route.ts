@@ -3,6 +3,7 @@ import type { DataInOf, Endpoint, ParsedInputOf } from '#contract/endpoint'
 import { inputSchema } from '#contract/endpoint'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
+import { requireAdmin } from '../middleware/admin'
 import { currentUser, requireUser } from '../middleware/auth'
 import { handle } from './envelope'
 import { parseInput } from './validate'
@@ -12,7 +13,9 @@ export type RouteContext<E extends Endpoint> = { input: ParsedInputOf<E>; req: R
   ? { user: User }
   : E['auth'] extends 'optional'
     ? { user: User | undefined }
-    : object)
+    : E['auth'] extends 'admin'
+      ? { actor: string }
+      : object)
 
 export type RouteHandler<E extends Endpoint> = (ctx: RouteContext<E>) => Promise<DataInOf<E>>
 
@@ -33,9 +36,10 @@ export function contractRouter(deps: ApiDeps) {
     const run = handle(async (req, res) => {
       const user =
         endpoint.auth === 'user' ? await requireUser(deps, req) : endpoint.auth === 'optional' ? await currentUser(deps, req) : undefined
+      const actor = endpoint.auth === 'admin' ? requireAdmin(deps, req) : undefined
       const raw = endpoint.method === 'GET' ? queryInput(req) : (req.body ?? {})
       const input = parseInput(inputSchema(endpoint), raw) as ParsedInputOf<E>
-      return handler({ input, req, res, user } as RouteContext<E>)
+      return handler({ input, req, res, user, actor } as RouteContext<E>)
     })
     if (endpoint.method === 'GET') router.get(endpoint.path, ...before, run)
     else router.post(endpoint.path, ...before, run)

@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express'
 import { Code } from '#contract/envelope'
+import { isDbUnavailable } from '../db/connect'
+import type { DbHealth } from '../lib/db-health'
 import { ApiError, sendEnvelope, sendError } from '../lib/envelope'
 import type { Logger } from '../lib/logger'
 import { msg } from '../lib/messages'
@@ -30,11 +32,16 @@ const bodyErrors: Record<string, { status: number; code: number; msg: string }> 
   'encoding.unsupported': { status: 400, code: Code.BAD_REQUEST, msg: msg.notJson },
 }
 
+/** A client may try again after this many seconds when the database is away. */
+const RETRY_AFTER_S = '5'
+
 /**
  * Last stop. Bad input never answers 500 (DESIGN §4): body-parser and other client errors become
- * 400/413 envelopes; only the truly unexpected is logged and answered "Server internal error".
+ * 400/413 envelopes. A database that cannot be reached answers 503 "Service unavailable" and is
+ * logged once per outage by dbHealth, not once per request. Only the truly unexpected is logged
+ * with its stack and answered "Server internal error".
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, dbHealth: DbHealth): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err)
     if (err instanceof ApiError) return sendError(res, err)
@@ -47,6 +54,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (status >= 400 && status < 500) {
       // Aborted uploads, bad Content-Length, undecodable path parameters, …
       return sendEnvelope(res, 400, { code: Code.BAD_REQUEST, msg: msg.invalidRequest, data: null })
+    }
+
+    if (isDbUnavailable(err)) {
+      dbHealth.failed(err)
+      res.set('Retry-After', RETRY_AFTER_S)
+      return sendEnvelope(res, 503, { code: Code.SERVICE_UNAVAILABLE, msg: msg.unavailable, data: null })
     }
 
     logger.error({ err, method: req.method, path: req.path }, 'unexpected error')

@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express'
 import { rateLimit } from 'express-rate-limit'
 import { Code } from '#contract/envelope'
+import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
+import { clientKey } from '../lib/client-address'
 import { sendEnvelope } from '../lib/envelope'
 import { msg } from '../lib/messages'
 import { DbRateLimitStore } from '../lib/rate-limit-store'
@@ -12,8 +14,9 @@ const tooMany = (message: string) => (_req: Request, res: Response) =>
   sendEnvelope(res, 429, { code: Code.TOO_MANY_REQUESTS, msg: message, data: null })
 
 /**
- * Every /auth/* call per client IP. Behind the web layer, the client IP reaches us only when web
- * forwards X-Forwarded-For and TRUST_PROXY trusts that hop; otherwise all users share web's IP.
+ * Every /auth/* call per client address (an IPv6 client by its /64, lib/client-address.ts). Behind
+ * the web, the visitor's address is the one the web forwards, believed only from the web servers
+ * named in TRUST_PROXY; any other caller is counted at its own address, whatever it claims.
  */
 export function authIpLimiter(deps: ApiDeps) {
   return rateLimit({
@@ -22,14 +25,16 @@ export function authIpLimiter(deps: ApiDeps) {
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     store: new DbRateLimitStore(deps.db, deps.now, 'ip:auth:'),
-    keyGenerator: (req) => req.ip ?? 'unknown',
+    keyGenerator: (req) => clientKey(req.ip),
     handler: tooMany(msg.tooManyRequests),
   })
 }
 
 /**
  * Failed password sign-ins per e-mail address, from any IP: stops slow guessing spread over many
- * addresses. Successful sign-ins do not count. Must run after the JSON body parser.
+ * addresses. Only a wrong password counts: not a success, and not a sign-in that was never checked
+ * (bad input, the hasher busy (429), the database away (503)), which would lock a person out for
+ * retrying under load. Must run after the JSON body parser.
  */
 export function loginFailLimiter(deps: ApiDeps) {
   return rateLimit({
@@ -40,10 +45,10 @@ export function loginFailLimiter(deps: ApiDeps) {
     store: new DbRateLimitStore(deps.db, deps.now, 'login:fail:'),
     keyGenerator: (req) => {
       const email = (req.body as { email?: unknown } | undefined)?.email
-      return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : `ip:${req.ip ?? 'unknown'}`
+      return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : `ip:${clientKey(req.ip)}`
     },
     skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.locals.envelopeCode === Code.OK,
+    requestWasSuccessful: (_req, res) => res.locals.envelopeCode !== Refusals.BAD_CREDENTIALS.code,
     handler: tooMany(msg.tooManyLoginFailures),
   })
 }

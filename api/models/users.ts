@@ -51,6 +51,14 @@ export async function setPasswordHash(db: Db, id: string, passwordHash: string, 
   await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute()
 }
 
+/**
+ * Replaces a password hash by a stronger one of the same password, only if it is still the hash
+ * that was verified: a password reset in between wins.
+ */
+export async function upgradePasswordHash(db: Db, id: string, verifiedHash: string, newHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: newHash }).where('id', '=', id).where('password_hash', '=', verifiedHash).execute()
+}
+
 /** Links a Google account to a user that has none yet; false when the user already has one. */
 export async function linkGoogleSub(db: Db, id: string, sub: string, now: number): Promise<boolean> {
   const result = await db

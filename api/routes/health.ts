@@ -1,6 +1,7 @@
 import { Router } from 'express'
 import { sql } from 'kysely'
 import { Code } from '#contract/envelope'
+import { isDbUnavailable } from '../db/connect'
 import type { ApiDeps } from '../deps'
 import { sendEnvelope } from '../lib/envelope'
 import { msg } from '../lib/messages'
@@ -13,7 +14,9 @@ export function healthRoutes(deps: ApiDeps): Router {
       await sql`select 1`.execute(deps.db)
       sendEnvelope(res, 200, { code: Code.OK, msg: msg.ok, data: { db: 'ok' } })
     } catch (err) {
-      deps.logger.warn({ err }, 'health check: database did not answer')
+      // An outage is logged once (dbHealth), not at every poll of a load balancer.
+      if (isDbUnavailable(err)) deps.dbHealth.failed(err)
+      else deps.logger.warn({ err }, 'health check: database did not answer')
       sendEnvelope(res, 503, { code: Code.SERVICE_UNAVAILABLE, msg: msg.unavailable, data: { db: 'down' } })
     }
   })

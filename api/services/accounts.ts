@@ -15,7 +15,7 @@ import type { ApiDeps } from '../deps'
 import { isCommonPassword } from '../lib/common-passwords'
 import { refuse, unauthorized } from '../lib/envelope'
 import { createSession, revokeSession, revokeUserSessions } from '../models/sessions'
-import { createUser, findUserByEmail, setPasswordHash } from '../models/users'
+import { createUser, findUserByEmail, setPasswordHash, upgradePasswordHash } from '../models/users'
 import { defaultUserName, signInWithGoogle } from './google'
 import { checkVerifyCode, sendVerifyCode, useVerifyCode } from './verify-codes'
 
@@ -47,7 +47,20 @@ export async function login(deps: ApiDeps, { email, password }: LoginBody): Prom
   const { hasher } = deps
   const ok = user?.password_hash ? await hasher.verify(password, user.password_hash) : await hasher.verifyDummy(password)
   if (!user || !ok) throw refuse(Refusals.BAD_CREDENTIALS)
+  if (user.password_hash && hasher.needsRehash(user.password_hash)) await rehashPassword(deps, user.id, user.password_hash, password)
   return startSession(deps, user.id)
+}
+
+/**
+ * The one moment we hold the password: a hash in an old format or cost (scrypt) becomes argon2id.
+ * Best effort: a busy hasher or a failed write leaves the old hash, which still works next time.
+ */
+async function rehashPassword(deps: ApiDeps, userId: string, verifiedHash: string, password: string): Promise<void> {
+  try {
+    await upgradePasswordHash(deps.db, userId, verifiedHash, await deps.hasher.hash(password))
+  } catch (err) {
+    deps.logger.warn({ userId, reason: (err as Error)?.message }, 'password rehash postponed')
+  }
 }
 
 export async function register(deps: ApiDeps, { email, password, verifyCode }: RegisterBody): Promise<string> {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { emailField } from '#contract/accounts'
 import { Refusals } from '#contract/refusals'
@@ -43,13 +44,17 @@ export function createGoogleVerifier(opts: { clientIds: string[]; jwksUrl: strin
 }
 
 /** A display name the profile rules accept: Google's name, else the e-mail's local part. */
-export function defaultUserName(email: string, name?: string): string {
-  for (const candidate of [name, email.split('@')[0]]) {
-    const cleaned = (candidate ?? '').replace(/[\u0000-\u001f\u007f<>]/g, '').trim().slice(0, NICKNAME_MAX).trim()
-    const ok = userNameField.safeParse(cleaned)
-    if (ok.success) return ok.data
-  }
-  return 'User'
+/**
+ * The name a new account starts with: Google's profile name when there is one, else a neutral
+ * "Seller 4821". Never the e-mail's local part: the name is shown on trades, and half an address
+ * is a good start for a phishing mail.
+ */
+export function defaultUserName(_email: string, name?: string): string {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = (name ?? '').replace(/[\u0000-\u001f\u007f<>]/g, '').trim().slice(0, NICKNAME_MAX).trim()
+  const ok = userNameField.safeParse(cleaned)
+  if (cleaned && ok.success) return ok.data
+  return `Seller ${randomInt(1000, 10000)}`
 }
 
 const usablePicture = (p?: string) => (p && p.startsWith('https://') && p.length <= 2048 ? p : null)

@@ -1,12 +1,31 @@
-import type { SetInfoBody, SetInfoData, UserIndexData } from '#contract/profile'
+import type { GiftCard, SetInfoBody, SetInfoData, UserIndexData } from '#contract/profile'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { unauthorized } from '../lib/envelope'
+import { listBrands } from '../models/catalogue'
+import { countUnread } from '../models/messages'
 import { toUserInfo, updateProfile } from '../models/users'
+import { giftCardRates, toLogo } from './catalogue'
 
 /** The signed-in person's own profile: what /v1/user/index shows and setInfo changes. */
-export async function userIndex(_deps: ApiDeps, user: User): Promise<UserIndexData> {
-  return { userInfo: toUserInfo(user), taskInfos: [], giftCardList: [], unreadCount: 0 }
+export async function userIndex(deps: ApiDeps, user: User): Promise<UserIndexData> {
+  const [giftCardList, unreadCount] = await Promise.all([featuredGiftCards(deps), countUnread(deps.db, user.id)])
+  return { userInfo: toUserInfo(user), taskInfos: [], giftCardList, unreadCount }
+}
+
+/** The featured brands (Home's cards), each with the board's rates for it; a brand with no rate in force is left out. */
+async function featuredGiftCards(deps: ApiDeps): Promise<GiftCard[]> {
+  const [brands, rates] = await Promise.all([listBrands(deps.db), giftCardRates(deps, {})])
+  return brands
+    .filter((b) => b.featured === 1)
+    .map((b) => ({
+      brandId: b.id,
+      name: b.name,
+      logo: toLogo(b),
+      etaMinutes: b.eta_minutes,
+      rates: rates.filter((r) => r.brandId === b.id),
+    }))
+    .filter((card) => card.rates.length > 0)
 }
 
 export async function setInfo(deps: ApiDeps, user: User, body: SetInfoBody): Promise<SetInfoData> {

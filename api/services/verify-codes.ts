@@ -1,6 +1,7 @@
 import { CodeType } from '#contract/accounts'
 import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
+import { clientKey } from '../lib/client-address'
 import { refuse } from '../lib/envelope'
 import { alreadyRegisteredMail, verifyCodeMail } from '../lib/messages'
 import { newVerifyCode } from '../lib/tokens'
@@ -12,10 +13,23 @@ export const CODE_LIFETIME_MS = 10 * 60_000
 export const MAX_CODE_ATTEMPTS = 5
 export const CODE_RESEND_MS = 60_000
 /**
- * Codes per e-mail+type a day. Without it one address could be sent 1 440 mails a day, and a
- * guesser with 5 tries a code could try 7 200 times a day; with it, 50 tries in a million.
+ * Daily caps on codes, in two layers (docs/api.md "E-mail verification codes" says the same):
+ *
+ * - CODES_PER_DAY per requester, address and type: the requester is the caller's address (an IPv6
+ *   caller by its /64). This is the cap people meet. It used to be per address only, so ten asks by
+ *   anyone for someone else's address locked that person out of code sign-in for the day; now ten
+ *   asks cost the asker, and the owner asking from their own connection still has their ten.
+ * - CODES_PER_ADDRESS_DAY per address and type, whoever asks: the ceiling that keeps mail to one
+ *   inbox and guesses at one account bounded when the asks come from many connections. At 30 it
+ *   takes three connections' full allowance to reach it (one attacker leaves the owner 20), and
+ *   it bounds an inbox to 30 mails a day per type and a guesser (5 tries a code) to 150 tries a day
+ *   at a 6-digit code: 1.5 in 10 000. Lower would let fewer connections lock the owner out; higher
+ *   would make guessing and mail floods cheaper.
+ *
+ * The once-a-minute rule is per requester too, so another caller's ask never makes the owner wait.
  */
 export const CODES_PER_DAY = 10
+export const CODES_PER_ADDRESS_DAY = 30
 const DAY_MS = 86_400_000
 
 /**
@@ -27,12 +41,15 @@ const DAY_MS = 86_400_000
  * - types 4, 5 (reset PIN, delete account): the caller is signed in; the code goes to their own
  *   address, which the route passes as `email`.
  */
-export async function sendVerifyCode(deps: ApiDeps, email: string, type: CodeType, _requester: string): Promise<void> {
+export async function sendVerifyCode(deps: ApiDeps, email: string, type: CodeType, requester: string): Promise<void> {
   const now = deps.now()
-  const throttle = await hitRateLimit(deps.db, `emailCode:${type}:${email}`, CODE_RESEND_MS, now)
+  const asker = `${clientKey(requester)}:${type}:${email}`
+  const throttle = await hitRateLimit(deps.db, `emailCode:${asker}`, CODE_RESEND_MS, now)
   if (throttle.hits > 1) throw refuse(Refusals.CODE_TOO_SOON)
-  const daily = await hitRateLimit(deps.db, `emailCodeDay:${type}:${email}`, DAY_MS, now)
+  const daily = await hitRateLimit(deps.db, `emailCodeDay:${asker}`, DAY_MS, now)
   if (daily.hits > CODES_PER_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
+  const ceiling = await hitRateLimit(deps.db, `emailCodeDayAll:${type}:${email}`, DAY_MS, now)
+  if (ceiling.hits > CODES_PER_ADDRESS_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
 
   const code = newVerifyCode()
   const codeHash = await deps.hasher.hash(code)

@@ -94,12 +94,70 @@ describe('sending', () => {
         api.clock.advance(60_000)
       }
     }
-    const limit = { code: Refusals.CODE_LIMIT_REACHED.code, msg: 'Too many codes were asked for this e-mail today. Try again tomorrow', data: null }
+    const limit = {
+      code: Refusals.CODE_LIMIT_REACHED.code,
+      msg: 'Too many codes were asked for this e-mail today. Try again tomorrow',
+      data: null,
+    }
     expect((await send(known, CodeType.LOGIN)).body).toEqual(limit)
     expect((await send(unknown, CodeType.LOGIN)).body).toEqual(limit)
     expect((await send(known, CodeType.RESET_PASSWORD)).body).toEqual(OK)
     api.clock.advance(86_400_000)
     expect((await send(known, CodeType.LOGIN)).body).toEqual(OK)
+  })
+})
+
+describe("the daily cap costs the requester, not the address's owner", () => {
+  const sendFrom = (requester: string, email: string, type: number) =>
+    api.post('/auth/sendEmailCode', { email, type }, { headers: { 'x-forwarded-for': requester } })
+  const LIMIT = {
+    code: Refusals.CODE_LIMIT_REACHED.code,
+    msg: 'Too many codes were asked for this e-mail today. Try again tomorrow',
+    data: null,
+  }
+
+  test("ten asks for someone else's address leave its owner their own ten; thirty from anyone is the ceiling", async () => {
+    const owner = fresh('owner-of-address')
+    await seedUser(api, { email: owner })
+    const ask = async (requester: string) => {
+      const res = await sendFrom(requester, owner, CodeType.LOGIN)
+      api.clock.advance(1_000)
+      return res.body
+    }
+    // An attacker (one IPv6 /64, rotating inside it) spends a day's ten in ten minutes.
+    for (let i = 0; i < 10; i++) {
+      expect(await ask(`2001:db8:bad:1::${i + 1}`), `ask ${i + 1}`).toEqual(OK)
+      api.clock.advance(59_000)
+    }
+    expect(await ask('2001:db8:bad:1::99')).toEqual(LIMIT)
+    // The owner, from their own connection, at once: not "wait a minute", not "try tomorrow".
+    expect(await ask('198.51.100.7')).toEqual(OK)
+    expect(api.lastCode(owner, CodeType.LOGIN)).toMatch(/^\d{6}$/)
+    // Two more attackers' allowances (19 more codes) reach the ceiling of 30 for the address…
+    for (const prefix of ['2001:db8:bad:2::', '2001:db8:bad:3::']) {
+      for (let i = 0; i < 10; i++) {
+        const body = await ask(`${prefix}1`)
+        api.clock.advance(59_000)
+        if (body.code !== Code.OK) {
+          expect(body).toEqual(LIMIT)
+          break
+        }
+      }
+    }
+    expect(api.mails.filter((m) => m.to === owner)).toHaveLength(30)
+    // …and past it nobody gets one today, which bounds the mail to an inbox and the guesses at it.
+    expect(await ask('203.0.113.50')).toEqual(LIMIT)
+    expect(await ask('198.51.100.7')).toEqual(LIMIT)
+    api.clock.advance(86_400_000)
+    expect(await ask('198.51.100.7')).toEqual(OK)
+  })
+
+  test("another requester's ask does not make the owner wait a minute", async () => {
+    const owner = fresh('no-wait')
+    await seedUser(api, { email: owner })
+    expect((await sendFrom('203.0.113.60', owner, CodeType.RESET_PASSWORD)).body).toEqual(OK)
+    expect((await sendFrom('198.51.100.8', owner, CodeType.RESET_PASSWORD)).body).toEqual(OK)
+    expect((await sendFrom('198.51.100.8', owner, CodeType.RESET_PASSWORD)).body).toEqual(TOO_SOON)
   })
 })
 

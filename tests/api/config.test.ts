@@ -1,18 +1,21 @@
 import { describe, expect, test } from 'vitest'
 import { loadConfig } from '../../api/config'
 import { dbKind, sqlitePath } from '../../api/db/connect'
+import { startApi } from '../../api/server'
 
 /** Settings are read once from the environment and a bad one stops the start (api/config.ts). */
 
 const env = (e: Record<string, string>) => e as unknown as NodeJS.ProcessEnv
 
 describe('loadConfig', () => {
-  test('defaults: embedded SQLite, 127.0.0.1:3001, console + outbox mail, 30-day tokens', () => {
-    expect(loadConfig(env({}))).toEqual({
+  // toMatchObject: the wallet's settings have their own tests.
+  test('defaults: embedded SQLite, 127.0.0.1:3001, console + outbox mail, 30-day tokens, the web on this machine', () => {
+    expect(loadConfig(env({}))).toMatchObject({
       databaseUrl: 'file:data/cardlane.db',
       port: 3001,
       host: '127.0.0.1',
       smtpUrl: undefined,
+      mailTransport: 'outbox',
       outboxDir: 'data/outbox',
       mailFrom: 'Cardlane <no-reply@cardlane.local>',
       brandName: 'Cardlane',
@@ -20,7 +23,7 @@ describe('loadConfig', () => {
       googleJwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
       tokenTtlDays: 30,
       logLevel: 'info',
-      trustProxy: false,
+      trustProxy: ['loopback'],
       authRateLimit: 100,
       loginFailLimit: 10,
     })
@@ -50,17 +53,9 @@ describe('loadConfig', () => {
       googleClientIds: ['web.apps', 'android.apps'],
       tokenTtlDays: 7,
       logLevel: 'warn',
-      trustProxy: 'loopback, 10.0.0.0/8',
+      mailTransport: 'smtp',
+      trustProxy: ['loopback', '10.0.0.0/8'],
     })
-  })
-
-  test.each([
-    ['true', true],
-    ['false', false],
-    ['', false],
-    ['2', 2],
-  ])('TRUST_PROXY=%j → %j', (value, expected) => {
-    expect(loadConfig(env({ TRUST_PROXY: value })).trustProxy).toBe(expected)
   })
 
   test.each([
@@ -70,8 +65,67 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['TOKEN_TTL_DAYS', '0'],
     ['GOOGLE_JWKS_URL', 'not a url'],
+    ['MAIL_TRANSPORT', 'pigeon'],
   ])('a bad %s stops the start, naming it', (key, value) => {
     expect(() => loadConfig(env({ [key]: value }))).toThrow(new RegExp(`Invalid api settings:[\\s\\S]*${key}`))
+  })
+})
+
+describe('TRUST_PROXY: the web servers whose forwarded visitor address is believed', () => {
+  test.each([
+    ['loopback', ['loopback']],
+    [' 10.0.1.0/24 , 10.0.2.7 ', ['10.0.1.0/24', '10.0.2.7']],
+    ['fd00:1::/64, uniquelocal', ['fd00:1::/64', 'uniquelocal']],
+    ['none', []],
+    ['', ['loopback']],
+  ])('%j → %j', (value, expected) => {
+    expect(loadConfig(env({ TRUST_PROXY: value })).trustProxy).toEqual(expected)
+  })
+
+  // Each of these would let any client that reaches the port choose the address it is counted at.
+  test.each([
+    ['true', /true or a hop count/],
+    ['1', /true or a hop count/],
+    ['2', /true or a hop count/],
+    ['0.0.0.0/0', /wider than the web tier/],
+    ['::/0', /wider than the web tier/],
+    ['10.0.0.0/4', /wider than the web tier/],
+    ['10.0.0.0/33', /not an address/],
+    ['web.internal', /not an address/],
+    ['10.0.0.1/24/8', /not an address/],
+  ])('%j is refused', (value, why) => {
+    expect(() => loadConfig(env({ TRUST_PROXY: value }))).toThrow(/Invalid api settings:[\s\S]*TRUST_PROXY/)
+    expect(() => loadConfig(env({ TRUST_PROXY: value }))).toThrow(why)
+  })
+})
+
+describe('production refuses to start on a dangerous default', () => {
+  const production = { NODE_ENV: 'production', PIN_PEPPER: 'p'.repeat(32), CODES_KEY: 'c'.repeat(32) }
+
+  test('without TRUST_PROXY or a mail transport, naming both', () => {
+    expect(() => loadConfig(env(production))).toThrow(
+      /TRUST_PROXY: must be set in production[\s\S]*MAIL_TRANSPORT: must be set in production/,
+    )
+  })
+
+  test('the same refusal stops startApi before it opens anything', async () => {
+    await expect(startApi({ env: env(production), port: 0 })).rejects.toThrow(/TRUST_PROXY[\s\S]*MAIL_TRANSPORT/)
+  })
+
+  test('explicit choices start: trust nothing, mail to the outbox (what npm start passes) or SMTP', () => {
+    expect(loadConfig(env({ ...production, TRUST_PROXY: 'none', MAIL_TRANSPORT: 'outbox' }))).toMatchObject({
+      trustProxy: [],
+      mailTransport: 'outbox',
+    })
+    expect(loadConfig(env({ ...production, TRUST_PROXY: '10.0.1.0/24', SMTP_URL: 'smtp://mail:25' }))).toMatchObject({
+      trustProxy: ['10.0.1.0/24'],
+      mailTransport: 'smtp',
+    })
+    expect(loadConfig(env({ ...production, TRUST_PROXY: 'loopback', MAIL_TRANSPORT: 'console' })).mailTransport).toBe('console')
+  })
+
+  test('MAIL_TRANSPORT=smtp needs SMTP_URL, in every mode', () => {
+    expect(() => loadConfig(env({ MAIL_TRANSPORT: 'smtp' }))).toThrow(/MAIL_TRANSPORT: smtp needs SMTP_URL/)
   })
 })
 

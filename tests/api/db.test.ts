@@ -1,8 +1,12 @@
+import { statSync, writeFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, isUniqueViolation, type Db } from '../../api/db/connect'
 import { migrateToLatest, migrations } from '../../api/db/migrate'
 import { hitRateLimit } from '../../api/models/rate-limits'
-import { createTestDatabase, type TestDatabase } from '../support/db'
+import { createTestDatabase, usePostgres, type TestDatabase } from '../support/db'
 
 /** The data layer on whichever database this run uses (TEST_DB=postgres or SQLite). */
 
@@ -32,7 +36,16 @@ test('bigint timestamps come back as numbers', async () => {
   const at = Date.now()
   await db
     .insertInto('users')
-    .values({ id: 'u1', email: 'n@example.com', password_hash: null, user_name: 'n', head_img: null, google_sub: null, created_at: at, updated_at: at })
+    .values({
+      id: 'u1',
+      email: 'n@example.com',
+      password_hash: null,
+      user_name: 'n',
+      head_img: null,
+      google_sub: null,
+      created_at: at,
+      updated_at: at,
+    })
     .execute()
   const row = await db.selectFrom('users').selectAll().where('id', '=', 'u1').executeTakeFirstOrThrow()
   expect(row.created_at).toBe(at)
@@ -41,12 +54,27 @@ test('bigint timestamps come back as numbers', async () => {
 
 test('e-mail and Google account are unique; many accounts may have no Google account', async () => {
   const base = { password_hash: null, user_name: 'x', head_img: null, created_at: 1, updated_at: 1 }
-  await db.insertInto('users').values({ ...base, id: 'a', email: 'a@example.com', google_sub: null }).execute()
-  await db.insertInto('users').values({ ...base, id: 'b', email: 'b@example.com', google_sub: null }).execute()
-  await db.insertInto('users').values({ ...base, id: 'c', email: 'c@example.com', google_sub: 'g' }).execute()
-  const dupEmail = db.insertInto('users').values({ ...base, id: 'd', email: 'a@example.com', google_sub: null }).execute()
+  await db
+    .insertInto('users')
+    .values({ ...base, id: 'a', email: 'a@example.com', google_sub: null })
+    .execute()
+  await db
+    .insertInto('users')
+    .values({ ...base, id: 'b', email: 'b@example.com', google_sub: null })
+    .execute()
+  await db
+    .insertInto('users')
+    .values({ ...base, id: 'c', email: 'c@example.com', google_sub: 'g' })
+    .execute()
+  const dupEmail = db
+    .insertInto('users')
+    .values({ ...base, id: 'd', email: 'a@example.com', google_sub: null })
+    .execute()
   await expect(dupEmail).rejects.toSatisfy(isUniqueViolation)
-  const dupSub = db.insertInto('users').values({ ...base, id: 'e', email: 'e@example.com', google_sub: 'g' }).execute()
+  const dupSub = db
+    .insertInto('users')
+    .values({ ...base, id: 'e', email: 'e@example.com', google_sub: 'g' })
+    .execute()
   await expect(dupSub).rejects.toSatisfy(isUniqueViolation)
 })
 
@@ -62,4 +90,25 @@ test('rate-limit windows: count, then start again once the window has passed; pa
   expect(await hitRateLimit(db, 'k', 1000, 1000)).toEqual({ hits: 1, resetAt: 2000 })
   const hits = await Promise.all(Array.from({ length: 20 }, () => hitRateLimit(db, 'p', 1000, 0)))
   expect(hits.map((h) => h.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+})
+
+test.runIf(!usePostgres())('the SQLite file and its -wal and -shm are readable by their owner only (0600)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cardlane-mode-'))
+  try {
+    const path = join(dir, 'data', 'cardlane.db')
+    const fresh = createDb(`file:${path}`).db
+    await migrateToLatest(fresh)
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8)
+    expect([mode(path), mode(`${path}-wal`), mode(`${path}-shm`)]).toEqual(['600', '600', '600'])
+    await fresh.destroy()
+
+    // A file an older version left world-readable is narrowed at the next start.
+    const old = join(dir, 'old.db')
+    writeFileSync(old, '', { mode: 0o644 })
+    const reopened = createDb(`file:${old}`).db
+    expect(mode(old)).toBe('600')
+    await reopened.destroy()
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 })

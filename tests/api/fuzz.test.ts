@@ -28,15 +28,52 @@ const POSTS = [
   '/auth/googleNew',
   '/auth/logout',
   '/v1/user/setInfo',
+  '/v1/order/sell',
+  '/v1/order/cancel',
+  '/v1/order/accept',
+  '/v1/order/decline',
+  '/v1/file/upload',
+  '/v1/analytics/event',
 ] as const
 
-const FIELDS = ['email', 'password', 'verifyCode', 'type', 'id_token', 'userName', 'headImg', '__proto__', 'constructor']
+const FIELDS = [
+  'email',
+  'password',
+  'verifyCode',
+  'type',
+  'id_token',
+  'userName',
+  'headImg',
+  '__proto__',
+  'constructor',
+  'brandId',
+  'country',
+  'cardType',
+  'cards',
+  'quotedRate',
+  'requestId',
+  'id',
+  'name',
+]
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }))
 const value = fc.oneof(
   text,
   fc.emailAddress(),
   fc.constantFrom('fuzz@example.com', 'FUZZ@example.com ', 'password1', 'fuzzy password 1', 'https://x.example/a.png'),
+  fc.constantFrom('apple', 'steam', 'US', 'GB', 'ecode', 'physical', '1180.00', 'first_successful_order', 'req-0123456789'),
+  fc.constant([{ faceValue: 10_000, cardCodes: ['ABCDEFGH1234'] }]),
+  fc.array(
+    fc.record(
+      {
+        faceValue: fc.integer({ min: -10, max: 100_000 }),
+        cardCodes: fc.array(text, { maxLength: 3 }),
+        imageIds: fc.array(fc.uuid(), { maxLength: 3 }),
+      },
+      { requiredKeys: [] },
+    ),
+    { maxLength: 3 },
+  ),
   fc.stringMatching(/^\d{6}$/),
   fc.integer({ min: -10, max: 10 }),
   fc.double(),
@@ -46,14 +83,13 @@ const value = fc.oneof(
 )
 const nearlyValid = fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 4 })
 const body = fc.oneof(nearlyValid, fc.jsonValue({ maxDepth: 4 }), fc.object({ maxDepth: 2 }))
-const tokenHeader = fc.oneof(
-  fc.constant(undefined),
-  fc.constant('LIVE'),
-  fc.stringMatching(/^[\x21-\x7e]{0,80}$/),
-)
+const tokenHeader = fc.oneof(fc.constant(undefined), fc.constant('LIVE'), fc.stringMatching(/^[\x21-\x7e]{0,80}$/))
 
 const isEnvelope = (b: unknown) =>
-  typeof b === 'object' && b !== null && typeof (b as { code: unknown }).code === 'number' && typeof (b as { msg: unknown }).msg === 'string'
+  typeof b === 'object' &&
+  b !== null &&
+  typeof (b as { code: unknown }).code === 'number' &&
+  typeof (b as { msg: unknown }).msg === 'string'
 
 test('random JSON bodies to every POST endpoint never answer 5xx', async () => {
   await fc.assert(
@@ -76,6 +112,8 @@ test('random raw bodies and content types never answer 5xx', async () => {
     'text/plain',
     'application/x-www-form-urlencoded',
     'application/vnd.api+json',
+    'multipart/form-data',
+    'multipart/form-data; boundary=x',
   )
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...POSTS), fc.string({ unit: 'binary', maxLength: 200 }), contentType, async (path, raw, type) => {
@@ -90,12 +128,26 @@ test('random raw bodies and content types never answer 5xx', async () => {
 test('random query strings on GET endpoints never answer 5xx', async () => {
   const query = fc.array(fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 })), { maxLength: 4 })
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('/v1/user/index', '/healthz', '/nope'), query, tokenHeader, async (path, pairs, token) => {
-      const qs = new URLSearchParams(pairs).toString()
-      const res = await api.get(qs ? `${path}?${qs}` : path, { token: token === 'LIVE' ? liveToken : token })
-      expect(res.status).toBeLessThan(500)
-      expect(isEnvelope(res.body)).toBe(true)
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(
+        '/v1/user/index',
+        '/healthz',
+        '/nope',
+        '/v1/giftcard/rates',
+        '/v1/giftcard/quote',
+        '/v1/order/page',
+        '/v1/order/detail',
+        '/v1/file/get',
+      ),
+      query,
+      tokenHeader,
+      async (path, pairs, token) => {
+        const qs = new URLSearchParams(pairs).toString()
+        const res = await api.get(qs ? `${path}?${qs}` : path, { token: token === 'LIVE' ? liveToken : token })
+        expect(res.status).toBeLessThan(500)
+        expect(isEnvelope(res.body)).toBe(true)
+      },
+    ),
     { numRuns: 100 },
   )
 })

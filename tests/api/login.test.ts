@@ -21,7 +21,7 @@ describe('register', () => {
     const token = await registerUser(api, 'New.User@Example.com', GOOD_PASSWORD)
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
     const me = await api.get('/v1/user/index', { token })
-    expect(me.body.data).toMatchObject({ userInfo: { email: 'new.user@example.com', userName: 'new.user', headImg: null } })
+    expect(me.body.data).toMatchObject({ userInfo: { email: 'new.user@example.com', userName: expect.stringMatching(/^Seller \d{4}$/), headImg: null } })
   })
 
   test('the password must be 8 to 128 characters; both ends are accepted', async () => {

@@ -1,14 +1,14 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterEach, describe, expect, test } from 'vitest'
-import { createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from '../../api/lib/mailer'
+import { createConsoleMailer, createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from '../../api/lib/mailer'
 import { verifyCodeMail } from '../../api/lib/messages'
 
-/** The three mailers: SMTP (SMTP_URL), console + outbox (default), memory (tests). */
+/** The mailers: SMTP (MAIL_TRANSPORT=smtp), outbox files + console (outbox), console only (console), memory (tests). */
 
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -25,12 +25,34 @@ test('without SMTP a mail is printed and saved as an .eml file in the outbox', a
   await mailer.send(mail)
   const files = await readdir(join(dir, 'outbox'))
   expect(files).toHaveLength(1)
-  expect(files[0]).toMatch(/reader@example\.com\.eml$/)
+  expect(files[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z-\d{4}-[0-9a-f]{8}\.eml$/)
+  expect((await stat(join(dir, 'outbox', files[0]))).mode & 0o777).toBe(0o600)
   const eml = await readFile(join(dir, 'outbox', files[0]), 'utf8')
   expect(eml).toContain('To: reader@example.com')
   expect(eml).toContain('From: Cardlane <no-reply@cardlane.local>')
   expect(eml).toContain('042042')
   expect(printed.join('')).toContain('042042')
+})
+
+test('the file name never holds the address: a 254-character address gets its mail too', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cardlane-outbox-'))
+  cleanups.push(() => rm(dir, { recursive: true, force: true }))
+  const longest = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`
+  expect(longest).toHaveLength(254)
+  const mailer = createOutboxMailer(dir, 'Cardlane <no-reply@cardlane.local>', () => undefined)
+  await mailer.send({ ...mail, to: longest })
+  await mailer.send({ ...mail, to: 'second@example.com' })
+  const files = (await readdir(dir)).sort()
+  expect(files).toHaveLength(2)
+  for (const f of files) expect(f).not.toMatch(/@|example|aaaa/)
+  expect(await readFile(join(dir, files[0]), 'utf8')).toContain(`To: ${longest}`)
+  expect(await readFile(join(dir, files[1]), 'utf8')).toContain('To: second@example.com')
+})
+
+test('MAIL_TRANSPORT=console prints the mail and writes no file', async () => {
+  const printed: string[] = []
+  await createConsoleMailer('Cardlane <no-reply@cardlane.local>', (t) => printed.push(t)).send(mail)
+  expect(printed.join('')).toMatch(/^\n-{3,} mail\b[\s\S]*To: reader@example\.com[\s\S]*042042[\s\S]*-{3,} end of mail -{3,}\n$/)
 })
 
 /** Just enough SMTP to accept one message. */

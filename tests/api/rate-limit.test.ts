@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Code } from '#contract/envelope'
 import { Refusals } from '#contract/refusals'
-import { startApi } from '../../api/server'
-import { createMemoryMailer } from '../../api/lib/mailer'
 import { createLogger } from '../../api/lib/logger'
-import { createTestDatabase } from '../support/db'
+import { createMemoryMailer } from '../../api/lib/mailer'
+import { startApi } from '../../api/server'
 import { createTestClock, seedUser, startTestApi, type TestApi } from '../support/api'
+import { createTestDatabase } from '../support/db'
 
 /** Limits live in the database, so they hold across api instances and survive restarts. */
 
@@ -37,6 +37,12 @@ describe('failed sign-ins per e-mail', () => {
     api.clock.advance(15 * 60_000)
     expect((await api.post('/auth/login', right)).body.code).toBe(Code.OK)
   })
+
+  test('only wrong passwords count: sign-ins never checked (bad input, a busy hasher, the database away) do not', async () => {
+    const right = { email: 'target@example.com', password: 'right password 1' }
+    for (let i = 0; i < 5; i++) expect((await api.post('/auth/login', { email: right.email, password: '' })).status).toBe(400)
+    expect((await api.post('/auth/login', right)).body.code).toBe(Code.OK)
+  })
 })
 
 describe('auth calls per IP, shared by two api instances on one database', () => {
@@ -51,7 +57,7 @@ describe('auth calls per IP, shared by two api instances on one database', () =>
       logger: createLogger('silent'),
       now: clock.now,
       housekeeping: false,
-      scryptLogN: 12,
+      hashCost: 'test' as const,
       config: { authRateLimit: 4 },
     }
     const a = await startApi(common)
@@ -81,5 +87,49 @@ describe('auth calls per IP, shared by two api instances on one database', () =>
       await b.close()
       await database.drop()
     }
+  })
+})
+
+describe('who is counted: the visitor the web forwards, an IPv6 visitor by its /64', () => {
+  const attempt = (api: TestApi, visitor?: string) =>
+    api.post('/auth/login', {}, visitor ? { headers: { 'x-forwarded-for': visitor } } : {}).then((r) => r.status)
+
+  describe('the web on this machine (the default outside production: TRUST_PROXY=loopback)', () => {
+    let api: TestApi
+    beforeAll(async () => {
+      api = await startTestApi({ config: { authRateLimit: 3 } })
+    })
+    afterAll(async () => {
+      await api?.close()
+    })
+
+    test("one visitor's attempts do not lock out another behind the same web", async () => {
+      for (let i = 0; i < 3; i++) expect(await attempt(api, '203.0.113.9')).toBe(400)
+      expect(await attempt(api, '203.0.113.9')).toBe(429)
+      expect(await attempt(api, '198.51.100.7')).toBe(400)
+    })
+
+    test('an IPv6 visitor rotating inside its /64 is one visitor; the next /64 is another', async () => {
+      for (const ip of ['2001:db8:1:2::a', '2001:db8:1:2::b', '2001:db8:1:2:ffff:1:2:3']) expect(await attempt(api, ip)).toBe(400)
+      expect(await attempt(api, '2001:db8:1:2:abcd::9')).toBe(429)
+      expect(await attempt(api, '2001:db8:1:3::a')).toBe(400)
+    })
+  })
+
+  // TRUST_PROXY=none, or web servers elsewhere: this caller (127.0.0.1) is not one of them.
+  describe.each([[[]], [['10.0.1.0/24']]])('TRUST_PROXY=%j', (trustProxy) => {
+    let api: TestApi
+    beforeAll(async () => {
+      api = await startTestApi({ config: { authRateLimit: 3, trustProxy } })
+    })
+    afterAll(async () => {
+      await api?.close()
+    })
+
+    test('a caller that is not a trusted web server cannot pick the address it is counted at', async () => {
+      for (let i = 0; i < 3; i++) expect(await attempt(api, `203.0.113.${i}`)).toBe(400)
+      expect(await attempt(api, '203.0.113.200')).toBe(429)
+      expect(await attempt(api)).toBe(429)
+    })
   })
 })

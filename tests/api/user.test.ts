@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Rate } from '#contract/catalogue'
 import { Code } from '#contract/envelope'
 import { NICKNAME_MAX, userIndexData, userInfoSchema } from '#contract/profile'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
@@ -19,16 +20,37 @@ afterAll(async () => {
 })
 
 describe('index', () => {
-  test('answers userInfo, empty taskInfos and giftCardList, and no unread messages', async () => {
+  test('answers userInfo, empty taskInfos, the featured gift cards, and no unread messages', async () => {
     const res = await api.get('/v1/user/index', { token })
     expect(res.status).toBe(200)
     expect(res.body.code).toBe(Code.OK)
-    expect(userIndexData.parse(res.body.data)).toEqual({
+    const data = userIndexData.parse(res.body.data)
+    expect(data).toMatchObject({
       userInfo: { userId, userName: 'profile', email: 'profile@example.com', headImg: null },
       taskInfos: [],
-      giftCardList: [],
       unreadCount: 0,
     })
+    expect(data.giftCardList.length).toBeGreaterThan(0)
+    expect(data.giftCardList.map((card) => card.brandId)).toEqual(expect.arrayContaining(['apple', 'steam', 'amazon']))
+    expect(data.giftCardList.map((card) => card.brandId)).not.toContain('vanilla') // not featured
+  })
+
+  test('giftCardList carries each featured card with the rates of the board, the same numbers', async () => {
+    const index = userIndexData.parse((await api.get('/v1/user/index', { token })).body.data)
+    const board = (await api.get<Rate[]>('/v1/giftcard/rates')).body.data
+    for (const card of index.giftCardList) {
+      expect(card.logo.initials).toMatch(/^[A-Z]{2}$/)
+      expect(card.etaMinutes).toBeGreaterThan(0)
+      expect(card.rates).toEqual(board.filter((r) => r.brandId === card.brandId))
+    }
+    // An operator's new rate shows at once.
+    const admin = { authorization: 'Bearer test-admin-token-0123456789abcdef-0123456789', 'x-operator': 'tester' }
+    expect((await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.5' }, { headers: admin })).body.code).toBe(
+      Code.OK,
+    )
+    const after = userIndexData.parse((await api.get('/v1/user/index', { token })).body.data)
+    const apple = after.giftCardList.find((card) => card.brandId === 'apple')!
+    expect(apple.rates.find((r) => r.country === 'US' && r.cardType === 'ecode')?.rate).toBe('1234.50')
   })
 
   test('clientType h5 and any other header do not change the answer', async () => {

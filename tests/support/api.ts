@@ -4,17 +4,14 @@ import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload, type KeyLike } from 'jose'
 import { pino } from 'pino'
 import type { Envelope } from '#contract/envelope'
-import { hashSecret, SCRYPT_LOG_N } from '../../api/lib/hash'
+import type { User } from '../../api/db/schema'
+import { hashSecret, type HashCost } from '../../api/lib/hash'
 import { REDACT_PATHS } from '../../api/lib/logger'
+import { createMemoryMailer, type Mail } from '../../api/lib/mailer'
 import { createSession } from '../../api/models/sessions'
 import { createUser } from '../../api/models/users'
-import type { User } from '../../api/db/schema'
-import { createMemoryMailer, type Mail } from '../../api/lib/mailer'
 import { startApi, type ApiConfig, type RunningApi } from '../../api/server'
 import { createTestDatabase } from './db'
-
-/** The suite's scrypt cost: 2^12, a few ms a hash. Production is fixed at 2^17. */
-export const TEST_SCRYPT_LOG_N = 12
 
 export const TEST_GOOGLE_CLIENT_ID = 'test-client-id.apps.googleusercontent.com'
 
@@ -41,6 +38,8 @@ export type TestApi = {
   url: string
   /** The Express app, for tests that read its routes. */
   app: RunningApi['app']
+  /** The api's dependencies (for spying on the hasher, not for moving money). */
+  deps: RunningApi['deps']
   db: RunningApi['db']
   dbKind: RunningApi['dbKind']
   /** Every mail the api sent, in order (to, subject, text, codeType for code mails). */
@@ -48,8 +47,8 @@ export type TestApi = {
   /** The newest 6-digit code mailed to `email` (of `type`, if given); throws if there is none. */
   lastCode(email: string, type?: number): string
   clock: TestClock
-  /** log2 N of the scrypt cost this api hashes new secrets with. */
-  scryptLogN: number
+  /** The cost this api hashes new secrets with: 'test' (cheap) unless realHashing. */
+  hashCost: HashCost
   /** Every log line the api wrote (JSON strings), for checking that no secret leaks. */
   logs: string[]
   /** POST a JSON body (or a raw string with your own content type) with headers clientType: h5 and token. */
@@ -62,7 +61,7 @@ export type TestApi = {
 export type StartTestApiOptions = {
   config?: Partial<ApiConfig>
   /**
-   * scrypt at the production cost (2^17, ~0.2–0.9 s a hash) instead of the suite's cheap 2^12.
+   * argon2id at the production cost (19 MiB, 2 passes) instead of the suite's cheap one.
    * For tests about hashing itself (timing, stored format).
    */
   realHashing?: boolean
@@ -80,7 +79,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const mailer = createMemoryMailer()
   const clock = options.clock ?? createTestClock()
   const logs: string[] = []
-  const scryptLogN = options.realHashing ? SCRYPT_LOG_N : TEST_SCRYPT_LOG_N
+  const hashCost: HashCost = options.realHashing ? 'production' : 'test'
   const logger = pino(
     { level: options.logLevel ?? 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
     {
@@ -102,7 +101,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       logger,
       now: clock.now,
       housekeeping: false,
-      scryptLogN,
+      hashCost,
       config: {
         // Generous, so suites that make many calls from 127.0.0.1 are not throttled; rate-limit
         // tests pass their own numbers.
@@ -111,6 +110,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
         googleClientIds: [TEST_GOOGLE_CLIENT_ID],
         googleJwksUrl: 'http://127.0.0.1:9/unset-jwks',
         brandName: 'Cardlane',
+        // Operators' calls are on in tests (tests/support/wallet.ts holds the same token).
+        adminToken: 'test-admin-token-0123456789abcdef-0123456789',
         ...options.config,
       },
     })
@@ -142,11 +143,12 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   return {
     url: api.url,
     app: api.app,
+    deps: api.deps,
     db: api.db,
     dbKind: api.dbKind,
     mails: mailer.mails,
     clock,
-    scryptLogN,
+    hashCost,
     logs,
     lastCode(email, type) {
       const to = email.trim().toLowerCase()
@@ -222,7 +224,7 @@ const hashCache = new Map<string, Promise<string>>()
 
 /**
  * A user straight in the database, with a live token, for tests whose subject is not sign-up.
- * Password hashes are cached per password: scrypt is slow on purpose.
+ * Password hashes are cached per password: the real hash is slow on purpose.
  */
 export async function seedUser(
   api: TestApi,
@@ -230,8 +232,8 @@ export async function seedUser(
 ): Promise<{ user: User; token: string }> {
   let passwordHash: string | null = null
   if (fields.password) {
-    const key = `${api.scryptLogN}:${fields.password}`
-    if (!hashCache.has(key)) hashCache.set(key, hashSecret(fields.password, api.scryptLogN))
+    const key = `${api.hashCost}:${fields.password}`
+    if (!hashCache.has(key)) hashCache.set(key, hashSecret(fields.password, api.hashCost))
     passwordHash = await hashCache.get(key)!
   }
   const email = fields.email.trim().toLowerCase()

@@ -1,0 +1,85 @@
+import type { Db } from '../db/connect'
+import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
+
+/** The catalogue's SQL: brands, what is bought (variants), and the rate history. */
+
+export type VariantKey = { brandId: string; country: string; cardType: string }
+
+export const listBrands = (db: Db): Promise<GiftCardBrandRow[]> =>
+  db.selectFrom('gift_card_brands').selectAll().orderBy('sort').orderBy('id').execute()
+
+export const findBrand = (db: Db, id: string): Promise<GiftCardBrandRow | undefined> =>
+  db.selectFrom('gift_card_brands').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const listVariants = (db: Db): Promise<GiftCardVariantRow[]> =>
+  db.selectFrom('gift_card_variants').selectAll().orderBy('brand_id').orderBy('country').orderBy('card_type').execute()
+
+export const variantsOf = (db: Db, brandId: string): Promise<GiftCardVariantRow[]> =>
+  db.selectFrom('gift_card_variants').selectAll().where('brand_id', '=', brandId).execute()
+
+/** The rate in force at `at`: the newest set no later than then. */
+export const rateAt = (db: Db, v: VariantKey, at: number): Promise<GiftCardRateRow | undefined> =>
+  db
+    .selectFrom('gift_card_rates')
+    .selectAll()
+    .where('brand_id', '=', v.brandId)
+    .where('country', '=', v.country)
+    .where('card_type', '=', v.cardType)
+    .where('set_at', '<=', at)
+    .orderBy('set_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+
+/** For every variant, the rate in force at `at` (variants without one are left out). */
+export async function ratesAt(db: Db, at: number, filter: Partial<VariantKey> = {}): Promise<Map<string, GiftCardRateRow>> {
+  let q = db
+    .selectFrom('gift_card_rates as r')
+    .selectAll('r')
+    .where('r.set_at', '=', (eb) =>
+      eb
+        .selectFrom('gift_card_rates as r2')
+        .select((e) => e.fn.max('r2.set_at').as('m'))
+        .whereRef('r2.brand_id', '=', 'r.brand_id')
+        .whereRef('r2.country', '=', 'r.country')
+        .whereRef('r2.card_type', '=', 'r.card_type')
+        .where('r2.set_at', '<=', at),
+    )
+  if (filter.brandId) q = q.where('r.brand_id', '=', filter.brandId)
+  if (filter.country) q = q.where('r.country', '=', filter.country)
+  if (filter.cardType) q = q.where('r.card_type', '=', filter.cardType)
+  const rows = await q.execute()
+  return new Map(rows.map((r) => [variantKey({ brandId: r.brand_id, country: r.country, cardType: r.card_type }), r]))
+}
+
+export const variantKey = (v: VariantKey) => `${v.brandId}|${v.country}|${v.cardType}`
+
+/** A new rate in the history; a second one in the same millisecond replaces the first. */
+export async function insertRate(db: Db, row: GiftCardRateRow): Promise<void> {
+  await db
+    .insertInto('gift_card_rates')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['brand_id', 'country', 'card_type', 'set_at']).doUpdateSet({ rate_micro: row.rate_micro, set_by: row.set_by }),
+    )
+    .execute()
+}
+
+export const rateHistory = (db: Db, v: VariantKey, limit = 200): Promise<GiftCardRateRow[]> =>
+  db
+    .selectFrom('gift_card_rates')
+    .selectAll()
+    .where('brand_id', '=', v.brandId)
+    .where('country', '=', v.country)
+    .where('card_type', '=', v.cardType)
+    .orderBy('set_at', 'desc')
+    .limit(limit)
+    .execute()
+
+export async function setEta(db: Db, brandId: string, etaMinutes: number, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('gift_card_brands')
+    .set({ eta_minutes: etaMinutes, updated_at: now })
+    .where('id', '=', brandId)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}

@@ -1,0 +1,156 @@
+import type { Updateable } from 'kysely'
+import type { Db, DbKind } from '../db/connect'
+import type { OrderCardRow, OrderEventRow, OrderRow, OrdersTable } from '../db/schema'
+import { newId } from '../lib/tokens'
+
+/** Orders, their cards, photos, timeline, and the e-code fingerprints. */
+
+export async function insertOrder(db: Db, row: OrderRow): Promise<void> {
+  await db.insertInto('orders').values(row).execute()
+}
+
+export async function insertCards(db: Db, rows: OrderCardRow[]): Promise<void> {
+  if (rows.length) await db.insertInto('order_cards').values(rows).execute()
+}
+
+export async function insertCardImages(db: Db, rows: { order_card_id: string; upload_id: string; position: number }[]): Promise<void> {
+  if (rows.length) await db.insertInto('order_card_images').values(rows).execute()
+}
+
+export async function insertFingerprints(db: Db, rows: { code_hmac: string; order_card_id: string; created_at: number }[]): Promise<void> {
+  if (rows.length) await db.insertInto('ecode_fingerprints').values(rows).execute()
+}
+
+/** Which of these fingerprints were submitted before. */
+export async function seenFingerprints(db: Db, hmacs: string[]): Promise<Set<string>> {
+  if (hmacs.length === 0) return new Set()
+  const rows = await db.selectFrom('ecode_fingerprints').select('code_hmac').where('code_hmac', 'in', hmacs).execute()
+  return new Set(rows.map((r) => r.code_hmac))
+}
+
+/** A cancelled order gives its codes back: they may be sold again. */
+export async function releaseFingerprints(db: Db, orderId: string): Promise<void> {
+  await db
+    .deleteFrom('ecode_fingerprints')
+    .where('order_card_id', 'in', (eb) => eb.selectFrom('order_cards').select('id').where('order_id', '=', orderId))
+    .execute()
+}
+
+export const findOrder = (db: Db, id: string): Promise<OrderRow | undefined> =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** The order row locked for the rest of the transaction (PostgreSQL; SQLite holds the write lock). */
+export const lockOrder = (db: Db, kind: DbKind, id: string): Promise<OrderRow | undefined> =>
+  db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(kind === 'postgres', (q) => q.forUpdate())
+    .executeTakeFirst()
+
+export const findByRequestId = (db: Db, userId: string, requestId: string): Promise<OrderRow | undefined> =>
+  db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst()
+
+export const cardsOf = (db: Db, orderIds: string[]): Promise<OrderCardRow[]> =>
+  orderIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('order_cards').selectAll().where('order_id', 'in', orderIds).orderBy('order_id').orderBy('position').execute()
+
+export async function imagesOf(db: Db, cardIds: string[]): Promise<Map<string, string[]>> {
+  if (cardIds.length === 0) return new Map()
+  const rows = await db.selectFrom('order_card_images').selectAll().where('order_card_id', 'in', cardIds).orderBy('position').execute()
+  const out = new Map<string, string[]>()
+  for (const r of rows) out.set(r.order_card_id, [...(out.get(r.order_card_id) ?? []), r.upload_id])
+  return out
+}
+
+export const eventsOf = (db: Db, orderId: string): Promise<OrderEventRow[]> =>
+  db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('seq').execute()
+
+/** The next event on the timeline. Inside the move's transaction, with the order row locked. */
+export async function addOrderEvent(
+  db: Db,
+  e: { orderId: string; status: string; actor: string; note: string | null },
+  at: number,
+): Promise<void> {
+  const last = await db
+    .selectFrom('order_events')
+    .select((eb) => eb.fn.max<number>('seq').as('seq'))
+    .where('order_id', '=', e.orderId)
+    .executeTakeFirst()
+  await db
+    .insertInto('order_events')
+    .values({ id: newId(), order_id: e.orderId, seq: Number(last?.seq ?? 0) + 1, status: e.status, actor: e.actor, note: e.note, at })
+    .execute()
+}
+
+/** Moves the status only from `from`: false when another move won the race. */
+export async function moveOrder(db: Db, id: string, from: string, patch: Updateable<OrdersTable>, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('orders')
+    .set({ ...patch, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function updateCard(
+  db: Db,
+  id: string,
+  patch: { proposed_payout?: number | null; settled_payout?: number | null; reason_code?: string | null },
+): Promise<void> {
+  await db.updateTable('order_cards').set(patch).where('id', '=', id).execute()
+}
+
+/** Settles every card of an order: at its quote, at its proposed payout (else its quote), or at nothing. */
+export async function settleCards(db: Db, orderId: string, how: 'quoted' | 'proposed' | 'nothing'): Promise<void> {
+  await db
+    .updateTable('order_cards')
+    .set((eb) => ({
+      settled_payout:
+        how === 'nothing' ? eb.lit(0) : how === 'quoted' ? eb.ref('quoted_payout') : eb.fn.coalesce('proposed_payout', 'quoted_payout'),
+    }))
+    .where('order_id', '=', orderId)
+    .execute()
+}
+
+export async function pageOrders(
+  db: Db,
+  filter: { userId?: string; statuses?: string[]; oldestFirst?: boolean },
+  pageNum: number,
+  pageSize: number,
+) {
+  let q = db.selectFrom('orders')
+  if (filter.userId) q = q.where('user_id', '=', filter.userId)
+  if (filter.statuses) q = q.where('status', 'in', filter.statuses)
+  const order = filter.oldestFirst ? 'asc' : 'desc'
+  const [rows, count] = await Promise.all([
+    q
+      .selectAll()
+      .orderBy('created_at', order)
+      .orderBy('id', order)
+      .limit(pageSize)
+      .offset((pageNum - 1) * pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(count.n) }
+}
+
+/** 1 + the open orders (pending or reviewing) that came before this one: its place in the queue. */
+export async function queuePosition(db: Db, order: Pick<OrderRow, 'id' | 'created_at'>, openStatuses: readonly string[]): Promise<number> {
+  const r = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', [...openStatuses])
+    .where((eb) =>
+      eb.or([eb('created_at', '<', order.created_at), eb.and([eb('created_at', '=', order.created_at), eb('id', '<', order.id)])]),
+    )
+    .executeTakeFirstOrThrow()
+  return Number(r.n) + 1
+}
+
+/** Order numbers are random; one already given is drawn again. */
+export const orderNoTaken = async (db: Db, orderNo: string): Promise<boolean> =>
+  (await db.selectFrom('orders').select('id').where('order_no', '=', orderNo).executeTakeFirst()) !== undefined

@@ -1,0 +1,20 @@
+import { adminOrdersApi as api } from '#contract/admin-orders'
+import { contractRouter } from '../lib/route'
+import type { SellingDeps } from '../lib/selling-deps'
+import * as catalogue from '../services/catalogue'
+import * as orders from '../services/orders'
+
+/** /admin/order/* and /admin/giftcard/*: the review queue and its moves, rates and ETAs. Audited. */
+export function adminOrdersRoutes(deps: SellingDeps) {
+  const { router, bind } = contractRouter(deps)
+  bind(api.queue, ({ input }) => orders.adminQueue(deps, input))
+  bind(api.detail, ({ input }) => orders.adminDetail(deps, input.id))
+  bind(api.claim, ({ actor, input }) => orders.claimOrder(deps, actor, input.id))
+  bind(api.complete, ({ actor, input }) => orders.completeOrder(deps, actor, input))
+  bind(api.propose, ({ actor, input }) => orders.proposeOrder(deps, actor, input))
+  bind(api.reject, ({ actor, input }) => orders.rejectOrder(deps, actor, input))
+  bind(api.setRate, ({ actor, input }) => catalogue.setRate(deps, actor, input))
+  bind(api.setEta, ({ actor, input }) => catalogue.setEta(deps, actor, input))
+  bind(api.rateHistory, ({ input }) => catalogue.rateHistory(deps, input))
+  return router
+}

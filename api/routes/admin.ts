@@ -1,0 +1,15 @@
+import { adminApi as api } from '#contract/admin'
+import type { ApiDeps } from '../deps'
+import { contractRouter } from '../lib/route'
+import * as admin from '../services/admin'
+
+/** /admin/*: operators only (Bearer ADMIN_TOKEN; absent when unset). Every action is audited. */
+export function adminRoutes(deps: ApiDeps) {
+  const { router, bind } = contractRouter(deps)
+  bind(api.adjust, ({ actor, input }) => admin.adjustBalance(deps, actor, input))
+  bind(api.withdrawals, ({ input }) => admin.listWithdrawals(deps, input))
+  bind(api.updateWithdrawal, ({ actor, input }) => admin.moveWithdrawal(deps, actor, input))
+  bind(api.user, ({ input }) => admin.findPerson(deps, input))
+  bind(api.books, () => admin.checkBooks(deps))
+  return router
+}

@@ -1,0 +1,12 @@
+import { walletApi as api } from '#contract/wallet'
+import type { ApiDeps } from '../deps'
+import { contractRouter } from '../lib/route'
+import * as wallet from '../services/wallet'
+
+/** /v1/wallet/info and the balance log. */
+export function walletRoutes(deps: ApiDeps) {
+  const { router, bind } = contractRouter(deps)
+  bind(api.info, ({ user }) => wallet.walletInfo(deps, user))
+  bind(api.pageBalanceLog, ({ user, input }) => wallet.balanceLog(deps, user, input))
+  return router
+}

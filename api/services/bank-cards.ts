@@ -1,0 +1,77 @@
+import { MAX_BANK_CARDS, type AddBankCardBody, type BankCard } from '#contract/bank-cards'
+import { Refusals } from '#contract/refusals'
+import { isUniqueViolation } from '../db/connect'
+import type { BankCardRow, User } from '../db/schema'
+import type { ApiDeps } from '../deps'
+import { findBank } from '../lib/banks'
+import { refuse } from '../lib/envelope'
+import { newId } from '../lib/tokens'
+import { findOwnBankCard, insertBankCard, liveBankCards, setDefaultBankCard, softDeleteBankCard } from '../models/bank-cards'
+import { withPin } from './pin'
+
+/** Bank accounts to withdraw to: at most 5, one default, changed only with the withdrawal PIN. */
+
+export const maskAccountNumber = (n: string) => `•••• ${n.slice(-4)}`
+
+export function toBankCard(row: BankCardRow, currency: string): BankCard {
+  return {
+    id: row.id,
+    bankCode: row.bank_code,
+    bankName: findBank(currency, row.bank_code)?.name ?? `Bank ${row.bank_code}`,
+    accountName: row.account_name,
+    maskedNumber: maskAccountNumber(row.account_number),
+    isDefault: row.is_default === 1,
+    createdAt: Number(row.created_at),
+  }
+}
+
+export async function listBankCards(deps: ApiDeps, user: User): Promise<BankCard[]> {
+  return (await liveBankCards(deps.db, user.id)).map((r) => toBankCard(r, deps.config.wallet.currency))
+}
+
+export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBody): Promise<BankCard> {
+  const { currency } = deps.config.wallet
+  if (!findBank(currency, body.bankCode)) throw refuse(Refusals.UNKNOWN_BANK)
+  return withPin(deps, user.id, body.pin, async () => {
+    const existing = await liveBankCards(deps.db, user.id)
+    if (existing.some((c) => c.bank_code === body.bankCode && c.account_number === body.accountNumber)) throw refuse(Refusals.BANK_CARD_DUPLICATE)
+    if (existing.length >= MAX_BANK_CARDS) throw refuse(Refusals.BANK_CARD_LIMIT)
+    const row: BankCardRow = {
+      id: newId(),
+      user_id: user.id,
+      bank_code: body.bankCode,
+      account_number: body.accountNumber,
+      account_name: body.accountName,
+      is_default: existing.length === 0 ? 1 : 0,
+      created_at: deps.now(),
+      deleted_at: null,
+    }
+    try {
+      await insertBankCard(deps.db, row)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw refuse(Refusals.BANK_CARD_DUPLICATE)
+      throw err
+    }
+    return toBankCard(row, currency)
+  })
+}
+
+export async function deleteBankCard(deps: ApiDeps, user: User, body: { id: string; pin: string }): Promise<null> {
+  if (!(await findOwnBankCard(deps.db, user.id, body.id))) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
+  await withPin(deps, user.id, body.pin, async () => {
+    const card = await findOwnBankCard(deps.db, user.id, body.id)
+    if (!card || !(await softDeleteBankCard(deps.db, user.id, body.id, deps.now()))) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
+    // The default went away: the oldest remaining card takes its place.
+    if (card.is_default === 1) {
+      const next = (await liveBankCards(deps.db, user.id))[0]
+      if (next) await setDefaultBankCard(deps.db, user.id, next.id)
+    }
+  })
+  return null
+}
+
+export async function makeDefaultBankCard(deps: ApiDeps, user: User, id: string): Promise<null> {
+  if (!(await findOwnBankCard(deps.db, user.id, id))) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
+  await setDefaultBankCard(deps.db, user.id, id)
+  return null
+}

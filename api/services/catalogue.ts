@@ -1,0 +1,230 @@
+import {
+  COUNTRIES,
+  type Brand,
+  type CardType,
+  type CardTypeOffer,
+  faceValueProblem,
+  formatRate,
+  type Logo,
+  parseRate,
+  payoutFor,
+  type Quote,
+  type Rate,
+} from '#contract/catalogue'
+import { Refusals } from '#contract/refusals'
+import type { Db } from '../db/connect'
+import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
+import { writeTransaction } from '../db/transaction'
+import type { ApiDeps } from '../deps'
+import { refuse } from '../lib/envelope'
+import { audit } from '../models/audit-log'
+import * as catalogue from '../models/catalogue'
+
+/** The catalogue (contract/catalogue.ts): the list, the rates board, quotes; operators' rates and ETAs. */
+
+const DAY = 86_400_000
+
+export const toLogo = (b: Pick<GiftCardBrandRow, 'initials' | 'background' | 'foreground'>): Logo => ({
+  initials: b.initials,
+  background: b.background,
+  foreground: b.foreground,
+})
+
+export function toOffer(v: GiftCardVariantRow): CardTypeOffer {
+  return {
+    cardType: v.card_type as CardType,
+    minFaceValue: Number(v.min_face_value),
+    maxFaceValue: Number(v.max_face_value),
+    denominations: v.denominations ? (JSON.parse(v.denominations) as number[]) : null,
+  }
+}
+
+const countryName = (code: string) => COUNTRIES[code as keyof typeof COUNTRIES]?.name ?? code
+
+/** Every brand with what is bought of it; variants without a rate in force are not offered. */
+export async function giftCardList(deps: ApiDeps): Promise<Brand[]> {
+  const [brands, variants, rates] = await Promise.all([
+    catalogue.listBrands(deps.db),
+    catalogue.listVariants(deps.db),
+    catalogue.ratesAt(deps.db, deps.now()),
+  ])
+  return brands.map((b) => {
+    const countries = new Map<string, Brand['countries'][number]>()
+    for (const v of variants) {
+      if (v.brand_id !== b.id || !rates.has(catalogue.variantKey({ brandId: v.brand_id, country: v.country, cardType: v.card_type })))
+        continue
+      const entry = countries.get(v.country) ?? {
+        country: v.country,
+        countryName: countryName(v.country),
+        currency: v.currency,
+        cardTypes: [],
+      }
+      entry.cardTypes.push(toOffer(v))
+      countries.set(v.country, entry)
+    }
+    return {
+      brandId: b.id,
+      name: b.name,
+      logo: toLogo(b),
+      featured: b.featured === 1,
+      etaMinutes: b.eta_minutes,
+      countries: [...countries.values()],
+    }
+  })
+}
+
+function toRate(
+  deps: ApiDeps,
+  b: GiftCardBrandRow,
+  v: GiftCardVariantRow,
+  current: GiftCardRateRow,
+  before: GiftCardRateRow | undefined,
+): Rate {
+  return {
+    brandId: b.id,
+    brandName: b.name,
+    country: v.country,
+    cardType: v.card_type as CardType,
+    currency: v.currency,
+    payoutCurrency: deps.config.wallet.currency,
+    rate: formatRate(Number(current.rate_micro)),
+    setAt: Number(current.set_at),
+    rate24hAgo: before ? formatRate(Number(before.rate_micro)) : null,
+  }
+}
+
+/** The board: every brand × country × type with its rate now and 24 hours ago. */
+export async function giftCardRates(deps: ApiDeps, filter: { brandId?: string; country?: string; cardType?: CardType }): Promise<Rate[]> {
+  const now = deps.now()
+  const [brands, variants, current, before] = await Promise.all([
+    catalogue.listBrands(deps.db),
+    catalogue.listVariants(deps.db),
+    catalogue.ratesAt(deps.db, now, filter),
+    catalogue.ratesAt(deps.db, now - DAY, filter),
+  ])
+  const byId = new Map(brands.map((b) => [b.id, b]))
+  const out: Rate[] = []
+  for (const b of brands) {
+    for (const v of variants) {
+      if (v.brand_id !== b.id) continue
+      const key = catalogue.variantKey({ brandId: v.brand_id, country: v.country, cardType: v.card_type })
+      const rate = current.get(key)
+      if (rate) out.push(toRate(deps, byId.get(v.brand_id)!, v, rate, before.get(key)))
+    }
+  }
+  return out
+}
+
+export type Offer = { brand: GiftCardBrandRow; variant: GiftCardVariantRow; offer: CardTypeOffer; rate: GiftCardRateRow }
+
+/** Brand → country → type → the rate in force, or the refusal that names the first unknown one. */
+export async function resolveOffer(db: Db, v: catalogue.VariantKey, now: number): Promise<Offer> {
+  const brand = await catalogue.findBrand(db, v.brandId)
+  if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
+  const variants = await catalogue.variantsOf(db, brand.id)
+  if (!variants.some((x) => x.country === v.country))
+    throw refuse(Refusals.UNKNOWN_COUNTRY, `We do not buy ${brand.name} cards from that country. Choose another country`)
+  const variant = variants.find((x) => x.country === v.country && x.card_type === v.cardType)
+  const rate = variant && (await catalogue.rateAt(db, v, now))
+  if (!variant || !rate) {
+    throw refuse(
+      Refusals.UNKNOWN_CARD_TYPE,
+      `We do not buy ${brand.name} ${countryName(v.country)} cards as ${v.cardType === 'ecode' ? 'e-codes' : 'physical cards'}. Choose the other type`,
+    )
+  }
+  return { brand, variant, offer: toOffer(variant), rate }
+}
+
+/** Refuses the first face value the card cannot have, with the sentence that says why. */
+export function checkFaceValues(offer: CardTypeOffer, currency: string, faceValues: number[]): void {
+  faceValues.forEach((faceValue, i) => {
+    const problem = faceValueProblem(offer, faceValue, currency)
+    if (problem) throw refuse(Refusals[problem.refusal], faceValues.length > 1 ? `Card ${i + 1}: ${problem.msg}` : problem.msg)
+  })
+}
+
+export async function quote(deps: ApiDeps, q: { brandId: string; country: string; cardType: CardType; faceValue: number }): Promise<Quote> {
+  const { variant, offer, rate } = await resolveOffer(deps.db, q, deps.now())
+  checkFaceValues(offer, variant.currency, [q.faceValue])
+  const payoutCurrency = deps.config.wallet.currency
+  return {
+    brandId: q.brandId,
+    country: q.country,
+    cardType: q.cardType,
+    currency: variant.currency,
+    faceValue: q.faceValue,
+    rate: formatRate(Number(rate.rate_micro)),
+    setAt: Number(rate.set_at),
+    payoutCurrency,
+    payout: payoutFor(q.faceValue, Number(rate.rate_micro), variant.currency, payoutCurrency),
+  }
+}
+
+// ─── Operators ──────────────────────────────────────────────────────────────────────────────────
+
+export async function setRate(
+  deps: ApiDeps,
+  actor: string,
+  body: { brandId: string; country: string; cardType: CardType; rate: string },
+): Promise<Rate> {
+  const now = deps.now()
+  const micro = parseRate(body.rate)!
+  await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const brand = await catalogue.findBrand(trx, body.brandId)
+    if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
+    const variants = await catalogue.variantsOf(trx, brand.id)
+    if (!variants.some((x) => x.country === body.country)) throw refuse(Refusals.UNKNOWN_COUNTRY)
+    if (!variants.some((x) => x.country === body.country && x.card_type === body.cardType)) throw refuse(Refusals.UNKNOWN_CARD_TYPE)
+    const before = await catalogue.rateAt(trx, body, now)
+    await catalogue.insertRate(trx, {
+      brand_id: body.brandId,
+      country: body.country,
+      card_type: body.cardType,
+      rate_micro: micro,
+      set_at: now,
+      set_by: actor,
+    })
+    await audit(
+      trx,
+      {
+        actor,
+        action: 'rate.set',
+        targetType: 'rate',
+        targetId: catalogue.variantKey(body),
+        before: before ? { rate: formatRate(Number(before.rate_micro)), setAt: Number(before.set_at) } : null,
+        after: { rate: formatRate(micro), setAt: now },
+      },
+      now,
+    )
+  })
+  const [rate] = await giftCardRates(deps, body)
+  return rate
+}
+
+export async function setEta(deps: ApiDeps, actor: string, body: { brandId: string; etaMinutes: number }) {
+  const now = deps.now()
+  await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const brand = await catalogue.findBrand(trx, body.brandId)
+    if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
+    await catalogue.setEta(trx, body.brandId, body.etaMinutes, now)
+    await audit(
+      trx,
+      {
+        actor,
+        action: 'eta.set',
+        targetType: 'brand',
+        targetId: brand.id,
+        before: { etaMinutes: brand.eta_minutes },
+        after: { etaMinutes: body.etaMinutes },
+      },
+      now,
+    )
+  })
+  return { brandId: body.brandId, etaMinutes: body.etaMinutes }
+}
+
+export async function rateHistory(deps: ApiDeps, q: catalogue.VariantKey) {
+  await resolveOffer(deps.db, q, Number.MAX_SAFE_INTEGER)
+  const rows = await catalogue.rateHistory(deps.db, q)
+  return rows.map((r) => ({ rate: formatRate(Number(r.rate_micro)), setAt: Number(r.set_at), setBy: r.set_by }))
+}

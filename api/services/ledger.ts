@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto'
+import { BalanceLogType, type BalanceLogEntry, type RefType } from '#contract/wallet'
+import { Refusals } from '#contract/refusals'
+import type { Db, DbKind } from '../db/connect'
+import type { BalanceLogRow, WalletRow } from '../db/schema'
+import { refuse } from '../lib/envelope'
+import { newId } from '../lib/tokens'
+
+/**
+ * The ledger: the ONLY code that writes the `wallets` and `balance_logs` tables
+ * (tests/api/ledger-ownership.test.ts fails if another file does). Its SQL lives here, not in
+ * api/models, so that one file is the whole story of how money moves:
+ *
+ * - a movement changes `balance` (available) and/or `frozen` (on hold) and appends one entry
+ *   with the balances after it, in the caller's write transaction (db/transaction.ts);
+ * - a guarded UPDATE (`balance + amount >= 0`) plus CHECK constraints: never below zero;
+ * - every movement has an idempotency key, unique in the table: the same key again returns the
+ *   first entry and moves nothing; the same key with another movement is refused;
+ * - entries are never updated or deleted.
+ */
+export type Movement = {
+  userId: string
+  type: BalanceLogType
+  /** Signed change of the available balance. */
+  amount: number
+  /** Signed change of the amount on hold. */
+  frozenChange?: number
+  refType?: RefType | null
+  refId?: string | null
+  note?: string | null
+  /** One per movement, e.g. `withdraw:<id>:hold`, `order:<id>:payout`, `adjust:<requestId>`. */
+  key: string
+}
+
+/** Thrown inside a transaction when a movement would take a balance below zero. */
+export class InsufficientFunds extends Error {
+  constructor() {
+    super('insufficient funds')
+    this.name = 'InsufficientFunds'
+  }
+}
+
+export function toBalanceLogEntry(row: BalanceLogRow): BalanceLogEntry {
+  return {
+    id: row.id,
+    type: row.type as BalanceLogType,
+    amount: Number(row.amount),
+    balanceAfter: Number(row.balance_after),
+    frozenChange: Number(row.frozen_change),
+    frozenAfter: Number(row.frozen_after),
+    refType: (row.ref_type as RefType | null) ?? null,
+    refId: row.ref_id,
+    note: row.note,
+    createdAt: Number(row.created_at),
+  }
+}
+
+const sameMovement = (row: BalanceLogRow, m: Movement) =>
+  row.user_id === m.userId && row.type === m.type && Number(row.amount) === m.amount && Number(row.frozen_change) === (m.frozenChange ?? 0)
+
+/** The wallet row, made empty on first use. Inside a write transaction. */
+export async function ensureWallet(trx: Db, userId: string, currency: string, now: number): Promise<WalletRow> {
+  await trx
+    .insertInto('wallets')
+    .values({ user_id: userId, currency, balance: 0, frozen: 0, updated_at: now })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute()
+  return trx.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow()
+}
+
+/**
+ * Locks the person's wallet row for the rest of the transaction (PostgreSQL; SQLite's
+ * BEGIN IMMEDIATE already holds the write lock), making it first if needed. Everything a money
+ * decision reads (balance, today's withdrawals) is read after this.
+ */
+export async function lockWallet(trx: Db, kind: DbKind, userId: string, currency: string, now: number): Promise<WalletRow> {
+  await ensureWallet(trx, userId, currency, now)
+  return trx
+    .selectFrom('wallets')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .$if(kind === 'postgres', (q) => q.forUpdate())
+    .executeTakeFirstOrThrow()
+}
+
+/**
+ * Applies one movement inside the caller's write transaction. Answers the entry (the first one,
+ * when the key was seen before). Throws InsufficientFunds when it would go below zero, and the
+ * IDEMPOTENCY_KEY_REUSED refusal when the key belongs to a different movement.
+ */
+export async function move(trx: Db, m: Movement, currency: string, now: number): Promise<{ entry: BalanceLogRow; repeated: boolean }> {
+  if (!Number.isSafeInteger(m.amount) || !Number.isSafeInteger(m.frozenChange ?? 0)) throw new Error('ledger: amounts are integers')
+  const seen = await trx.selectFrom('balance_logs').selectAll().where('idempotency_key', '=', m.key).executeTakeFirst()
+  if (seen) {
+    if (!sameMovement(seen, m)) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
+    return { entry: seen, repeated: true }
+  }
+  await ensureWallet(trx, m.userId, currency, now)
+  const frozenChange = m.frozenChange ?? 0
+  const updated = await trx
+    .updateTable('wallets')
+    .set((eb) => ({
+      balance: eb('balance', '+', m.amount),
+      frozen: eb('frozen', '+', frozenChange),
+      updated_at: now,
+    }))
+    .where('user_id', '=', m.userId)
+    .where((eb) => eb.and([eb(eb('balance', '+', m.amount), '>=', 0), eb(eb('frozen', '+', frozenChange), '>=', 0)]))
+    .returning(['balance', 'frozen'])
+    .executeTakeFirst()
+  if (!updated) throw new InsufficientFunds()
+  // The wallet row is locked by the UPDATE above (SQLite: by BEGIN IMMEDIATE), so this is safe.
+  const last = await trx
+    .selectFrom('balance_logs')
+    .select((eb) => eb.fn.max<number>('seq').as('seq'))
+    .where('user_id', '=', m.userId)
+    .executeTakeFirst()
+  const entry: BalanceLogRow = {
+    id: newId(),
+    user_id: m.userId,
+    seq: Number(last?.seq ?? 0) + 1,
+    type: m.type,
+    amount: m.amount,
+    balance_after: Number(updated.balance),
+    frozen_change: frozenChange,
+    frozen_after: Number(updated.frozen),
+    ref_type: m.refType ?? null,
+    ref_id: m.refId ?? null,
+    note: m.note ?? null,
+    idempotency_key: m.key,
+    created_at: now,
+  }
+  await trx.insertInto('balance_logs').values(entry).execute()
+  return { entry, repeated: false }
+}
+
+/** The credit path for order payouts, task rewards and operator adjustments. */
+export function credit(
+  trx: Db,
+  c: { userId: string; amount: number; type: BalanceLogType; refType: RefType; refId: string; note?: string; key: string },
+  currency: string,
+  now: number,
+) {
+  if (!(c.amount > 0)) throw new Error('ledger: a credit is positive')
+  return move(trx, { ...c, frozenChange: 0 }, currency, now)
+}
+
+export async function findWallet(db: Db, userId: string): Promise<WalletRow | undefined> {
+  return db.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirst()
+}
+
+export async function pageBalanceLog(db: Db, userId: string, pageNum: number, pageSize: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('balance_logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('seq', 'desc')
+      .limit(pageSize)
+      .offset((pageNum - 1) * pageSize)
+      .execute(),
+    db.selectFrom('balance_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+  ])
+  return { list: rows.map(toBalanceLogEntry), total: Number(count.n), pageNum, pageSize }
+}
+
+/** A stable digest of a request's money fields, for "same key, other body" checks. */
+export function requestDigest(fields: Record<string, string | number>): string {
+  const canonical = Object.keys(fields)
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join('&')
+  return createHash('sha256').update(canonical).digest('base64url')
+}
+
+/**
+ * The books balance: for every wallet, the entries sum to its balances and the last entry shows
+ * them. For tests and `npm run ops -- check`; answers the wallets that do not.
+ */
+export async function auditBooks(db: Db): Promise<{ userId: string; balance: number; frozen: number; sumAmount: number; sumFrozen: number }[]> {
+  const rows = await db
+    .selectFrom('wallets')
+    .leftJoin('balance_logs', 'balance_logs.user_id', 'wallets.user_id')
+    .select((eb) => [
+      'wallets.user_id as userId',
+      'wallets.balance as balance',
+      'wallets.frozen as frozen',
+      eb.fn.coalesce(eb.fn.sum<number>('balance_logs.amount'), eb.lit(0)).as('sumAmount'),
+      eb.fn.coalesce(eb.fn.sum<number>('balance_logs.frozen_change'), eb.lit(0)).as('sumFrozen'),
+    ])
+    .groupBy(['wallets.user_id', 'wallets.balance', 'wallets.frozen'])
+    .execute()
+  return rows
+    .map((r) => ({ userId: r.userId, balance: Number(r.balance), frozen: Number(r.frozen), sumAmount: Number(r.sumAmount), sumFrozen: Number(r.sumFrozen) }))
+    .filter((r) => r.balance !== r.sumAmount || r.frozen !== r.sumFrozen)
+}

@@ -1,0 +1,610 @@
+import { randomInt } from 'node:crypto'
+import type { Updateable } from 'kysely'
+import type { AdminOrder } from '#contract/admin-orders'
+import { formatRate, parseRate, payoutFor, type CardType } from '#contract/catalogue'
+import { formatMoney, minorDigits } from '#contract/money'
+import {
+  OPEN_STATUSES,
+  ORDER_MOVES,
+  REJECTION_REASONS,
+  type CardStatus,
+  type Order,
+  type OrderCard,
+  type OrderEvent,
+  type OrderMove,
+  type OrderStatus,
+  type OrderSummary,
+  type ReasonCode,
+  type SellBody,
+} from '#contract/orders'
+import { Refusals } from '#contract/refusals'
+import { BalanceLogType } from '#contract/wallet'
+import { isUniqueViolation, type Db } from '../db/connect'
+import type { GiftCardBrandRow, OrderCardRow, OrderRow, OrdersTable, User } from '../db/schema'
+import { writeTransaction } from '../db/transaction'
+import { refuse } from '../lib/envelope'
+import type { SellingDeps } from '../lib/selling-deps'
+import { newId } from '../lib/tokens'
+import { audit } from '../models/audit-log'
+import { findBrand, listBrands } from '../models/catalogue'
+import { addMessage } from '../models/messages'
+import * as orders from '../models/orders'
+import { findUpload, ownUploadIds } from '../models/uploads'
+import { findUserById } from '../models/users'
+import { recordFirstSuccessfulOrder } from './analytics'
+import { checkFaceValues, resolveOffer, toLogo } from './catalogue'
+import { credit, requestDigest } from './ledger'
+
+/**
+ * Orders (contract/orders.ts): the sale with its locked quote, what the person sees, and every
+ * move of the state machine. A move is one write transaction: the guarded status change, its
+ * event on the timeline, the money (through the ledger), the audit entry (operators) and the
+ * message to the person — all or nothing.
+ */
+
+const MINUTE = 60_000
+
+// ─── Views ──────────────────────────────────────────────────────────────────────────────────────
+
+/** "•••• 7XQ2" for the code, "•••" for a PIN: what every answer shows of an e-code. */
+const maskCodes = (codes: string[]) => codes.map((c, i) => (i === 0 ? `•••• ${c.slice(-4)}` : '•••'))
+
+function cardStatus(order: OrderRow, card: OrderCardRow): CardStatus {
+  const quoted = Number(card.quoted_payout)
+  switch (order.status as OrderStatus) {
+    case 'proposed': {
+      const proposed = card.proposed_payout === null ? quoted : Number(card.proposed_payout)
+      return proposed === 0 ? 'rejected' : proposed < quoted ? 'lowered' : 'accepted'
+    }
+    case 'completed':
+      return Number(card.settled_payout ?? quoted) === 0 ? 'rejected' : 'completed'
+    default:
+      return order.status as CardStatus
+  }
+}
+
+const nullableNumber = (v: number | null) => (v === null ? null : Number(v))
+
+async function brandsById(deps: SellingDeps): Promise<Map<string, GiftCardBrandRow>> {
+  return new Map((await listBrands(deps.db)).map((b) => [b.id, b]))
+}
+
+function toSummary(row: OrderRow, brand: GiftCardBrandRow | undefined, cards: OrderCardRow[]): OrderSummary {
+  return {
+    id: row.id,
+    orderNo: row.order_no,
+    status: row.status as OrderStatus,
+    brandId: row.brand_id,
+    brandName: brand?.name ?? row.brand_id,
+    logo: brand ? toLogo(brand) : { initials: row.brand_id.slice(0, 2).toUpperCase(), background: '#555555', foreground: '#FFFFFF' },
+    country: row.country,
+    currency: row.currency,
+    cardType: row.card_type as CardType,
+    quotedRate: formatRate(Number(row.quoted_rate_micro)),
+    payoutCurrency: row.payout_currency,
+    cardCount: cards.length,
+    faceValueTotal: cards.reduce((sum, c) => sum + Number(c.face_value), 0),
+    quotedPayout: Number(row.quoted_payout),
+    proposedPayout: nullableNumber(row.proposed_payout),
+    settledPayout: nullableNumber(row.settled_payout),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  }
+}
+
+async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
+  const [brand, cards, events] = await Promise.all([
+    findBrand(deps.db, row.brand_id),
+    orders.cardsOf(deps.db, [row.id]),
+    orders.eventsOf(deps.db, row.id),
+  ])
+  const images = await orders.imagesOf(
+    deps.db,
+    cards.map((c) => c.id),
+  )
+  const open = OPEN_STATUSES.includes(row.status as OrderStatus)
+  const reasonOf = (code: string | null) =>
+    code ? { reasonCode: code as ReasonCode, reasonText: REJECTION_REASONS[code as ReasonCode] } : null
+  return {
+    ...toSummary(row, brand, cards),
+    cards: cards.map((c): OrderCard => {
+      const reason = reasonOf(c.reason_code ?? (row.status === 'rejected' ? row.reason_code : null))
+      return {
+        cardId: c.id,
+        position: c.position,
+        faceValue: Number(c.face_value),
+        quotedPayout: Number(c.quoted_payout),
+        proposedPayout: nullableNumber(c.proposed_payout),
+        settledPayout: nullableNumber(c.settled_payout),
+        status: cardStatus(row, c),
+        reasonCode: reason?.reasonCode ?? null,
+        reasonText: reason?.reasonText ?? null,
+        maskedCodes: c.codes_masked ? (JSON.parse(c.codes_masked) as string[]) : [],
+        imageIds: images.get(c.id) ?? [],
+      }
+    }),
+    rejection: row.status === 'rejected' ? reasonOf(row.reason_code) : null,
+    proposal:
+      row.proposed_at === null
+        ? null
+        : { payout: Number(row.proposed_payout ?? 0), reason: row.proposal_reason ?? '', at: Number(row.proposed_at) },
+    operatorNote: row.operator_note,
+    proofImageId: row.proof_image_id,
+    queue: open
+      ? {
+          position: await orders.queuePosition(deps.db, row, OPEN_STATUSES),
+          etaMinutes: row.eta_minutes,
+          expectedBy: Number(row.created_at) + row.eta_minutes * MINUTE,
+        }
+      : null,
+    events: events.map((e): OrderEvent => ({
+      status: e.status as OrderStatus,
+      at: Number(e.at),
+      by: e.actor as OrderEvent['by'],
+      note: e.note,
+    })),
+  }
+}
+
+/** The operators' view: the person, who claimed it, and each e-code decrypted (they redeem it). */
+async function toAdminOrder(deps: SellingDeps, row: OrderRow): Promise<AdminOrder> {
+  const [order, owner, cards] = await Promise.all([
+    toOrder(deps, row),
+    findUserById(deps.db, row.user_id),
+    orders.cardsOf(deps.db, [row.id]),
+  ])
+  const sealed = new Map(cards.map((c) => [c.id, c.codes_cipher]))
+  return {
+    ...order,
+    userId: row.user_id,
+    email: owner?.email ?? '',
+    claimedBy: row.claimed_by,
+    cards: order.cards.map((c) => {
+      const cipher = sealed.get(c.cardId)
+      let codes: string[] = []
+      if (cipher) {
+        try {
+          codes = JSON.parse(deps.codes.open(cipher, c.cardId)) as string[]
+        } catch {
+          // Sealed with another CODES_KEY: say so instead of failing the whole queue.
+          deps.logger.warn({ orderId: row.id, cardId: c.cardId }, 'an e-code does not open with this CODES_KEY')
+          codes = ['(cannot be decrypted with this CODES_KEY)']
+        }
+      }
+      return { ...c, codes }
+    }),
+  }
+}
+
+// ─── The person's calls ─────────────────────────────────────────────────────────────────────────
+
+const ORDER_NO_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ'
+const newOrderNo = () => `CL-${Array.from({ length: 8 }, () => ORDER_NO_ALPHABET[randomInt(ORDER_NO_ALPHABET.length)]).join('')}`
+
+/** The same requestId again: the first order, or a refusal when the body differs. */
+function repeatOf(row: OrderRow, digest: string): OrderRow {
+  if (row.request_hash !== digest) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
+  return row
+}
+
+const cardLabel = (count: number, i: number) => (count > 1 ? `Card ${i + 1}: ` : '')
+
+export async function sell(deps: SellingDeps, user: User, body: SellBody): Promise<Order> {
+  const payoutCurrency = deps.config.wallet.currency
+  const quotedMicro = parseRate(body.quotedRate)!
+  // Duplicates are found by the code alone; the request digest covers everything sent, codes
+  // only as HMACs (never a plain hash of a secret).
+  const fingerprints = body.cards.map((c) => (c.cardCodes ? deps.codes.fingerprint(c.cardCodes[0]) : null))
+  const imageIds = body.cards.map((c) => (c.imageIds ?? []).map((id) => id.toLowerCase()))
+  const digest = requestDigest({
+    brandId: body.brandId,
+    country: body.country,
+    cardType: body.cardType,
+    quotedRate: quotedMicro,
+    cards: JSON.stringify(
+      body.cards.map((c, i) => [c.faceValue, c.cardCodes ? deps.codes.fingerprint(c.cardCodes.join(' ')) : imageIds[i]]),
+    ),
+  })
+  const seen = await orders.findByRequestId(deps.db, user.id, body.requestId)
+  if (seen) return toOrder(deps, repeatOf(seen, digest))
+
+  const now = deps.now()
+  const { brand, variant, offer, rate } = await resolveOffer(deps.db, body, now)
+  checkFaceValues(
+    offer,
+    variant.currency,
+    body.cards.map((c) => c.faceValue),
+  )
+  const currentMicro = Number(rate.rate_micro)
+  const payouts = body.cards.map((c) => payoutFor(c.faceValue, currentMicro, variant.currency, payoutCurrency))
+  const total = payouts.reduce((a, b) => a + b, 0)
+  if (quotedMicro !== currentMicro) {
+    const unit = 10 ** minorDigits(variant.currency)
+    const perUnit = (micro: number) => formatMoney(payoutFor(unit, micro, variant.currency, payoutCurrency), payoutCurrency)
+    throw refuse(
+      Refusals.RATE_CHANGED,
+      `The rate changed to ${perUnit(currentMicro)} per ${formatMoney(unit, variant.currency)} (you saw ${perUnit(quotedMicro)}): you would get ${formatMoney(total, payoutCurrency)}. Check the new payout and confirm`,
+    )
+  }
+  if (total <= 0) throw refuse(Refusals.FACE_VALUE_OUT_OF_RANGE)
+  const owned = await ownUploadIds(deps.db, user.id, [...new Set(imageIds.flat())])
+  imageIds.forEach((ids, i) => {
+    if (ids.some((id) => !owned.has(id)))
+      throw refuse(Refusals.IMAGE_NOT_FOUND, `${cardLabel(body.cards.length, i)}${Refusals.IMAGE_NOT_FOUND.msg}`)
+  })
+
+  const duplicate = (i: number) =>
+    refuse(Refusals.CODE_ALREADY_SUBMITTED, `${cardLabel(body.cards.length, i)}${Refusals.CODE_ALREADY_SUBMITTED.msg}`)
+  let row: OrderRow
+  try {
+    row = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+      const again = await orders.findByRequestId(trx, user.id, body.requestId)
+      if (again) return repeatOf(again, digest)
+      const taken = await orders.seenFingerprints(
+        trx,
+        fingerprints.filter((f): f is string => f !== null),
+      )
+      const dup = fingerprints.findIndex((f) => f !== null && taken.has(f))
+      if (dup >= 0) {
+        // The code may be this very request's, made by a twin that committed after the check above.
+        const twin = await orders.findByRequestId(trx, user.id, body.requestId)
+        if (twin) return repeatOf(twin, digest)
+        throw duplicate(dup)
+      }
+      let orderNo = newOrderNo()
+      while (await orders.orderNoTaken(trx, orderNo)) orderNo = newOrderNo()
+      const order: OrderRow = {
+        id: newId(),
+        order_no: orderNo,
+        user_id: user.id,
+        request_id: body.requestId,
+        request_hash: digest,
+        brand_id: brand.id,
+        country: variant.country,
+        currency: variant.currency,
+        card_type: variant.card_type,
+        quoted_rate_micro: quotedMicro,
+        payout_currency: payoutCurrency,
+        quoted_payout: total,
+        proposed_payout: null,
+        settled_payout: null,
+        status: 'pending',
+        reason_code: null,
+        proposal_reason: null,
+        proposed_at: null,
+        operator_note: null,
+        proof_image_id: null,
+        claimed_by: null,
+        eta_minutes: brand.eta_minutes,
+        created_at: now,
+        updated_at: now,
+      }
+      const cards: OrderCardRow[] = body.cards.map((c, i) => {
+        const id = newId()
+        return {
+          id,
+          order_id: order.id,
+          position: i + 1,
+          face_value: c.faceValue,
+          quoted_payout: payouts[i],
+          proposed_payout: null,
+          settled_payout: null,
+          reason_code: null,
+          codes_cipher: c.cardCodes ? deps.codes.seal(JSON.stringify(c.cardCodes), id) : null,
+          codes_masked: c.cardCodes ? JSON.stringify(maskCodes(c.cardCodes)) : null,
+        }
+      })
+      await orders.insertOrder(trx, order)
+      await orders.insertCards(trx, cards)
+      await orders.insertCardImages(
+        trx,
+        cards.flatMap((card, i) => imageIds[i].map((uploadId, position) => ({ order_card_id: card.id, upload_id: uploadId, position }))),
+      )
+      await orders.insertFingerprints(
+        trx,
+        cards.flatMap((card, i) => (fingerprints[i] ? [{ code_hmac: fingerprints[i], order_card_id: card.id, created_at: now }] : [])),
+      )
+      await orders.addOrderEvent(trx, { orderId: order.id, status: 'pending', actor: 'you', note: null }, now)
+      await addMessage(
+        trx,
+        {
+          userId: user.id,
+          kind: 'order',
+          refId: order.id,
+          title: 'Order received',
+          content: `Your ${brand.name} order ${orderNo} (${formatMoney(total, payoutCurrency)} at the quoted rate) is in the review queue. Reviews of ${brand.name} cards take about ${brand.eta_minutes} minutes.`,
+        },
+        now,
+      )
+      return order
+    })
+  } catch (err) {
+    // Two submissions raced past the checks: the unique indexes kept one order per requestId and
+    // one order per code. Answer the winner, or refuse the code.
+    if (!isUniqueViolation(err)) throw err
+    const winner = await orders.findByRequestId(deps.db, user.id, body.requestId)
+    if (winner) row = repeatOf(winner, digest)
+    else
+      throw duplicate(
+        Math.max(
+          0,
+          fingerprints.findIndex((f) => f !== null),
+        ),
+      )
+  }
+  return toOrder(deps, row)
+}
+
+export async function orderPage(deps: SellingDeps, user: User, q: { pageNum: number; pageSize: number; status?: OrderStatus }) {
+  const { rows, total } = await orders.pageOrders(
+    deps.db,
+    { userId: user.id, statuses: q.status ? [q.status] : undefined },
+    q.pageNum,
+    q.pageSize,
+  )
+  const [brands, cards] = await Promise.all([
+    brandsById(deps),
+    orders.cardsOf(
+      deps.db,
+      rows.map((r) => r.id),
+    ),
+  ])
+  const list = rows.map((r) =>
+    toSummary(
+      r,
+      brands.get(r.brand_id),
+      cards.filter((c) => c.order_id === r.id),
+    ),
+  )
+  return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
+}
+
+export async function orderDetail(deps: SellingDeps, user: User, id: string): Promise<Order> {
+  const row = await orders.findOrder(deps.db, id)
+  if (!row || row.user_id !== user.id) throw refuse(Refusals.ORDER_NOT_FOUND)
+  return toOrder(deps, row)
+}
+
+// ─── Moves ──────────────────────────────────────────────────────────────────────────────────────
+
+function badMove(move: OrderMove, status: string): string {
+  switch (move) {
+    case 'cancel':
+      return `Only a pending order can be cancelled. This one is ${status}`
+    case 'accept':
+    case 'decline':
+      return `There is no lower payout waiting for your answer on this order. It is ${status}`
+    case 'claim':
+      return `Only a pending order can be claimed. This one is ${status}`
+    default:
+      return status === 'pending' ? 'Claim the order first: it is still pending' : `This order is already ${status}`
+  }
+}
+
+type MoveWork = (
+  trx: Db,
+  current: OrderRow,
+  brandName: string,
+) => Promise<{
+  patch: Updateable<OrdersTable>
+  /** On the timeline. */
+  note: string | null
+  message: { title: string; content: string }
+  /** More work in the same transaction, after the status changed (money, cards, analytics). */
+  after?: (next: OrderRow) => Promise<void>
+}>
+
+/**
+ * One move of the state machine (contract ORDER_MOVES), in one write transaction. Repeating the
+ * move that was already made answers the order and changes nothing; any other status refuses.
+ */
+async function transition(
+  deps: SellingDeps,
+  o: { id: string; move: OrderMove; userId?: string; actor: string },
+  work: MoveWork,
+): Promise<OrderRow> {
+  const rule = ORDER_MOVES[o.move]
+  const now = deps.now()
+  return writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const current = await orders.lockOrder(trx, deps.dbKind, o.id)
+    if (!current || (o.userId !== undefined && current.user_id !== o.userId)) throw refuse(Refusals.ORDER_NOT_FOUND)
+    if (current.status === rule.to) return current
+    if (current.status !== rule.from) throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
+    const brandName = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
+    const { patch, note, message, after } = await work(trx, current, brandName)
+    if (!(await orders.moveOrder(trx, current.id, rule.from, { ...patch, status: rule.to }, now))) {
+      throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
+    }
+    const next: OrderRow = { ...current, ...(patch as Partial<OrderRow>), status: rule.to, updated_at: now }
+    await orders.addOrderEvent(trx, { orderId: current.id, status: rule.to, actor: rule.by === 'person' ? 'you' : 'operator', note }, now)
+    await after?.(next)
+    if (rule.by === 'operator') {
+      await audit(
+        trx,
+        { actor: o.actor, action: `order.${o.move}`, targetType: 'order', targetId: current.id, before: current, after: next },
+        now,
+      )
+    }
+    await addMessage(trx, { userId: current.user_id, kind: 'order', refId: current.id, ...message }, now)
+    return next
+  })
+}
+
+/** The wallet credit of a completed order: exactly once (the ledger key), in the move's transaction. */
+async function payOut(trx: Db, order: OrderRow, amount: number, now: number): Promise<void> {
+  if (amount > 0) {
+    await credit(
+      trx,
+      {
+        userId: order.user_id,
+        amount,
+        type: BalanceLogType.ORDER_PAYOUT,
+        refType: 'order',
+        refId: order.id,
+        note: `Order ${order.order_no}`,
+        key: `order:${order.id}:payout`,
+      },
+      order.payout_currency,
+      now,
+    )
+    await recordFirstSuccessfulOrder(trx, order.user_id, order.id, now)
+  }
+}
+
+const money = (o: OrderRow, amount: number | null) => formatMoney(Number(amount ?? 0), o.payout_currency)
+
+export async function cancelOrder(deps: SellingDeps, user: User, id: string): Promise<Order> {
+  const row = await transition(deps, { id, move: 'cancel', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
+    patch: { settled_payout: 0 },
+    note: null,
+    message: {
+      title: 'Order cancelled',
+      content: `You cancelled your ${brand} order ${o.order_no}. Its cards were not redeemed, and their codes can be sold again.`,
+    },
+    after: async () => {
+      await orders.settleCards(trx, o.id, 'nothing')
+      await orders.releaseFingerprints(trx, o.id)
+    },
+  }))
+  return toOrder(deps, row)
+}
+
+export async function acceptOrder(deps: SellingDeps, user: User, id: string): Promise<Order> {
+  const now = deps.now()
+  const row = await transition(deps, { id, move: 'accept', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
+    patch: { settled_payout: o.proposed_payout },
+    note: `You accepted ${money(o, o.proposed_payout)}`,
+    message: {
+      title: 'Order completed',
+      content: `You accepted ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. It is in your wallet now.`,
+    },
+    after: async (next) => {
+      await orders.settleCards(trx, o.id, 'proposed')
+      await payOut(trx, next, Number(o.proposed_payout ?? 0), now)
+    },
+  }))
+  return toOrder(deps, row)
+}
+
+export async function declineOrder(deps: SellingDeps, user: User, id: string): Promise<Order> {
+  const row = await transition(deps, { id, move: 'decline', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
+    patch: { settled_payout: 0 },
+    note: 'You declined the lower payout',
+    message: {
+      title: 'Offer declined',
+      content: `You declined ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. The order is closed, the cards were not redeemed, and nothing was credited.`,
+    },
+    after: async () => orders.settleCards(trx, o.id, 'nothing'),
+  }))
+  return toOrder(deps, row)
+}
+
+// ─── Operators ──────────────────────────────────────────────────────────────────────────────────
+
+export async function adminQueue(deps: SellingDeps, q: { pageNum: number; pageSize: number; status?: OrderStatus }) {
+  const { rows, total } = await orders.pageOrders(
+    deps.db,
+    { statuses: q.status ? [q.status] : [...OPEN_STATUSES], oldestFirst: true },
+    q.pageNum,
+    q.pageSize,
+  )
+  const list = []
+  for (const r of rows) list.push(await toAdminOrder(deps, r))
+  return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
+}
+
+export async function adminDetail(deps: SellingDeps, id: string): Promise<AdminOrder> {
+  const row = await orders.findOrder(deps.db, id)
+  if (!row) throw refuse(Refusals.ORDER_NOT_FOUND)
+  return toAdminOrder(deps, row)
+}
+
+export async function claimOrder(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
+  const row = await transition(deps, { id, move: 'claim', actor }, async (_trx, o, brand) => ({
+    patch: { claimed_by: actor },
+    note: null,
+    message: { title: 'Order in review', content: `We are reviewing your ${brand} order ${o.order_no} now.` },
+  }))
+  return toAdminOrder(deps, row)
+}
+
+export async function completeOrder(deps: SellingDeps, actor: string, body: { id: string; note?: string }): Promise<AdminOrder> {
+  const now = deps.now()
+  const row = await transition(deps, { id: body.id, move: 'complete', actor }, async (trx, o, brand) => ({
+    patch: { settled_payout: o.quoted_payout, operator_note: body.note ?? null },
+    note: `Paid ${money(o, o.quoted_payout)}`,
+    message: {
+      title: 'Order completed',
+      content: `Your ${brand} order ${o.order_no} is complete: ${money(o, o.quoted_payout)}, the full quote, is in your wallet.${body.note ? ` ${body.note}` : ''}`,
+    },
+    after: async (next) => {
+      await orders.settleCards(trx, o.id, 'quoted')
+      await payOut(trx, next, Number(o.quoted_payout), now)
+    },
+  }))
+  return toAdminOrder(deps, row)
+}
+
+export async function proposeOrder(
+  deps: SellingDeps,
+  actor: string,
+  body: { id: string; reason: string; cards: { cardId: string; payout: number; reasonCode: ReasonCode }[] },
+): Promise<AdminOrder> {
+  const now = deps.now()
+  const row = await transition(deps, { id: body.id, move: 'propose', actor }, async (trx, o, brand) => {
+    const cards = await orders.cardsOf(trx, [o.id])
+    const named = new Map(body.cards.map((c) => [c.cardId, c]))
+    for (const c of body.cards) {
+      const card = cards.find((x) => x.id === c.cardId)
+      if (!card) throw refuse(Refusals.PROPOSAL_NOT_LOWER, `There is no card ${c.cardId} in this order`)
+      if (c.payout >= Number(card.quoted_payout)) {
+        throw refuse(
+          Refusals.PROPOSAL_NOT_LOWER,
+          `Card ${card.position}: a proposal must be lower than its quote of ${money(o, card.quoted_payout)}`,
+        )
+      }
+    }
+    const proposed = cards.reduce((sum, c) => sum + (named.get(c.id)?.payout ?? Number(c.quoted_payout)), 0)
+    if (proposed <= 0) throw refuse(Refusals.PROPOSAL_NOT_LOWER, 'This proposal pays nothing: reject the order instead')
+    return {
+      patch: { proposed_payout: proposed, proposal_reason: body.reason, proposed_at: now, operator_note: body.reason },
+      note: body.reason,
+      message: {
+        title: 'A lower payout is offered',
+        content: `We can pay ${money(o, proposed)} instead of ${money(o, o.quoted_payout)} for your ${brand} order ${o.order_no}: ${body.reason}. Open the order to accept or decline it.`,
+      },
+      after: async () => {
+        for (const c of cards) {
+          const change = named.get(c.id)
+          await orders.updateCard(trx, c.id, {
+            proposed_payout: change ? change.payout : Number(c.quoted_payout),
+            reason_code: change?.reasonCode ?? null,
+          })
+        }
+      },
+    }
+  })
+  return toAdminOrder(deps, row)
+}
+
+export async function rejectOrder(
+  deps: SellingDeps,
+  actor: string,
+  body: { id: string; reasonCode: ReasonCode; note?: string; proofImageId?: string },
+): Promise<AdminOrder> {
+  const proofImageId = body.proofImageId?.toLowerCase()
+  const row = await transition(deps, { id: body.id, move: 'reject', actor }, async (trx, o, brand) => {
+    if (proofImageId && !(await findUpload(trx, proofImageId))) throw refuse(Refusals.IMAGE_NOT_FOUND)
+    const reason = REJECTION_REASONS[body.reasonCode]
+    return {
+      patch: { reason_code: body.reasonCode, operator_note: body.note ?? null, proof_image_id: proofImageId ?? null, settled_payout: 0 },
+      note: body.note ? `${reason}. ${body.note}` : reason,
+      message: {
+        title: 'Order rejected',
+        content: `Your ${brand} order ${o.order_no} was rejected: ${reason}.${body.note ? ` ${body.note}` : ''} Open the order for the details.`,
+      },
+      after: async () => orders.settleCards(trx, o.id, 'nothing'),
+    }
+  })
+  return toAdminOrder(deps, row)
+}

@@ -1,0 +1,95 @@
+import { pipeline } from 'node:stream/promises'
+import type { Request, Response } from 'express'
+import { Refusals } from '#contract/refusals'
+import { MAX_UPLOAD_BYTES, UPLOAD_FIELD, type UploadData } from '#contract/uploads'
+import type { UploadRow } from '../db/schema'
+import { refuse } from '../lib/envelope'
+import { ImageRefused, reencodeImage, sniffImageType } from '../lib/images'
+import { readOneFile } from '../lib/multipart'
+import type { SellingDeps } from '../lib/selling-deps'
+import { newId } from '../lib/tokens'
+import { countUploadsSince, findReadableUpload, findUpload, insertUpload } from '../models/uploads'
+
+/**
+ * Card photos in and out (contract/uploads.ts). In: read (≤ 5 MB, streamed), typed by content,
+ * re-encoded, stored, recorded. Out: streamed from the storage to the owner or an operator only.
+ */
+
+const DAY = 86_400_000
+
+/** Who uploads: a person (counted against UPLOADS_PER_DAY), or an operator's proof photo. */
+export type Uploader = { userId: string } | { operator: string }
+
+export async function uploadPhoto(deps: SellingDeps, who: Uploader, req: Request, res: Response): Promise<UploadData> {
+  const now = deps.now()
+  let bytes: Buffer
+  try {
+    if ('userId' in who && (await countUploadsSince(deps.db, who.userId, now - DAY)) >= deps.config.selling.uploadsPerDay) {
+      throw refuse(Refusals.UPLOAD_LIMIT)
+    }
+    bytes = await readOneFile(req, { field: UPLOAD_FIELD, maxBytes: MAX_UPLOAD_BYTES })
+  } catch (err) {
+    // The rest of a refused body is not worth reading: answer, then close the connection.
+    if (!req.complete) res.set('Connection', 'close')
+    throw err
+  }
+  if (!(await sniffImageType(bytes))) throw refuse(Refusals.NOT_AN_IMAGE)
+  let image
+  try {
+    image = await deps.imageGate.run(() => reencodeImage(bytes))
+  } catch (err) {
+    if (err instanceof ImageRefused) throw refuse(err.why === 'too-many-pixels' ? Refusals.IMAGE_TOO_LARGE : Refusals.NOT_AN_IMAGE)
+    throw err
+  }
+  const id = newId()
+  const day = new Date(now).toISOString()
+  const row: UploadRow = {
+    id,
+    user_id: 'userId' in who ? who.userId : null,
+    uploaded_by: 'userId' in who ? 'person' : who.operator,
+    storage_key: `${day.slice(0, 4)}/${day.slice(5, 7)}/${id}.jpg`,
+    content_type: 'image/jpeg',
+    bytes: image.data.length,
+    width: image.width,
+    height: image.height,
+    created_at: now,
+  }
+  await deps.storage.put(row.storage_key, image.data, row.content_type)
+  try {
+    await insertUpload(deps.db, row)
+  } catch (err) {
+    await deps.storage.delete(row.storage_key).catch(() => undefined)
+    throw err
+  }
+  return { fileId: id, width: row.width, height: row.height, bytes: row.bytes, contentType: 'image/jpeg' }
+}
+
+async function sendPhoto(deps: SellingDeps, row: UploadRow | undefined, res: Response): Promise<void> {
+  const stored = row && (await deps.storage.get(row.storage_key))
+  if (!row || !stored) throw refuse(Refusals.IMAGE_NOT_FOUND)
+  res.status(200)
+  res.set({
+    'Content-Type': row.content_type,
+    'Content-Disposition': 'inline; filename="card-photo.jpg"',
+    // A secret: no shared cache may keep it, and the browser keeps it only for this page.
+    'Cache-Control': 'private, no-store',
+    'Cross-Origin-Resource-Policy': 'same-site',
+  })
+  if (stored.bytes !== undefined) res.set('Content-Length', String(stored.bytes))
+  try {
+    await pipeline(stored.body, res)
+  } catch (err) {
+    // The reader went away, or the storage failed mid-way: nothing more can be said on this answer.
+    if (!res.writableEnded) deps.logger.warn({ err: (err as Error).message, fileId: row.id }, 'photo stream ended early')
+    res.destroy()
+  }
+}
+
+/** The person's own photo, or a proof photo on their order; anyone else's is "not found". */
+export async function readOwnPhoto(deps: SellingDeps, userId: string, id: string, res: Response): Promise<void> {
+  await sendPhoto(deps, await findReadableUpload(deps.db, userId, id.toLowerCase()), res)
+}
+
+export async function readAnyPhoto(deps: SellingDeps, id: string, res: Response): Promise<void> {
+  await sendPhoto(deps, await findUpload(deps.db, id.toLowerCase()), res)
+}

@@ -1,0 +1,41 @@
+import type { PageQuery } from '#contract/envelope'
+import type { WalletInfo } from '#contract/wallet'
+import type { User } from '../db/schema'
+import type { ApiDeps } from '../deps'
+import { liveBankCards } from '../models/bank-cards'
+import { findWallet, pageBalanceLog } from './ledger'
+import { getPinState } from './pin'
+import { remainingToday } from './withdrawals'
+
+/** What the Wallet and Withdraw screens show: balances, PIN state and today's limits. */
+export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo> {
+  const { wallet } = deps.config
+  const now = deps.now()
+  const [row, pin, today, cards] = await Promise.all([
+    findWallet(deps.db, user.id),
+    getPinState(deps, user.id),
+    remainingToday(deps, deps.db, user.id, now),
+    liveBankCards(deps.db, user.id),
+  ])
+  return {
+    balance: Number(row?.balance ?? 0),
+    frozen: Number(row?.frozen ?? 0),
+    currency: wallet.currency,
+    hasPin: pin.hasPin,
+    pin,
+    limits: {
+      min: wallet.withdrawMin,
+      dailyMax: wallet.withdrawDailyMax,
+      remainingToday: today.remaining,
+      fee: wallet.withdrawFee,
+      payoutHours: wallet.payoutHours,
+      timeZone: wallet.timeZone,
+      dayEndsAt: today.dayEndsAt,
+    },
+    bankCardCount: cards.length,
+  }
+}
+
+export function balanceLog(deps: ApiDeps, user: User, page: PageQuery) {
+  return pageBalanceLog(deps.db, user.id, page.pageNum, page.pageSize)
+}

@@ -1,0 +1,235 @@
+import { Refusals } from '#contract/refusals'
+import { BalanceLogType } from '#contract/wallet'
+import { formatMoney } from '#contract/money'
+import {
+  WITHDRAWAL_MOVES,
+  WithdrawalStatus,
+  type CreateWithdrawalBody,
+  type Withdrawal,
+} from '#contract/withdrawals'
+import { isUniqueViolation } from '../db/connect'
+import type { User, WithdrawalRow } from '../db/schema'
+import { writeTransaction } from '../db/transaction'
+import type { ApiDeps } from '../deps'
+import { dayBounds } from '../lib/day'
+import { refuse } from '../lib/envelope'
+import { newId } from '../lib/tokens'
+import { audit } from '../models/audit-log'
+import { findBankCard, findOwnBankCard } from '../models/bank-cards'
+import { addMessage } from '../models/messages'
+import { findUserById } from '../models/users'
+import {
+  addWithdrawalEvent,
+  findByRequestId,
+  findOwnWithdrawal,
+  insertWithdrawal,
+  moveWithdrawal,
+  pageWithdrawals,
+  withdrawalEvents,
+  withdrawnSince,
+} from '../models/withdrawals'
+import { InsufficientFunds, lockWallet, move, requestDigest } from './ledger'
+import { toBankCard } from './bank-cards'
+import { withPin } from './pin'
+
+/**
+ * Withdrawals: the hold at creation, and the operator's moves to processing, success (the hold
+ * leaves the wallet) or failed (the hold returns to the balance). Money moves only through the
+ * ledger, in the same transaction as the status change.
+ */
+
+const HOUR = 3_600_000
+const STATUS_RANK: Record<WithdrawalStatus, number> = { pending: 0, processing: 1, success: 2, failed: 2 }
+
+export async function toWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<Withdrawal> {
+  const [card, events] = await Promise.all([findBankCard(deps.db, row.bank_card_id), withdrawalEvents(deps.db, [row.id])])
+  const shown = card && toBankCard(card, row.currency)
+  return {
+    id: row.id,
+    status: row.status as WithdrawalStatus,
+    amount: Number(row.amount),
+    fee: Number(row.fee),
+    received: Number(row.amount) - Number(row.fee),
+    currency: row.currency,
+    bankCard: shown
+      ? { id: shown.id, bankName: shown.bankName, accountName: shown.accountName, maskedNumber: shown.maskedNumber }
+      : { id: row.bank_card_id, bankName: 'Bank account', accountName: '', maskedNumber: '' },
+    reference: row.reference,
+    reason: row.reason,
+    expectedBy: Number(row.expected_by),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    // Statuses only move forward, so within one millisecond their order is the order of the moves.
+    events: events
+      .map((e) => ({ status: e.status as WithdrawalStatus, at: Number(e.at), note: e.note }))
+      .sort((a, b) => a.at - b.at || STATUS_RANK[a.status] - STATUS_RANK[b.status]),
+  }
+}
+
+/** What is left of today's maximum for this person. */
+export async function remainingToday(deps: ApiDeps, db: ApiDeps['db'], userId: string, now: number) {
+  const { start, end } = dayBounds(now, deps.config.wallet.timeZone)
+  const used = await withdrawnSince(db, userId, start)
+  return { remaining: Math.max(0, deps.config.wallet.withdrawDailyMax - used), dayEndsAt: end }
+}
+
+const digestOf = (body: CreateWithdrawalBody) => requestDigest({ bankCardId: body.bankCardId, amount: body.amount })
+
+/** The same requestId again: the first withdrawal, or a refusal when the body differs. */
+function repeatOf(row: WithdrawalRow, body: CreateWithdrawalBody): WithdrawalRow {
+  if (row.request_hash !== digestOf(body)) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
+  return row
+}
+
+export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWithdrawalBody): Promise<Withdrawal> {
+  const { wallet } = deps.config
+  const seen = await findByRequestId(deps.db, user.id, body.requestId)
+  if (seen) return toWithdrawal(deps, repeatOf(seen, body))
+  if (!(await findOwnBankCard(deps.db, user.id, body.bankCardId))) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
+  if (body.amount < wallet.withdrawMin) {
+    throw refuse(Refusals.BELOW_MINIMUM, `The smallest withdrawal is ${formatMoney(wallet.withdrawMin, wallet.currency)}`)
+  }
+  if (body.amount <= wallet.withdrawFee) throw refuse(Refusals.AMOUNT_BELOW_FEE)
+
+  const row = await withPin(deps, user.id, body.pin, async (pin) => {
+    const now = deps.now()
+    if (pin.withdraw_blocked_until !== null && Number(pin.withdraw_blocked_until) > now) {
+      const until = new Intl.DateTimeFormat('en-GB', { timeZone: wallet.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(Number(pin.withdraw_blocked_until))
+      throw refuse(Refusals.PIN_RECENTLY_RESET, `Your PIN was reset recently. For your safety, withdrawals open again on ${until}`)
+    }
+    return writeTransaction(deps.db, deps.dbKind, async (trx) => {
+      const again = await findByRequestId(trx, user.id, body.requestId)
+      if (again) return repeatOf(again, body)
+      const walletRow = await lockWallet(trx, deps.dbKind, user.id, wallet.currency, now)
+      const { remaining } = await remainingToday(deps, trx, user.id, now)
+      if (body.amount > remaining) {
+        throw refuse(
+          Refusals.OVER_DAILY_MAX,
+          remaining > 0 ? `You can withdraw up to ${formatMoney(remaining, wallet.currency)} more today` : 'You have reached today’s withdrawal maximum. Try again tomorrow',
+        )
+      }
+      if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
+      const created: WithdrawalRow = {
+        id: newId(),
+        user_id: user.id,
+        bank_card_id: body.bankCardId,
+        request_id: body.requestId,
+        request_hash: digestOf(body),
+        amount: body.amount,
+        fee: wallet.withdrawFee,
+        currency: wallet.currency,
+        status: WithdrawalStatus.PENDING,
+        reference: null,
+        reason: null,
+        expected_by: now + wallet.payoutHours * HOUR,
+        created_at: now,
+        updated_at: now,
+      }
+      await insertWithdrawal(trx, created)
+      await addWithdrawalEvent(trx, created.id, WithdrawalStatus.PENDING, null, now)
+      try {
+        await move(
+          trx,
+          { userId: user.id, type: BalanceLogType.WITHDRAW, amount: -body.amount, frozenChange: body.amount, refType: 'withdrawal', refId: created.id, key: `withdraw:${created.id}:hold` },
+          wallet.currency,
+          now,
+        )
+      } catch (err) {
+        if (err instanceof InsufficientFunds) throw refuse(Refusals.INSUFFICIENT_BALANCE)
+        throw err
+      }
+      await addMessage(
+        trx,
+        {
+          userId: user.id,
+          kind: 'withdrawal',
+          refId: created.id,
+          title: 'Withdrawal requested',
+          content: `${formatMoney(body.amount - wallet.withdrawFee, wallet.currency)} is on its way to your bank. It is on hold in your wallet until it is paid.`,
+        },
+        now,
+      )
+      return created
+    })
+  }).catch(async (err: unknown) => {
+    // Two instances raced past the checks with one key: the unique index kept one; answer it.
+    if (isUniqueViolation(err)) {
+      const winner = await findByRequestId(deps.db, user.id, body.requestId)
+      if (winner) return repeatOf(winner, body)
+    }
+    throw err
+  })
+  return toWithdrawal(deps, row)
+}
+
+export async function withdrawalDetail(deps: ApiDeps, user: User, id: string): Promise<Withdrawal> {
+  const row = await findOwnWithdrawal(deps.db, user.id, id)
+  if (!row) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
+  return toWithdrawal(deps, row)
+}
+
+export async function withdrawalPage(deps: ApiDeps, user: User, q: { pageNum: number; pageSize: number; status?: string }) {
+  const { rows, total } = await pageWithdrawals(deps.db, { userId: user.id, status: q.status }, q.pageNum, q.pageSize)
+  return { list: await Promise.all(rows.map((r) => toWithdrawal(deps, r))), total, pageNum: q.pageNum, pageSize: q.pageSize }
+}
+
+const STATUS_MESSAGES: Record<string, (w: WithdrawalRow, money: string) => { title: string; content: string }> = {
+  processing: (_w, money) => ({ title: 'Withdrawal processing', content: `We are sending ${money} to your bank now.` }),
+  success: (w, money) => ({ title: 'Withdrawal paid', content: `${money} was paid to your bank. Reference: ${w.reference ?? ''}.` }),
+  failed: (w, money) => ({
+    title: 'Withdrawal failed',
+    content: `We could not pay ${money} to your bank: ${w.reason ?? 'no reason given'}. The full amount is back in your available balance.`,
+  }),
+}
+
+/**
+ * An operator moves a withdrawal. Repeating the move it already made changes nothing; a finished
+ * withdrawal never moves; success releases the hold, failed returns it to the balance — each in
+ * the same transaction as the status change, the audit entry and the message to the person.
+ */
+export async function updateWithdrawal(
+  deps: ApiDeps,
+  actor: string,
+  body: { id: string; status: WithdrawalStatus; reference?: string; reason?: string },
+): Promise<{ row: WithdrawalRow; email: string }> {
+  const now = deps.now()
+  const row = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const current = await trx
+      .selectFrom('withdrawals')
+      .selectAll()
+      .where('id', '=', body.id)
+      .$if(deps.dbKind === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst()
+    if (!current) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
+    if (current.status === body.status) return current
+    if (!WITHDRAWAL_MOVES[current.status as WithdrawalStatus].includes(body.status)) {
+      throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, `A ${current.status} withdrawal cannot become ${body.status}`)
+    }
+    const patch = {
+      status: body.status,
+      ...(body.status === 'success' && { reference: body.reference ?? null }),
+      ...(body.status === 'failed' && { reason: body.reason ?? null }),
+    }
+    if (!(await moveWithdrawal(trx, current.id, current.status, patch, now))) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE)
+    const next: WithdrawalRow = { ...current, ...patch, updated_at: now }
+    await addWithdrawalEvent(trx, current.id, body.status, body.status === 'failed' ? (body.reason ?? null) : body.status === 'success' ? `Reference ${body.reference}` : null, now)
+    const amount = Number(current.amount)
+    const base = { userId: current.user_id, refType: 'withdrawal' as const, refId: current.id }
+    if (body.status === 'success') {
+      await move(trx, { ...base, type: BalanceLogType.WITHDRAW_PAID, amount: 0, frozenChange: -amount, key: `withdraw:${current.id}:paid` }, current.currency, now)
+    } else if (body.status === 'failed') {
+      await move(
+        trx,
+        { ...base, type: BalanceLogType.WITHDRAW_REFUND, amount, frozenChange: -amount, note: body.reason ?? null, key: `withdraw:${current.id}:refund` },
+        current.currency,
+        now,
+      )
+    }
+    await audit(trx, { actor, action: `withdrawal.${body.status}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next }, now)
+    const money = formatMoney(amount - Number(current.fee), current.currency)
+    await addMessage(trx, { userId: current.user_id, kind: 'withdrawal', refId: current.id, ...STATUS_MESSAGES[body.status](next, money) }, now)
+    return next
+  })
+  const owner = await findUserById(deps.db, row.user_id)
+  return { row, email: owner?.email ?? '' }
+}

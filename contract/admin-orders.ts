@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { catalogueFields, rateField, rateSchema } from './catalogue'
+import { get, noInput, post } from './endpoint'
+import { pageQuerySchema, pageSchema } from './envelope'
+import { minorUnits } from './money'
+import { orderCardSchema, orderIdField, orderIdQuery, orderSchema, orderStatuses, reasonCodes } from './orders'
+import { fileIdField, fileQuery, imageBytes, uploadData } from './uploads'
+
+/**
+ * Operators review orders and set rates (same ADMIN_TOKEN and audit log as contract/admin.ts;
+ * `npm run ops -- orders|order|rate|eta …`). The queue shows each card's photos (image ids, read
+ * with GET /admin/file/get) and its e-code DECRYPTED: operators redeem it.
+ */
+export const adminOrderSchema = orderSchema.extend({
+  userId: z.string(),
+  email: z.string(),
+  /** The operator who claimed it ("operator:ada"), once reviewing. */
+  claimedBy: z.string().nullable(),
+  cards: z.array(orderCardSchema.extend({ codes: z.array(z.string()) })),
+})
+export type AdminOrder = z.infer<typeof adminOrderSchema>
+
+/** Without `status`: the queue (pending and reviewing), oldest first. */
+export const adminOrderPageQuery = pageQuerySchema.extend({ status: z.enum(orderStatuses).optional() })
+
+const noteField = z.string({ invalid_type_error: 'note must be text' }).trim().min(3, 'note: say it in a few words').max(500)
+
+export const completeOrderBody = z.object({ id: orderIdField, note: noteField.optional() }).strict()
+
+/**
+ * A lower payout for some cards (the others keep their quoted payout); payout 0 rejects that card
+ * within the order. The person then accepts (credited the new total) or declines (nothing).
+ */
+export const proposeOrderBody = z
+  .object({
+    id: orderIdField,
+    /** The sentence the person reads on the order and in the message. */
+    reason: z
+      .string({ required_error: 'reason: tell the person why the payout is lower' })
+      .trim()
+      .min(3, 'reason: tell the person why the payout is lower')
+      .max(500),
+    cards: z
+      .array(z.object({ cardId: z.string().min(1).max(64), payout: minorUnits, reasonCode: z.enum(reasonCodes) }).strict())
+      .min(1, 'cards: name the cards whose payout is lower')
+      .max(10),
+  })
+  .strict()
+  .refine((b) => new Set(b.cards.map((c) => c.cardId)).size === b.cards.length, { message: 'A card is named twice', path: ['cards'] })
+
+export const rejectOrderBody = z
+  .object({
+    id: orderIdField,
+    reasonCode: z.enum(reasonCodes),
+    /** Required with OTHER; shown to the person. */
+    note: noteField.optional(),
+    proofImageId: fileIdField.optional(),
+  })
+  .strict()
+  .refine((b) => b.reasonCode !== 'OTHER' || b.note, { message: 'OTHER needs a note the person can read', path: ['note'] })
+
+export const setRateBody = z.object({ ...catalogueFields, rate: rateField }).strict()
+export const setEtaBody = z
+  .object({
+    brandId: catalogueFields.brandId,
+    etaMinutes: z
+      .number()
+      .int('etaMinutes must be whole minutes')
+      .min(1)
+      .max(7 * 24 * 60),
+  })
+  .strict()
+
+export const rateHistoryQuery = z.object({ ...catalogueFields })
+export const rateHistoryData = z.array(z.object({ rate: z.string(), setAt: z.number().int(), setBy: z.string() }))
+
+export const adminOrdersApi = {
+  queue: get('/admin/order/page', 'admin', adminOrderPageQuery, pageSchema(adminOrderSchema)),
+  detail: get('/admin/order/detail', 'admin', orderIdQuery, adminOrderSchema),
+  claim: post('/admin/order/claim', 'admin', z.object({ id: orderIdField }).strict(), adminOrderSchema),
+  complete: post('/admin/order/complete', 'admin', completeOrderBody, adminOrderSchema),
+  propose: post('/admin/order/propose', 'admin', proposeOrderBody, adminOrderSchema),
+  reject: post('/admin/order/reject', 'admin', rejectOrderBody, adminOrderSchema),
+  setRate: post('/admin/giftcard/rate', 'admin', setRateBody, rateSchema),
+  setEta: post('/admin/giftcard/eta', 'admin', setEtaBody, z.object({ brandId: z.string(), etaMinutes: z.number().int() })),
+  rateHistory: get('/admin/giftcard/rate/history', 'admin', rateHistoryQuery, rateHistoryData),
+  /** multipart, one part `file`, as /v1/file/upload: a proof photo for a rejection. */
+  upload: post('/admin/file/upload', 'admin', noInput, uploadData),
+  file: get('/admin/file/get', 'admin', fileQuery, imageBytes),
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod'
+import { get, post } from './endpoint'
+import { pageSchema } from './envelope'
+import { signedAmount } from './money'
+import { BalanceLogType, balanceLogEntry } from './wallet'
+import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from './withdrawals'
+
+/**
+ * Operators (no role in the app's screens): `Authorization: Bearer $ADMIN_TOKEN`, off when the
+ * setting is unset. `npm run ops` calls these over HTTP. Every action lands in the audit log.
+ */
+export const adjustBody = z
+  .object({
+    userId: z.string().min(1).max(64),
+    amount: signedAmount,
+    reason: z.string().trim().min(3, 'reason: say why, for the audit log').max(500),
+    requestId: requestIdField,
+  })
+  .strict()
+
+export const updateWithdrawalBody = z
+  .object({
+    id: z.string().min(1).max(64),
+    status: z.enum(withdrawalStatuses),
+    reference: z.string().trim().min(1).max(120).optional(),
+    reason: z.string().trim().min(3).max(500).optional(),
+  })
+  .strict()
+  .refine((b) => b.status !== 'success' || b.reference, { message: 'A paid withdrawal needs the payout reference', path: ['reference'] })
+  .refine((b) => b.status !== 'failed' || b.reason, { message: 'A failed withdrawal needs a reason the person can read', path: ['reason'] })
+
+export const adminUserQuery = z
+  .object({ email: z.string().trim().toLowerCase().max(254).optional(), id: z.string().max(64).optional() })
+  .refine((q) => q.email || q.id, { message: 'Give email or id' })
+
+export const adminUserData = z.object({
+  userId: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  balance: z.number().int(),
+  frozen: z.number().int(),
+  currency: z.string(),
+})
+
+/** Wallets whose balances differ from the sum of their entries (empty when the books balance). */
+export const booksData = z.object({
+  checkedAt: z.number().int(),
+  wallets: z.number().int(),
+  mismatches: z.array(z.object({ userId: z.string(), balance: z.number(), frozen: z.number(), sumAmount: z.number(), sumFrozen: z.number() })),
+})
+
+export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: z.string(), email: z.string() })
+
+export const adminApi = {
+  adjust: post('/admin/wallet/adjust', 'admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
+  withdrawals: get('/admin/withdraw/page', 'admin', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
+  updateWithdrawal: post('/admin/withdraw/update', 'admin', updateWithdrawalBody, adminWithdrawalSchema),
+  user: get('/admin/user', 'admin', adminUserQuery, adminUserData),
+  books: get('/admin/books', 'admin', z.object({}), booksData),
+}

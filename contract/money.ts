@@ -1,0 +1,72 @@
+import { z } from 'zod'
+
+/**
+ * Money is an integer count of minor units (kobo for NGN: 150000 is ₦1,500.00), never a float
+ * (DESIGN §3). The payout currency is a setting of the api (CURRENCY, default NGN) and travels
+ * with every amount the screens show.
+ */
+export const MAX_AMOUNT = 1_000_000_000_000 // 10 billion in major units: far beyond any wallet
+
+export const minorUnits = z
+  .number({ required_error: 'Amount is required', invalid_type_error: 'Amount must be a whole number of minor units' })
+  .int('Amount must be a whole number of minor units')
+  .min(0, 'Amount cannot be negative')
+  .max(MAX_AMOUNT, 'Amount is too large')
+
+export const positiveAmount = minorUnits.refine((n) => n > 0, 'Amount must be more than zero')
+
+/** A signed movement (an operator's adjustment): never zero. */
+export const signedAmount = z
+  .number({ required_error: 'Amount is required', invalid_type_error: 'Amount must be a whole number of minor units' })
+  .int('Amount must be a whole number of minor units')
+  .min(-MAX_AMOUNT, 'Amount is too large')
+  .max(MAX_AMOUNT, 'Amount is too large')
+  .refine((n) => n !== 0, 'Amount cannot be zero')
+
+export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
+
+/** Digits after the decimal point of a currency (ISO 4217 minor units). */
+export function minorDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  } catch {
+    return 2
+  }
+}
+
+/**
+ * A typed amount ("1,500", "1500.5", "₦ 1 500.50") as minor units, with integer arithmetic only;
+ * undefined when it is not a plain amount or has more decimals than the currency has.
+ */
+export function parseAmount(text: string, currency: string): number | undefined {
+  const cleaned = text.replace(/[\s,_\u00a0\u202f]/g, '').replace(/^[^\d.]{1,4}/, '')
+  const digits = minorDigits(currency)
+  const m = /^(\d{1,13})(?:\.(\d*))?$/.exec(cleaned)
+  if (!m) return undefined
+  const fraction = m[2] ?? ''
+  if (fraction.length > digits) return undefined
+  const value = Number(m[1]) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0')
+  return Number.isSafeInteger(value) && value <= MAX_AMOUNT ? value : undefined
+}
+
+/** Minor units as a plain decimal string for a form field ("1500.50"). */
+export function amountInputValue(minor: number, currency: string): string {
+  const digits = minorDigits(currency)
+  if (digits === 0) return String(minor)
+  const sign = minor < 0 ? '-' : ''
+  const abs = Math.abs(minor)
+  return `${sign}${Math.floor(abs / 10 ** digits)}.${String(abs % 10 ** digits).padStart(digits, '0')}`
+}
+
+/** "₦1,500.00" — the one way an amount is shown. `signed` adds "+" to credits. */
+export function formatMoney(minor: number, currency: string, options: { signed?: boolean } = {}): string {
+  const digits = minorDigits(currency)
+  const text = new Intl.NumberFormat('en-NG', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    signDisplay: options.signed ? 'exceptZero' : 'auto',
+  }).format(minor / 10 ** digits)
+  return text
+}

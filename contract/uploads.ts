@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import { get, noInput, post } from './endpoint'
+
+/**
+ * Card photos (DESIGN §3 "Uploads"). Photos are secrets like codes: there is no public URL. The
+ * owner (and operators, through /admin) reads one back through the api with the session.
+ *
+ * `POST /v1/file/upload` is the one call whose body is NOT JSON: `multipart/form-data` with exactly
+ * one file part named `file` (no other parts), at most MAX_UPLOAD_BYTES. Its type is read from the
+ * bytes (JPEG, PNG or WebP, whatever the name or Content-Type says); the image is re-encoded as
+ * JPEG (EXIF and GPS removed, turned upright, longest side at most MAX_IMAGE_SIDE px) and stored.
+ * It answers `{ fileId }`: the id an order's card names in `imageIds`.
+ *
+ * `GET /v1/file/get?id=` answers the image BYTES (Content-Type image/jpeg), not an envelope, to
+ * its owner; a failure (someone else's id, no such id) is an envelope like any other (JSON, with
+ * IMAGE_NOT_FOUND). The web proxies the bytes to the browser with the session; it checks the
+ * answer's Content-Type to tell the two apart.
+ */
+export const UPLOAD_FIELD = 'file'
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+export const MAX_IMAGE_SIDE = 2000
+/** What the bytes may be; anything else is NOT_AN_IMAGE. */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+/** A picture bigger than this many pixels is refused before it is decoded (a 5 MB PNG can hold billions). */
+export const MAX_IMAGE_PIXELS = 40_000_000
+
+export const fileIdField = z
+  .string({ required_error: 'id is required', invalid_type_error: 'id must be text' })
+  .trim()
+  .regex(/^[0-9a-f-]{36}$/i, 'id is not a photo id')
+
+export const uploadData = z.object({
+  fileId: z.string(),
+  /** Of the stored (re-encoded) image. */
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  bytes: z.number().int().positive(),
+  contentType: z.literal('image/jpeg'),
+})
+export type UploadData = z.infer<typeof uploadData>
+
+export const fileQuery = z.object({ id: fileIdField })
+
+/** Stands for "image bytes, not an envelope" in a record's `data` (see above). */
+export const imageBytes = z.instanceof(Uint8Array)
+
+export const uploadsApi = {
+  /** multipart/form-data, one part `file` (the body record is empty: nothing else is read). */
+  upload: post('/v1/file/upload', 'user', noInput, uploadData),
+  file: get('/v1/file/get', 'user', fileQuery, imageBytes),
+}

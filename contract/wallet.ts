@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { get } from './endpoint'
+import { pageQuerySchema, pageSchema } from './envelope'
+import { currencyCode, minorUnits } from './money'
+
+/**
+ * The wallet (DESIGN §3): `balance` is what can be withdrawn now, `frozen` what is on hold for
+ * withdrawals on their way. Every change of either is one balance-log entry, written by the
+ * ledger (api/services/ledger.ts) in the same transaction.
+ */
+export const BalanceLogType = {
+  ORDER_PAYOUT: 'order_payout',
+  WITHDRAW: 'withdraw',
+  WITHDRAW_PAID: 'withdraw_paid',
+  WITHDRAW_REFUND: 'withdraw_refund',
+  TASK_REWARD: 'task_reward',
+  ADJUSTMENT: 'adjustment',
+} as const
+export type BalanceLogType = (typeof BalanceLogType)[keyof typeof BalanceLogType]
+export const balanceLogTypes = Object.values(BalanceLogType) as [BalanceLogType, ...BalanceLogType[]]
+
+/** What a movement points at: the order or withdrawal behind it. */
+export const refTypes = ['order', 'withdrawal', 'task', 'adjustment'] as const
+export type RefType = (typeof refTypes)[number]
+
+export const withdrawLimitsSchema = z.object({
+  /** Smallest withdrawal, fee included. */
+  min: minorUnits,
+  /** Most that can leave the wallet in one day (fees included). */
+  dailyMax: minorUnits,
+  /** What is left of dailyMax today. */
+  remainingToday: minorUnits,
+  /** Charged on each withdrawal, taken from the amount. */
+  fee: minorUnits,
+  /** The promise: a withdrawal is in the bank within this many hours. */
+  payoutHours: z.number().int().positive(),
+  /** Time zone of "today" for the daily maximum. */
+  timeZone: z.string(),
+  /** When today ends there (epoch ms): the daily maximum starts again. */
+  dayEndsAt: z.number().int(),
+})
+export type WithdrawLimits = z.infer<typeof withdrawLimitsSchema>
+
+export const pinStateSchema = z.object({
+  hasPin: z.boolean(),
+  /** Set while PIN actions are locked after too many wrong PINs (epoch ms). */
+  lockedUntil: z.number().int().nullable(),
+  /** Wrong PINs left before the lock. */
+  triesLeft: z.number().int().nonnegative(),
+  /** After a PIN reset by e-mail code, withdrawals wait until then (epoch ms). */
+  withdrawBlockedUntil: z.number().int().nullable(),
+})
+export type PinState = z.infer<typeof pinStateSchema>
+
+export const walletInfoData = z.object({
+  balance: minorUnits,
+  frozen: minorUnits,
+  currency: currencyCode,
+  hasPin: z.boolean(),
+  pin: pinStateSchema,
+  limits: withdrawLimitsSchema,
+  bankCardCount: z.number().int().nonnegative(),
+})
+export type WalletInfo = z.infer<typeof walletInfoData>
+
+export const balanceLogEntry = z.object({
+  id: z.string(),
+  type: z.enum(balanceLogTypes),
+  /** Signed change of the available balance. */
+  amount: z.number().int(),
+  balanceAfter: minorUnits,
+  /** Signed change of the amount on hold. */
+  frozenChange: z.number().int(),
+  frozenAfter: minorUnits,
+  refType: z.enum(refTypes).nullable(),
+  refId: z.string().nullable(),
+  note: z.string().nullable(),
+  createdAt: z.number().int(),
+})
+export type BalanceLogEntry = z.infer<typeof balanceLogEntry>
+
+export const balanceLogPage = pageSchema(balanceLogEntry)
+
+export const walletApi = {
+  info: get('/v1/wallet/info', 'user', z.object({}), walletInfoData),
+  pageBalanceLog: get('/v1/user/pageBalanceLog', 'user', pageQuerySchema, balanceLogPage),
+}

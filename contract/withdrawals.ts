@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { get, post } from './endpoint'
+import { pageQuerySchema, pageSchema } from './envelope'
+import { currencyCode, minorUnits, positiveAmount } from './money'
+import { pinField } from './pin'
+
+/**
+ * Withdrawals (DESIGN §3): created `pending` with the amount held (frozen) at once; an operator
+ * moves them to `processing`, then `success` (with the bank's payout reference) or `failed`
+ * (with a reason; the hold returns to the balance as a withdraw_refund). A finished withdrawal
+ * never moves again.
+ */
+export const WithdrawalStatus = { PENDING: 'pending', PROCESSING: 'processing', SUCCESS: 'success', FAILED: 'failed' } as const
+export type WithdrawalStatus = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus]
+export const withdrawalStatuses = Object.values(WithdrawalStatus) as [WithdrawalStatus, ...WithdrawalStatus[]]
+
+/** The moves an operator may make; anything else is refused. */
+export const WITHDRAWAL_MOVES: Record<WithdrawalStatus, readonly WithdrawalStatus[]> = {
+  pending: ['processing', 'failed'],
+  processing: ['success', 'failed'],
+  success: [],
+  failed: [],
+}
+
+export const withdrawalEventSchema = z.object({
+  status: z.enum(withdrawalStatuses),
+  at: z.number().int(),
+  note: z.string().nullable(),
+})
+
+export const withdrawalSchema = z.object({
+  id: z.string(),
+  status: z.enum(withdrawalStatuses),
+  /** What left the wallet, fee included. */
+  amount: positiveAmount,
+  fee: minorUnits,
+  /** What arrives in the bank: amount − fee. */
+  received: positiveAmount,
+  currency: currencyCode,
+  bankCard: z.object({ id: z.string(), bankName: z.string(), accountName: z.string(), maskedNumber: z.string() }),
+  /** The bank's payout reference, once paid. */
+  reference: z.string().nullable(),
+  /** Why it failed, in words for the person. */
+  reason: z.string().nullable(),
+  /** The promise: in the bank by then (epoch ms). */
+  expectedBy: z.number().int(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  events: z.array(withdrawalEventSchema),
+})
+export type Withdrawal = z.infer<typeof withdrawalSchema>
+
+/** A client-made key: the same key twice makes one withdrawal. */
+export const requestIdField = z
+  .string({ required_error: 'requestId is required', invalid_type_error: 'requestId must be text' })
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'requestId must be 8–64 letters, digits, - or _')
+
+export const createWithdrawalBody = z
+  .object({
+    bankCardId: z.string({ required_error: 'Choose the bank account' }).min(1, 'Choose the bank account').max(64),
+    amount: positiveAmount,
+    pin: pinField,
+    requestId: requestIdField,
+  })
+  .strict()
+export type CreateWithdrawalBody = z.infer<typeof createWithdrawalBody>
+
+export const withdrawalIdQuery = z.object({ id: z.string({ required_error: 'id is required' }).min(1, 'id is required').max(64) })
+
+export const withdrawalPageQuery = pageQuerySchema.extend({ status: z.enum(withdrawalStatuses).optional() })
+
+export const withdrawalsApi = {
+  create: post('/v1/withdraw/create', 'user', createWithdrawalBody, withdrawalSchema),
+  detail: get('/v1/withdraw/detail', 'user', withdrawalIdQuery, withdrawalSchema),
+  page: get('/v1/withdraw/page', 'user', withdrawalPageQuery, pageSchema(withdrawalSchema)),
+}

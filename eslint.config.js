@@ -1,0 +1,100 @@
+// ESLint (flat config): the rules the Epic Stack uses (@epic-web/config), written out here because
+// that package is not a dependency. `npm run lint` fails on any warning (--max-warnings 0), so a
+// rule is either worth fixing every time or not listed. Formatting is Prettier's job, not ESLint's.
+import js from '@eslint/js'
+import importX from 'eslint-plugin-import-x'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import react from 'eslint-plugin-react'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const testFiles = ['tests/**']
+
+export default tseslint.config(
+  { ignores: ['build/**', 'public/build/**', '.cache/**', 'node_modules/**', 'data/**', 'tmp/**', 'test-results/**'] },
+
+  js.configs.recommended,
+
+  {
+    languageOptions: { globals: { ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { 'import-x': importX },
+    rules: {
+      'no-unexpected-multiline': 'error',
+      'no-warning-comments': ['error', { terms: ['FIXME'], location: 'anywhere' }],
+      'import-x/no-duplicates': 'warn',
+      'import-x/order': [
+        'warn',
+        {
+          alphabetize: { order: 'asc', caseInsensitive: true },
+          pathGroups: [
+            { pattern: '~/**', group: 'internal' },
+            { pattern: '#contract/**', group: 'internal' },
+          ],
+          groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index'],
+        },
+      ],
+    },
+  },
+
+  // TypeScript: the recommended set, plus the two type-aware rules that catch real bugs (a promise
+  // nobody awaits, an async function where a callback's result is ignored).
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'warn',
+        { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true, caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['warn', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+
+  // Plain JavaScript (scripts, configs): unused variables are the one check TypeScript does not do for them.
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    rules: {
+      'no-unused-vars': ['warn', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+
+  // The browser side: React, hooks, accessibility.
+  {
+    files: ['app/**/*.tsx', 'app/**/*.ts'],
+    extends: [react.configs.flat.recommended, react.configs.flat['jsx-runtime'], jsxA11y.flatConfigs.recommended],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    settings: { react: { version: 'detect' } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // TypeScript checks props.
+      'react/prop-types': 'off',
+    },
+  },
+
+  // Kysely's own advice: a migration sees the database as it was then, not today's schema types.
+  {
+    files: ['api/db/migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+
+  // Tests may cast what they read back to whatever they expect.
+  {
+    files: testFiles,
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+
+  // Source never imports tests.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: testFiles,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/tests/**'], message: 'Do not import test files in source files' }] }],
+    },
+  },
+)

@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+// `npm run ops -- <command>`: what operators do, over the api's /admin calls (HTTP, Bearer
+// ADMIN_TOKEN). Every action is audited by the api under the operator's name (OPERATOR or $USER).
+//
+//   withdrawals [--status pending|processing|success|failed] [--page N]   the queue, oldest first
+//   withdrawal <id> processing                                            start paying it
+//   withdrawal <id> success --reference <bank reference>                  paid
+//   withdrawal <id> failed --reason "<words for the person>"              failed: the hold returns
+//   user <email|id>                                                       who, balance, on hold
+//   adjust <email|id> <amount> --reason "<why>" [--request-id <key>]      credit (+) or debit (-), major units: 1500.50
+//   books                                                                 check every wallet against its log
+//   orders [--status pending|reviewing|proposed|completed|rejected|cancelled|declined] [--page N]
+//                                                                         the review queue (default: pending and reviewing), oldest first, codes in clear
+//   order <id>                                                            one order, card by card
+//   order <id> claim                                                      start reviewing it (the person can no longer cancel)
+//   order <id> complete [--note "…"]                                      pay the full quote into the wallet
+//   order <id> propose --reason "…" --cards "2:400.00:ALREADY_USED,…"     offer less: card position, its new payout (major units, 0 rejects the card), reason code
+//   order <id> reject --code FAKE_CARD [--note "…"] [--proof photo.jpg]   reject with a reason code (OTHER needs --note) and an optional proof photo
+//   rates [--brand apple]                                                 the rates board with the change over 24 hours
+//   rate <brand> <country> <physical|ecode> [<rate>]                      set a rate (₦ per card-currency unit, e.g. 1450.50), or show its history
+//   eta <brand> <minutes>                                                 set a brand's review ETA
+//
+// Settings: OPS_API_URL (default http://127.0.0.1:3001), ADMIN_TOKEN (default: data/admin-token, made by npm start).
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+
+const base = (process.env.OPS_API_URL ?? 'http://127.0.0.1:3001').replace(/\/$/, '')
+// The variable, else the token `npm start` made for this installation.
+const tokenFile = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'admin-token')
+const token = process.env.ADMIN_TOKEN || (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined)
+const operator = (process.env.OPERATOR ?? process.env.USER ?? 'ops').replace(/[^\w.@-]/g, '').slice(0, 64) || 'ops'
+
+const [command, ...rest] = process.argv.slice(2)
+const flags = {}
+const args = []
+for (let i = 0; i < rest.length; i++) {
+  if (rest[i].startsWith('--')) flags[rest[i].slice(2)] = rest[++i]
+  else args.push(rest[i])
+}
+
+function fail(message) {
+  process.stderr.write(`ops: ${message}\n`)
+  process.exit(2)
+}
+
+async function call(method, path, body) {
+  if (!token) fail('set ADMIN_TOKEN (the api must have the same one), or run npm start once to make data/admin-token')
+  let res
+  try {
+    res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'x-operator': operator, 'content-type': 'application/json', clientType: 'h5' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  } catch (err) {
+    fail(`cannot reach the api at ${base} (${err.cause?.code ?? err.message})`)
+  }
+  const envelope = await res.json().catch(() => null)
+  if (!envelope) fail(`the api answered HTTP ${res.status} without an envelope`)
+  if (envelope.code !== 200) fail(`${envelope.msg} (code ${envelope.code})`)
+  return envelope.data
+}
+
+/** A photo file to /admin/file/upload (multipart), for a rejection's proof. */
+async function uploadProof(file) {
+  if (!existsSync(file)) fail(`no such file: ${file}`)
+  const form = new FormData()
+  form.append('file', new Blob([readFileSync(file)]), path.basename(file))
+  let res
+  try {
+    res = await fetch(`${base}/admin/file/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-operator': operator },
+      body: form,
+    })
+  } catch (err) {
+    fail(`cannot reach the api at ${base} (${err.cause?.code ?? err.message})`)
+  }
+  const envelope = await res.json().catch(() => null)
+  if (!envelope || envelope.code !== 200) fail(`${envelope?.msg ?? `HTTP ${res.status}`} (code ${envelope?.code ?? res.status})`)
+  return envelope.data.fileId
+}
+
+const money = (minor, currency = 'NGN') => new Intl.NumberFormat('en-NG', { style: 'currency', currency }).format(minor / 100)
+const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
+
+/** "1500.50" → 150050, integer arithmetic only. */
+function toMinor(text) {
+  const m = /^([+-]?)(\d{1,13})(?:\.(\d{1,2}))?$/.exec(String(text ?? '').replace(/[,_\s]/g, ''))
+  if (!m) fail(`amount must look like 1500 or -250.50, not ${text}`)
+  const value = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0') || '0')
+  return m[1] === '-' ? -value : value
+}
+
+/** One order as operators read it: who, what, each card with its code or photos. */
+function printOrder(o) {
+  console.log(
+    `${o.id}  ${o.orderNo}  ${o.status.padEnd(9)} ${o.brandName} ${o.country} ${o.cardType}  quoted ${money(o.quotedPayout, o.payoutCurrency)} at ${o.quotedRate}  ${o.email}  ${when(o.createdAt)}${o.claimedBy ? `  claimed by ${o.claimedBy}` : ''}`,
+  )
+  for (const c of o.cards) {
+    const what = c.codes.length ? `code ${c.codes.join('  PIN ')}` : `photos ${c.imageIds.join(' ')}`
+    const settled =
+      c.settledPayout !== null
+        ? `  paid ${money(c.settledPayout, o.payoutCurrency)}`
+        : c.proposedPayout !== null
+          ? `  offered ${money(c.proposedPayout, o.payoutCurrency)}`
+          : ''
+    console.log(
+      `   card ${c.position}  ${c.cardId}  ${money(c.faceValue, o.currency)} → ${money(c.quotedPayout, o.payoutCurrency)}${settled}  ${what}`,
+    )
+  }
+}
+
+const userQuery = (who) => (who?.includes('@') ? `email=${encodeURIComponent(who)}` : `id=${encodeURIComponent(who ?? '')}`)
+
+switch (command) {
+  case 'withdrawals': {
+    const q = new URLSearchParams({ pageSize: '50', pageNum: flags.page ?? '1', ...(flags.status ? { status: flags.status } : {}) })
+    const page = await call('GET', `/admin/withdraw/page?${q}`)
+    console.log(`${page.total} withdrawal(s)${flags.status ? ` ${flags.status}` : ''}, oldest first`)
+    for (const w of page.list) {
+      console.log(
+        `${w.id}  ${w.status.padEnd(10)} ${money(w.received, w.currency).padStart(14)} to ${w.bankCard.bankName} ${w.bankCard.maskedNumber} (${w.bankCard.accountName})  ${w.email}  asked ${when(w.createdAt)}  due ${when(w.expectedBy)}`,
+      )
+    }
+    break
+  }
+  case 'withdrawal': {
+    const [id, status] = args
+    if (!id || !['processing', 'success', 'failed'].includes(status))
+      fail('usage: withdrawal <id> processing|success|failed [--reference R] [--reason "…"]')
+    const w = await call('POST', '/admin/withdraw/update', {
+      id,
+      status,
+      ...(flags.reference && { reference: flags.reference }),
+      ...(flags.reason && { reason: flags.reason }),
+    })
+    console.log(
+      `${w.id} is ${w.status}${w.reference ? ` (reference ${w.reference})` : ''}${w.reason ? ` (reason: ${w.reason})` : ''}; ${w.email} was told.`,
+    )
+    break
+  }
+  case 'user': {
+    const u = await call('GET', `/admin/user?${userQuery(args[0])}`)
+    console.log(
+      `${u.userId}  ${u.email}  "${u.userName}"  available ${money(u.balance, u.currency)}, on hold ${money(u.frozen, u.currency)}`,
+    )
+    break
+  }
+  case 'adjust': {
+    const [who, amount] = args
+    if (!who || amount === undefined || !flags.reason) fail('usage: adjust <email|id> <amount> --reason "why"')
+    const u = await call('GET', `/admin/user?${userQuery(who)}`)
+    const entry = await call('POST', '/admin/wallet/adjust', {
+      userId: u.userId,
+      amount: toMinor(amount),
+      reason: flags.reason,
+      requestId: flags['request-id'] ?? randomUUID().replace(/-/g, ''),
+    })
+    console.log(`${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}); available now ${money(entry.balanceAfter, u.currency)}`)
+    break
+  }
+  case 'books': {
+    const b = await call('GET', '/admin/books')
+    if (b.mismatches.length === 0) console.log(`The books balance: ${b.wallets} wallet(s), each equal to the sum of its log.`)
+    else {
+      console.log(`${b.mismatches.length} wallet(s) do not match their log:`)
+      for (const m of b.mismatches)
+        console.log(`  ${m.userId}: balance ${m.balance} vs log ${m.sumAmount}; on hold ${m.frozen} vs log ${m.sumFrozen}`)
+      process.exitCode = 1
+    }
+    break
+  }
+  case 'orders': {
+    const q = new URLSearchParams({ pageSize: '50', pageNum: flags.page ?? '1', ...(flags.status ? { status: flags.status } : {}) })
+    const page = await call('GET', `/admin/order/page?${q}`)
+    console.log(`${page.total} order(s) ${flags.status ?? 'waiting for review'}, oldest first`)
+    for (const o of page.list) printOrder(o)
+    break
+  }
+  case 'order': {
+    const [id, action] = args
+    const usage =
+      'usage: order <id> [claim | complete [--note "…"] | propose --reason "…" --cards "2:400.00:ALREADY_USED" | reject --code CODE [--note "…"] [--proof file.jpg]]'
+    if (!id) fail(usage)
+    let o
+    if (!action) o = await call('GET', `/admin/order/detail?id=${encodeURIComponent(id)}`)
+    else if (action === 'claim') o = await call('POST', '/admin/order/claim', { id })
+    else if (action === 'complete') o = await call('POST', '/admin/order/complete', { id, ...(flags.note && { note: flags.note }) })
+    else if (action === 'propose') {
+      if (!flags.reason || !flags.cards) fail(usage)
+      const current = await call('GET', `/admin/order/detail?id=${encodeURIComponent(id)}`)
+      const cards = flags.cards.split(',').map((entry) => {
+        const [position, amount, reasonCode] = entry.split(':')
+        const card = current.cards.find((c) => String(c.position) === position.trim())
+        if (!card || !reasonCode) fail(`--cards: "${entry}" is not <card position>:<payout>:<REASON_CODE> of this order`)
+        return { cardId: card.cardId, payout: toMinor(amount), reasonCode: reasonCode.trim() }
+      })
+      o = await call('POST', '/admin/order/propose', { id, reason: flags.reason, cards })
+    } else if (action === 'reject') {
+      if (!flags.code) fail(usage)
+      const proofImageId = flags.proof ? await uploadProof(flags.proof) : undefined
+      o = await call('POST', '/admin/order/reject', {
+        id,
+        reasonCode: flags.code,
+        ...(flags.note && { note: flags.note }),
+        ...(proofImageId && { proofImageId }),
+      })
+    } else fail(usage)
+    printOrder(o)
+    if (action) console.log(`${o.orderNo} is ${o.status}; ${o.email} was told.`)
+    break
+  }
+  case 'rates': {
+    const rates = await call('GET', `/v1/giftcard/rates${flags.brand ? `?brandId=${encodeURIComponent(flags.brand)}` : ''}`)
+    for (const r of rates) {
+      const change = r.rate24hAgo ? (((Number(r.rate) - Number(r.rate24hAgo)) / Number(r.rate24hAgo)) * 100).toFixed(2) : '—'
+      console.log(
+        `${r.brandId.padEnd(12)} ${r.country} ${r.cardType.padEnd(8)} ${r.rate.padStart(12)} ${r.payoutCurrency}/${r.currency}  24h ${change}%  set ${when(r.setAt)}`,
+      )
+    }
+    break
+  }
+  case 'rate': {
+    const [brandId, country, cardType, rate] = args
+    if (!brandId || !country || !cardType) fail('usage: rate <brand> <country> <physical|ecode> [<rate>]')
+    if (rate === undefined) {
+      const q = new URLSearchParams({ brandId, country, cardType })
+      for (const h of await call('GET', `/admin/giftcard/rate/history?${q}`))
+        console.log(`${when(h.setAt)}  ${h.rate.padStart(12)}  by ${h.setBy}`)
+    } else {
+      const r = await call('POST', '/admin/giftcard/rate', { brandId, country: country.toUpperCase(), cardType, rate })
+      console.log(
+        `${r.brandName} ${r.country} ${r.cardType}: ${r.rate} ${r.payoutCurrency} per ${r.currency} from ${when(r.setAt)} (24 hours ago: ${r.rate24hAgo ?? 'none'})`,
+      )
+    }
+    break
+  }
+  case 'eta': {
+    const [brandId, minutes] = args
+    if (!brandId || !/^\d+$/.test(minutes ?? '')) fail('usage: eta <brand> <minutes>')
+    const e = await call('POST', '/admin/giftcard/eta', { brandId, etaMinutes: Number(minutes) })
+    console.log(`${e.brandId}: reviews take about ${e.etaMinutes} minutes`)
+    break
+  }
+  default:
+    console.log('usage: npm run ops -- withdrawals|withdrawal|user|adjust|books|orders|order|rates|rate|eta …  (see scripts/ops.mjs)')
+    process.exitCode = command ? 2 : 0
+}

@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { REJECTION_REASONS, type Order } from '#contract/orders'
+import { jpeg, newCode, photo, sold, useSellingApi } from '../support/selling'
+import { TEST_ADMIN_TOKEN, walletInfo, walletUser, withdraw } from '../support/wallet'
+
+/** `npm run ops`: the operators' CLI against the real api over HTTP. */
+const api = useSellingApi()
+const script = path.resolve(__dirname, '../../scripts/ops.mjs')
+
+async function ops(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, ...args], {
+      env: {
+        PATH: process.env.PATH,
+        OPS_API_URL: api.url,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        OPERATOR: 'ada',
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
+      timeout: 20_000,
+    })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+describe('npm run ops', () => {
+  it('credits by e-mail in naira, pays a withdrawal, fails one, and checks the books — all audited under the operator', async () => {
+    const u = await walletUser(api)
+    const credit = await ops(['adjust', u.email, '5000.50', '--reason', 'Promo credit'])
+    expect(credit.stderr).toBe('')
+    expect(credit.stdout).toContain(`${u.email}: ₦5,000.50 (Promo credit); available now ₦5,000.50`)
+    expect((await walletInfo(api, u.token)).balance).toBe(500_050)
+
+    const w = (await withdraw(api, u, 200_000)).body.data
+    const w2 = (await withdraw(api, u, 100_000)).body.data
+    const queue = await ops(['withdrawals', '--status', 'pending'])
+    expect(queue.stdout).toContain(w.id)
+    expect(queue.stdout).toContain(u.email)
+    expect((await ops(['withdrawal', w.id, 'processing'])).stdout).toContain(`${w.id} is processing`)
+    expect((await ops(['withdrawal', w.id, 'success', '--reference', 'NIP-42'])).stdout).toContain('(reference NIP-42)')
+    expect((await ops(['withdrawal', w2.id, 'failed', '--reason', 'Account name mismatch'])).stdout).toContain(
+      'reason: Account name mismatch',
+    )
+    expect(await walletInfo(api, u.token)).toMatchObject({ balance: 300_050, frozen: 0 })
+
+    expect((await ops(['books'])).stdout).toMatch(/^The books balance: \d+ wallet\(s\)/)
+    expect((await ops(['user', u.email])).stdout).toContain('available ₦3,000.50, on hold ₦0.00')
+    const actors = await api.db.selectFrom('audit_log').select('actor').distinct().execute()
+    expect(actors.map((a) => a.actor)).toEqual(['operator:ada'])
+  })
+
+  it('says what is wrong and exits non-zero', async () => {
+    const u = await walletUser(api)
+    const wrong = await ops(['user', u.email], { ADMIN_TOKEN: 'not-the-token' })
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('Access denied')
+    const bad = await ops(['adjust', u.email, '12.345', '--reason', 'x'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('amount must look like')
+    const move = await ops(['withdrawal', 'nope', 'success', '--reference', 'R'])
+    expect(move.stderr).toContain('This withdrawal was not found')
+    const down = await ops(['books'], { OPS_API_URL: 'http://127.0.0.1:9' })
+    expect(down.stderr).toContain('cannot reach the api')
+  })
+})
+
+describe('npm run ops: orders, rates and ETAs', () => {
+  const detail = async (token: string, id: string) => (await api.get<Order>(`/v1/order/detail?id=${id}`, { token })).body.data
+
+  it('lists the queue with codes in clear and photos, claims, completes (the wallet is credited) and shows one order', async () => {
+    const u = await walletUser(api)
+    const code = newCode()
+    const ecode = await sold(api, u.token, { cards: [{ faceValue: 10_000, cardCodes: [code] }] })
+    const ids = [await photo(api, u.token)]
+    const physical = await sold(api, u.token, { brandId: 'steam', cardType: 'physical', cards: [{ faceValue: 5_000, imageIds: ids }] })
+    const queue = await ops(['orders'])
+    expect(queue.stderr).toBe('')
+    expect(queue.stdout).toMatch(/order\(s\) waiting for review, oldest first/)
+    expect(queue.stdout).toContain(`${ecode.orderNo}  pending`)
+    expect(queue.stdout).toContain(`code ${code}`)
+    expect(queue.stdout).toContain(`photos ${ids[0]}`)
+    expect((await ops(['order', ecode.id, 'claim'])).stdout).toContain(`${ecode.orderNo} is reviewing; ${u.email} was told.`)
+    const done = await ops(['order', ecode.id, 'complete', '--note', 'Redeemed, thank you'])
+    expect(done.stdout).toContain(`${ecode.orderNo} is completed`)
+    expect((await walletInfo(api, u.token)).balance).toBe(ecode.quotedPayout)
+    expect((await detail(u.token, ecode.id)).operatorNote).toBe('Redeemed, thank you')
+    const one = await ops(['order', physical.id])
+    expect(one.stdout).toContain(`${physical.orderNo}  pending`)
+    expect(one.stdout).toContain('card 1')
+  })
+
+  it('proposes a lower payout card by card, and rejects with a reason code and a proof photo', async () => {
+    const u = await walletUser(api)
+    const order = await sold(api, u.token, {
+      cards: [
+        { faceValue: 10_000, cardCodes: [newCode()] },
+        { faceValue: 5_000, cardCodes: [newCode()] },
+      ],
+    })
+    await ops(['order', order.id, 'claim'])
+    const proposed = await ops(['order', order.id, 'propose', '--reason', 'Card 2 had US$20 left', '--cards', '2:250.00:ALREADY_USED'])
+    expect(proposed.stderr).toBe('')
+    expect(proposed.stdout).toContain('offered ₦250.00')
+    expect(await detail(u.token, order.id)).toMatchObject({ status: 'proposed', proposedPayout: order.cards[0].quotedPayout + 25_000 })
+    await api.post('/v1/order/accept', { id: order.id }, { token: u.token })
+    expect((await walletInfo(api, u.token)).balance).toBe(order.cards[0].quotedPayout + 25_000)
+
+    const other = await sold(api, u.token)
+    await ops(['order', other.id, 'claim'])
+    const dir = mkdtempSync(path.join(tmpdir(), 'ops-proof-'))
+    const file = path.join(dir, 'redeem-screen.png')
+    writeFileSync(file, await jpeg(600, 400, { format: 'png' }))
+    const rejected = await ops([
+      'order',
+      other.id,
+      'reject',
+      '--code',
+      'ALREADY_USED',
+      '--note',
+      'Redeemed elsewhere on 2 May',
+      '--proof',
+      file,
+    ])
+    rmSync(dir, { recursive: true, force: true })
+    expect(rejected.stderr).toBe('')
+    const seen = await detail(u.token, other.id)
+    expect(seen).toMatchObject({
+      status: 'rejected',
+      rejection: { reasonCode: 'ALREADY_USED', reasonText: REJECTION_REASONS.ALREADY_USED },
+      operatorNote: 'Redeemed elsewhere on 2 May',
+    })
+    expect(seen.proofImageId).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('sets and shows rates and ETAs', async () => {
+    const set = await ops(['rate', 'razer-gold', 'us', 'ecode', '1234.5'])
+    expect(set.stderr).toBe('')
+    expect(set.stdout).toContain('Razer Gold US ecode: 1234.50 NGN per USD')
+    expect((await ops(['rate', 'razer-gold', 'US', 'ecode'])).stdout).toMatch(/1234\.50 {2}by operator:ada/)
+    expect((await ops(['rates', '--brand', 'razer-gold'])).stdout).toMatch(/razer-gold +US ecode +1234\.50 NGN\/USD {2}24h -?\d+\.\d\d%/)
+    expect((await ops(['eta', 'razer-gold', '12'])).stdout).toContain('razer-gold: reviews take about 12 minutes')
+  })
+
+  it('says what is wrong with an order command and exits non-zero', async () => {
+    const u = await walletUser(api)
+    const order = await sold(api, u.token)
+    expect((await ops(['order', order.id, 'reject'])).stderr).toContain('usage: order <id>')
+    expect((await ops(['order', order.id, 'complete'])).stderr).toContain('Claim the order first: it is still pending')
+    await ops(['order', order.id, 'claim'])
+    const badCards = await ops(['order', order.id, 'propose', '--reason', 'less', '--cards', '7:1.00:OTHER'])
+    expect(badCards.code).toBe(2)
+    expect(badCards.stderr).toContain('is not <card position>:<payout>:<REASON_CODE> of this order')
+    expect((await ops(['order', 'nope'])).stderr).toContain('This order was not found')
+    expect((await ops(['order', order.id, 'reject', '--code', 'FAKE_CARD', '--proof', '/no/such/file.jpg'])).stderr).toContain(
+      'no such file',
+    )
+    expect((await ops(['eta', 'apple', 'soon'])).stderr).toContain('usage: eta')
+  })
+})

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nubanCheckDigit } from '#contract/bank-cards'
+import { createDb, type Db } from '../../api/db/connect'
+import { createSession } from '../../api/models/sessions'
+import { createUser } from '../../api/models/users'
+import { auditBooks } from '../../api/services/ledger'
+import { createTestDatabase, type TestDatabase } from '../support/db'
+import { TEST_ADMIN_TOKEN } from '../support/wallet'
+
+/**
+ * Crashes: the real api as its own process, SIGKILLed in the middle of a withdrawal load, then
+ * started again on the same database. Every withdrawal it acknowledged is there with its hold,
+ * nothing is half-applied, and the books balance. On SQLite and PostgreSQL (TEST_DB).
+ */
+const root = path.resolve(__dirname, '../..')
+const bundle = path.join(root, 'tmp', 'crash-test', 'api.mjs')
+let database: TestDatabase
+let db: Db
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+
+async function startApiProcess(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bundle], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      MAIL_TRANSPORT: 'console',
+      OUTBOX_DIR: path.join(root, 'tmp', 'crash-test', 'outbox'),
+    } as unknown as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill('SIGKILL')
+  throw new Error('the api process did not start')
+}
+
+const call = async (port: number, route: string, body: unknown, headers: Record<string, string>) => {
+  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', clientType: 'h5', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return (await res.json()) as { code: number; data: any }
+}
+
+beforeAll(async () => {
+  mkdirSync(path.dirname(bundle), { recursive: true })
+  await build({ entryPoints: [path.join(root, 'api/main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: bundle, tsconfig: path.join(root, 'tsconfig.json'), logLevel: 'error' })
+  database = await createTestDatabase()
+  db = createDb(database.url).db
+}, 120_000)
+
+afterAll(async () => {
+  await db?.destroy()
+  await database?.drop()
+})
+
+describe('kill -9 in the middle of withdrawals', () => {
+  it('loses no acknowledged withdrawal and leaves nothing half-applied', async () => {
+    const port = await freePort()
+    let api = await startApiProcess(port)
+    const now = Date.now()
+    const user = await createUser(db, { email: `crash.${now}@example.com`, user_name: 'crash' }, now)
+    const token = await createSession(db, user.id, now, 86_400_000)
+    const auth = { token }
+    const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
+    expect((await call(port, '/v1/user/setPin', { pin: '204816' }, auth)).code).toBe(200)
+    const card = await call(port, '/v1/bankCard/add', { bankCode: '058', accountNumber: '000000001' + nubanCheckDigit('058', '000000001'), accountName: 'Ada Obi', pin: '204816' }, auth)
+    expect(card.code).toBe(200)
+    const CREDIT = 40_000_000
+    expect((await call(port, '/admin/wallet/adjust', { userId: user.id, amount: CREDIT, reason: 'crash test', requestId: `credit${now}` }, adminHeaders)).code).toBe(200)
+
+    const acknowledged = new Set<string>()
+    let attempted = 0
+    for (let round = 0; round < 3; round++) {
+      let stop = false
+      const worker = async () => {
+        while (!stop) {
+          attempted++
+          try {
+            const res = await call(port, '/v1/withdraw/create', { bankCardId: card.data.id, amount: 100_000, pin: '204816', requestId: `crash${round}x${attempted}x${Math.random().toString(36).slice(2, 10)}` }, auth)
+            if (res.code === 200) acknowledged.add(res.data.id)
+          } catch {
+            return // the process is gone
+          }
+        }
+      }
+      const workers = Array.from({ length: 8 }, worker)
+      await new Promise((r) => setTimeout(r, 1_200 + round * 300))
+      const exited = new Promise((r) => api.once('exit', r))
+      api.kill('SIGKILL')
+      stop = true
+      await Promise.all(workers)
+      await exited
+      api = await startApiProcess(port)
+    }
+    api.kill('SIGTERM')
+
+    expect(acknowledged.size).toBeGreaterThan(0)
+    const rows = await db.selectFrom('withdrawals').select(['id', 'amount']).where('user_id', '=', user.id).execute()
+    const ids = new Set(rows.map((r) => r.id))
+    for (const id of acknowledged) expect(ids.has(id), `acknowledged withdrawal ${id} is gone`).toBe(true)
+    // Each withdrawal has exactly one hold in the log; no hold without its withdrawal.
+    const holds = await db.selectFrom('balance_logs').select(['ref_id']).where('user_id', '=', user.id).where('type', '=', 'withdraw').execute()
+    expect(holds.map((h) => h.ref_id).sort()).toEqual([...ids].sort())
+    const wallet = await db.selectFrom('wallets').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    expect(Number(wallet.frozen)).toBe(rows.reduce((s, r) => s + Number(r.amount), 0))
+    expect(Number(wallet.balance) + Number(wallet.frozen)).toBe(CREDIT)
+    expect(await auditBooks(db)).toEqual([])
+    console.info(`[figures] ${database.kind}: 3 kill -9 rounds, ${attempted} withdrawals attempted, ${acknowledged.size} acknowledged, ${rows.length} stored, books balanced`)
+  }, 120_000)
+})

@@ -1,0 +1,61 @@
+import { randomInt, randomUUID } from 'node:crypto'
+import { nubanCheckDigit } from '#contract/bank-cards'
+import type { BankCard } from '#contract/bank-cards'
+import type { Withdrawal } from '#contract/withdrawals'
+import type { WalletInfo } from '#contract/wallet'
+import { seedUser, type TestApi } from './api'
+import { newEmail } from './kit'
+
+/** Operators' token of the test api (startTestApi sets config.adminToken to it). */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef-0123456789'
+export const PIN = '204816'
+
+/** A NUBAN that passes the check digit for the bank (serial random unless given). */
+export function validNuban(bankCode = '058', serial = String(randomInt(0, 1e9)).padStart(9, '0')): string {
+  return serial + nubanCheckDigit(bankCode, serial)
+}
+
+export const requestId = () => randomUUID().replace(/-/g, '')
+
+export const admin = (api: TestApi) => ({
+  post: <T = unknown>(path: string, body: unknown) => api.post<T>(path, body, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
+  get: <T = unknown>(path: string) => api.get<T>(path, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
+})
+
+/** Credits (or debits) a wallet the way operators do: through the ledger, audited. */
+export async function adjust(api: TestApi, userId: string, amount: number, reason = 'test credit') {
+  const res = await admin(api).post('/admin/wallet/adjust', { userId, amount, reason, requestId: requestId() })
+  if (res.body.code !== 200) throw new Error(`adjust: ${res.text}`)
+  return res.body.data
+}
+
+export type WalletUser = { userId: string; token: string; email: string; card?: BankCard }
+
+/** A person with (optionally) a balance, a PIN and a bank card, made through the api itself. */
+export async function walletUser(api: TestApi, options: { balance?: number; pin?: string | null; card?: boolean } = {}): Promise<WalletUser> {
+  const email = newEmail('wallet')
+  const { user, token } = await seedUser(api, { email })
+  const pin = options.pin === undefined ? PIN : options.pin
+  if (pin) {
+    const set = await api.post('/v1/user/setPin', { pin }, { token })
+    if (set.body.code !== 200) throw new Error(`setPin: ${set.text}`)
+  }
+  let card: BankCard | undefined
+  if (pin && options.card !== false) {
+    const added = await api.post<BankCard>('/v1/bankCard/add', { bankCode: '058', accountNumber: validNuban('058'), accountName: 'Ada Obi', pin }, { token })
+    if (added.body.code !== 200) throw new Error(`bankCard/add: ${added.text}`)
+    card = added.body.data
+  }
+  if (options.balance) await adjust(api, user.id, options.balance)
+  return { userId: user.id, token, email, card }
+}
+
+export const walletInfo = async (api: TestApi, token: string) => (await api.get<WalletInfo>('/v1/wallet/info', { token })).body.data
+
+export function withdraw(api: TestApi, u: WalletUser, amount: number, extra: { pin?: string; requestId?: string; bankCardId?: string } = {}) {
+  return api.post<Withdrawal>(
+    '/v1/withdraw/create',
+    { bankCardId: extra.bankCardId ?? u.card!.id, amount, pin: extra.pin ?? PIN, requestId: extra.requestId ?? requestId() },
+    { token: u.token },
+  )
+}
