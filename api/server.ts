@@ -113,8 +113,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     logger,
     mail: createMailSender(mailer, logger),
     now,
-    google:
-      options.google ?? createGoogleVerifier({ clientIds: config.googleClientIds, jwksUrl: config.googleJwksUrl, now }),
+    google: options.google ?? createGoogleVerifier({ clientIds: config.googleClientIds, jwksUrl: config.googleJwksUrl, now }),
     hasher,
     dbHealth,
   }

@@ -50,21 +50,14 @@ export const codeTypeField = z.coerce
   .default(CodeType.REGISTER)
 
 export const loginBody = z.object({ email: emailField, password: loginPasswordField }).strict()
-export const registerBody = z
-  .object({ email: emailField, password: passwordField, verifyCode: verifyCodeField })
-  .strict()
+export const registerBody = z.object({ email: emailField, password: passwordField, verifyCode: verifyCodeField }).strict()
 export const sendEmailCodeBody = z.object({ email: emailField, type: codeTypeField }).strict()
-export const checkEmailCodeBody = z
-  .object({ email: emailField, type: codeTypeField, verifyCode: verifyCodeField })
-  .strict()
-export const resetPasswordBody = z
-  .object({ email: emailField, password: passwordField, verifyCode: verifyCodeField })
-  .strict()
+export const checkEmailCodeBody = z.object({ email: emailField, type: codeTypeField, verifyCode: verifyCodeField }).strict()
+export const resetPasswordBody = z.object({ email: emailField, password: passwordField, verifyCode: verifyCodeField }).strict()
 export const loginByCodeBody = z.object({ email: emailField, verifyCode: verifyCodeField }).strict()
 export const googleBody = z
   .object({ id_token: z.string({ required_error: 'id_token is required' }).min(1, 'id_token is required').max(8192) })
   .strict()
-
 
 export type LoginBody = z.infer<typeof loginBody>
 export type RegisterBody = z.infer<typeof registerBody>

@@ -46,7 +46,9 @@ export const adminUserData = z.object({
 export const booksData = z.object({
   checkedAt: z.number().int(),
   wallets: z.number().int(),
-  mismatches: z.array(z.object({ userId: z.string(), balance: z.number(), frozen: z.number(), sumAmount: z.number(), sumFrozen: z.number() })),
+  mismatches: z.array(
+    z.object({ userId: z.string(), balance: z.number(), frozen: z.number(), sumAmount: z.number(), sumFrozen: z.number() }),
+  ),
 })
 
 export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: z.string(), email: z.string() })

@@ -34,13 +34,19 @@ export type Endpoint = GetEndpoint | PostEndpoint
 /** What the caller sends: the body of a POST, the query of a GET (before parsing). */
 export type InputOf<E extends Endpoint> = E extends PostEndpoint<infer B> ? z.input<B> : E extends GetEndpoint<infer Q> ? z.input<Q> : never
 /** What the handler receives after parsing. */
-export type ParsedInputOf<E extends Endpoint> = E extends PostEndpoint<infer B> ? z.output<B> : E extends GetEndpoint<infer Q> ? z.output<Q> : never
+export type ParsedInputOf<E extends Endpoint> =
+  E extends PostEndpoint<infer B> ? z.output<B> : E extends GetEndpoint<infer Q> ? z.output<Q> : never
 /** The envelope's `data` as the web reads it. */
 export type DataOf<E extends Endpoint> = z.output<E['data']>
 /** The envelope's `data` as the api writes it. */
 export type DataInOf<E extends Endpoint> = z.input<E['data']>
 
-export const get = <A extends Auth, Q extends z.ZodTypeAny, D extends z.ZodTypeAny>(path: string, auth: A, query: Q, data: D): GetEndpoint<Q, D, A> => ({
+export const get = <A extends Auth, Q extends z.ZodTypeAny, D extends z.ZodTypeAny>(
+  path: string,
+  auth: A,
+  query: Q,
+  data: D,
+): GetEndpoint<Q, D, A> => ({
   method: 'GET',
   path,
   auth,
@@ -48,7 +54,12 @@ export const get = <A extends Auth, Q extends z.ZodTypeAny, D extends z.ZodTypeA
   data,
 })
 
-export const post = <A extends Auth, B extends z.ZodTypeAny, D extends z.ZodTypeAny>(path: string, auth: A, body: B, data: D): PostEndpoint<B, D, A> => ({
+export const post = <A extends Auth, B extends z.ZodTypeAny, D extends z.ZodTypeAny>(
+  path: string,
+  auth: A,
+  body: B,
+  data: D,
+): PostEndpoint<B, D, A> => ({
   method: 'POST',
   path,
   auth,

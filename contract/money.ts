@@ -39,6 +39,8 @@ export function minorDigits(currency: string): number {
  * undefined when it is not a plain amount or has more decimals than the currency has.
  */
 export function parseAmount(text: string, currency: string): number | undefined {
+  // A sign is not a currency symbol: "-5000" is no amount to withdraw, not 5000.
+  if (/[-+−]/.test(text)) return undefined
   const cleaned = text.replace(/[\s,_\u00a0\u202f]/g, '').replace(/^[^\d.]{1,4}/, '')
   const digits = minorDigits(currency)
   const m = /^(\d{1,13})(?:\.(\d*))?$/.exec(cleaned)

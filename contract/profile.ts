@@ -36,6 +36,7 @@ export const userNameField = z
   .min(1, 'Nickname is required')
   .max(NICKNAME_MAX, `Nickname must be at most ${NICKNAME_MAX} characters`)
   // Control characters and angle brackets have no place in a display name.
+  // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f<>]*$/, 'Nickname has characters that are not allowed')
 
 export const headImgField = z

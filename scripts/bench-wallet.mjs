@@ -26,9 +26,25 @@ const PIN = '204816'
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
 const bundle = path.join(work, 'api.mjs')
-await build({ entryPoints: [path.join(root, 'api/main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: bundle, tsconfig: path.join(root, 'tsconfig.json'), logLevel: 'error' })
+await build({
+  entryPoints: [path.join(root, 'api/main.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  outfile: bundle,
+  tsconfig: path.join(root, 'tsconfig.json'),
+  logLevel: 'error',
+})
 
-const freePort = () => new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) }) })
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
 const nuban = (bank, serial) => {
   const w = [3, 7, 3, 3, 7, 3, 3, 7, 3, 3, 7, 3]
   const sum = [...(bank + serial)].reduce((a, d, i) => a + Number(d) * w[i], 0)
@@ -56,61 +72,110 @@ async function run(kind) {
   const port = await freePort()
   const api = spawn(process.execPath, [bundle], {
     cwd: root,
-    env: { PATH: process.env.PATH, DATABASE_URL: url, API_PORT: String(port), API_HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent', MAIL_TRANSPORT: 'console' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: url,
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+      ADMIN_TOKEN: ADMIN,
+      LOG_LEVEL: 'silent',
+      MAIL_TRANSPORT: 'console',
+    },
     stdio: 'ignore',
   })
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(`${base}/healthz`)).ok) break } catch {}
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
   const call = async (route, body, headers = {}) => {
-    const res = await fetch(base + route, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+    const res = await fetch(base + route, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
     return res.json()
   }
 
   // People straight in the database (sign-up is not what is measured), then PIN, card, credit via the api.
   const now = Date.now()
-  const people = Array.from({ length: clients }, (_, i) => ({ id: randomUUID(), email: `bench.${i}.${now}@example.com`, token: randomBytes(32).toString('base64url') }))
+  const people = Array.from({ length: clients }, (_, i) => ({
+    id: randomUUID(),
+    email: `bench.${i}.${now}@example.com`,
+    token: randomBytes(32).toString('base64url'),
+  }))
   const rows = people.map((p) => [p.id, p.email, createHash('sha256').update(p.token).digest('base64url')])
   if (kind === 'sqlite') {
     const db = new Database(url.slice(5))
-    const u = db.prepare('insert into users (id, email, password_hash, user_name, head_img, google_sub, created_at, updated_at) values (?, ?, null, ?, null, null, ?, ?)')
+    const u = db.prepare(
+      'insert into users (id, email, password_hash, user_name, head_img, google_sub, created_at, updated_at) values (?, ?, null, ?, null, null, ?, ?)',
+    )
     const s = db.prepare('insert into sessions (token_hash, user_id, created_at, expires_at, revoked_at) values (?, ?, ?, ?, null)')
-    for (const [id, email, hash] of rows) { u.run(id, email, 'bench', now, now); s.run(hash, id, now, now + 86_400_000) }
+    for (const [id, email, hash] of rows) {
+      u.run(id, email, 'bench', now, now)
+      s.run(hash, id, now, now + 86_400_000)
+    }
     db.close()
   } else {
     const c = new pg.Client({ connectionString: url })
     await c.connect()
     for (const [id, email, hash] of rows) {
-      await c.query('insert into users (id, email, password_hash, user_name, head_img, google_sub, created_at, updated_at) values ($1, $2, null, $3, null, null, $4, $4)', [id, email, 'bench', now])
-      await c.query('insert into sessions (token_hash, user_id, created_at, expires_at, revoked_at) values ($1, $2, $3, $4, null)', [hash, id, now, now + 86_400_000])
+      await c.query(
+        'insert into users (id, email, password_hash, user_name, head_img, google_sub, created_at, updated_at) values ($1, $2, null, $3, null, null, $4, $4)',
+        [id, email, 'bench', now],
+      )
+      await c.query('insert into sessions (token_hash, user_id, created_at, expires_at, revoked_at) values ($1, $2, $3, $4, null)', [
+        hash,
+        id,
+        now,
+        now + 86_400_000,
+      ])
     }
     await c.end()
   }
   // Four at a time: the api's hash gate (rightly) turns a burst of 50 PIN hashes into 429s.
   for (let i = 0; i < people.length; i += 4) {
-    await Promise.all(people.slice(i, i + 4).map(async (p, j) => {
-      await call('/v1/user/setPin', { pin: PIN }, { token: p.token })
-      const card = await call('/v1/bankCard/add', { bankCode: '058', accountNumber: nuban('058', String(i + j + 1).padStart(9, '0')), accountName: 'Bench Person', pin: PIN }, { token: p.token })
-      if (card.code !== 200) throw new Error(`bankCard/add: ${card.msg}`)
-      p.card = card.data.id
-      await call('/admin/wallet/adjust', { userId: p.id, amount: 40_000_000, reason: 'bench', requestId: randomUUID().replace(/-/g, '') }, { authorization: `Bearer ${ADMIN}` })
-    }))
+    await Promise.all(
+      people.slice(i, i + 4).map(async (p, j) => {
+        await call('/v1/user/setPin', { pin: PIN }, { token: p.token })
+        const card = await call(
+          '/v1/bankCard/add',
+          { bankCode: '058', accountNumber: nuban('058', String(i + j + 1).padStart(9, '0')), accountName: 'Bench Person', pin: PIN },
+          { token: p.token },
+        )
+        if (card.code !== 200) throw new Error(`bankCard/add: ${card.msg}`)
+        p.card = card.data.id
+        await call(
+          '/admin/wallet/adjust',
+          { userId: p.id, amount: 40_000_000, reason: 'bench', requestId: randomUUID().replace(/-/g, '') },
+          { authorization: `Bearer ${ADMIN}` },
+        )
+      }),
+    )
   }
 
   const times = []
   const codes = new Map()
   const stopAt = Date.now() + seconds * 1000
   const started = performance.now()
-  await Promise.all(people.map(async (p) => {
-    while (Date.now() < stopAt) {
-      const t = performance.now()
-      const res = await call('/v1/withdraw/create', { bankCardId: p.card, amount: 100_000, pin: PIN, requestId: randomUUID().replace(/-/g, '') }, { token: p.token })
-      times.push(performance.now() - t)
-      codes.set(res.code, (codes.get(res.code) ?? 0) + 1)
-    }
-  }))
+  await Promise.all(
+    people.map(async (p) => {
+      while (Date.now() < stopAt) {
+        const t = performance.now()
+        const res = await call(
+          '/v1/withdraw/create',
+          { bankCardId: p.card, amount: 100_000, pin: PIN, requestId: randomUUID().replace(/-/g, '') },
+          { token: p.token },
+        )
+        times.push(performance.now() - t)
+        codes.set(res.code, (codes.get(res.code) ?? 0) + 1)
+      }
+    }),
+  )
   const elapsed = (performance.now() - started) / 1000
   const books = await fetch(`${base}/admin/books`, { headers: { authorization: `Bearer ${ADMIN}` } }).then((r) => r.json())
   api.kill('SIGTERM')
@@ -119,7 +184,9 @@ async function run(kind) {
   times.sort((a, b) => a - b)
   const pct = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0)
   const ok = codes.get(200) ?? 0
-  console.log(`${kind.padEnd(9)} ${clients} clients, ${seconds} s: ${(ok / elapsed).toFixed(1)} withdrawals/s (${ok} ok of ${times.length}; answers ${JSON.stringify(Object.fromEntries(codes))}), p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms; books ${books.data.mismatches.length === 0 ? 'balance' : 'DO NOT balance'}`)
+  console.log(
+    `${kind.padEnd(9)} ${clients} clients, ${seconds} s: ${(ok / elapsed).toFixed(1)} withdrawals/s (${ok} ok of ${times.length}; answers ${JSON.stringify(Object.fromEntries(codes))}), p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms; books ${books.data.mismatches.length === 0 ? 'balance' : 'DO NOT balance'}`,
+  )
 }
 
 for (const kind of kinds) await run(kind)

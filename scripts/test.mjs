@@ -18,7 +18,15 @@ const failures = []
 function vitest(name, projects, env = {}) {
   console.log(`\n=== ${name} ===`)
   const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`)
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs]
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...extraArgs,
+  ]
   const result = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } })
   let counted = false
   if (existsSync(out)) {

@@ -17,7 +17,14 @@ function offsetMs(at: number, timeZone: string): number {
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   )
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second))
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  )
   return asUtc - Math.floor(at / 1000) * 1000
 }
 

@@ -31,8 +31,7 @@ export function sendEnvelope<T>(res: Response, status: number, body: Envelope<T>
 
 export const sendOk = <T>(res: Response, data: T) => sendEnvelope(res, 200, { code: Code.OK, msg: msg.ok, data })
 
-export const sendError = (res: Response, err: ApiError) =>
-  sendEnvelope(res, err.status, { code: err.code, msg: err.message, data: null })
+export const sendError = (res: Response, err: ApiError) => sendEnvelope(res, err.status, { code: err.code, msg: err.message, data: null })
 
 /**
  * A route handler that returns its data (sent as a success envelope) or throws an ApiError.

@@ -23,4 +23,10 @@ export async function audit(
 }
 
 export const auditEntries = (db: Db, targetType: string, targetId: string) =>
-  db.selectFrom('audit_log').selectAll().where('target_type', '=', targetType).where('target_id', '=', targetId).orderBy('created_at').execute()
+  db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('target_type', '=', targetType)
+    .where('target_id', '=', targetId)
+    .orderBy('created_at')
+    .execute()

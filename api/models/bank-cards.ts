@@ -13,7 +13,13 @@ export const liveBankCards = (db: Db, userId: string): Promise<BankCardRow[]> =>
 
 /** The person's own live card; undefined for another person's id or a deleted card. */
 export const findOwnBankCard = (db: Db, userId: string, id: string): Promise<BankCardRow | undefined> =>
-  db.selectFrom('bank_cards').selectAll().where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst()
+  db
+    .selectFrom('bank_cards')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
 
 /** Any card by id, deleted too: withdrawals keep showing where they went. */
 export const findBankCard = (db: Db, id: string): Promise<BankCardRow | undefined> =>

@@ -77,12 +77,7 @@ export async function giveBackAttempt(db: Db, id: string): Promise<void> {
 
 /** Consumes the code; false if another request consumed it first. */
 export async function markCodeUsed(db: Db, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('email_codes')
-    .set({ used_at: now })
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst()
+  const r = await db.updateTable('email_codes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 

@@ -9,7 +9,16 @@ export async function addMessage(
 ): Promise<void> {
   await db
     .insertInto('messages')
-    .values({ id: newId(), user_id: m.userId, kind: m.kind, title: m.title, content: m.content, ref_id: m.refId ?? null, read_at: null, created_at: now })
+    .values({
+      id: newId(),
+      user_id: m.userId,
+      kind: m.kind,
+      title: m.title,
+      content: m.content,
+      ref_id: m.refId ?? null,
+      read_at: null,
+      created_at: now,
+    })
     .execute()
 }
 

@@ -8,7 +8,15 @@ export const findPin = (db: Db, userId: string): Promise<WithdrawalPinRow | unde
 export async function insertPin(db: Db, userId: string, pinHash: string, now: number): Promise<boolean> {
   const r = await db
     .insertInto('withdrawal_pins')
-    .values({ user_id: userId, pin_hash: pinHash, failed_count: 0, locked_until: null, withdraw_blocked_until: null, busy_until: null, updated_at: now })
+    .values({
+      user_id: userId,
+      pin_hash: pinHash,
+      failed_count: 0,
+      locked_until: null,
+      withdraw_blocked_until: null,
+      busy_until: null,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .executeTakeFirst()
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1

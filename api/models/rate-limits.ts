@@ -5,12 +5,7 @@ import type { Db } from '../db/connect'
  * nothing a second instance needs lives in process memory). One upsert per hit, atomic on both
  * SQLite and PostgreSQL: a window that has ended starts again at 1.
  */
-export async function hitRateLimit(
-  db: Db,
-  key: string,
-  windowMs: number,
-  now: number,
-): Promise<{ hits: number; resetAt: number }> {
+export async function hitRateLimit(db: Db, key: string, windowMs: number, now: number): Promise<{ hits: number; resetAt: number }> {
   const row = await db
     .insertInto('rate_limits')
     .values({ key, hits: 1, reset_at: now + windowMs })

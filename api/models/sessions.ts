@@ -35,12 +35,7 @@ export async function revokeSession(db: Db, token: string, now: number): Promise
 
 /** Signs the user out everywhere (after a password reset). */
 export async function revokeUserSessions(db: Db, userId: string, now: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute()
+  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute()
 }
 
 /** Housekeeping: sessions past their expiry (or revoked that long ago) are of no further use. */

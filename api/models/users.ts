@@ -3,12 +3,10 @@ import type { Db } from '../db/connect'
 import type { NewUser, User } from '../db/schema'
 import { newId } from '../lib/tokens'
 
-export const findUserById = (db: Db, id: string) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+export const findUserById = (db: Db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 
 /** `email` must already be normalised (trimmed, lowercased) as the contract's emailField does. */
-export const findUserByEmail = (db: Db, email: string) =>
-  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+export const findUserByEmail = (db: Db, email: string) => db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
 
 export const findUserByGoogleSub = (db: Db, sub: string) =>
   db.selectFrom('users').selectAll().where('google_sub', '=', sub).executeTakeFirst()

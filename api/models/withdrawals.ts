@@ -53,13 +53,24 @@ export const withdrawalEvents = (db: Db, ids: string[]): Promise<WithdrawalEvent
     ? Promise.resolve([])
     : db.selectFrom('withdrawal_events').selectAll().where('withdrawal_id', 'in', ids).orderBy('at').orderBy('id').execute()
 
-export async function pageWithdrawals(db: Db, filter: { userId?: string; status?: string; oldestFirst?: boolean }, pageNum: number, pageSize: number) {
+export async function pageWithdrawals(
+  db: Db,
+  filter: { userId?: string; status?: string; oldestFirst?: boolean },
+  pageNum: number,
+  pageSize: number,
+) {
   let q = db.selectFrom('withdrawals')
   if (filter.userId) q = q.where('user_id', '=', filter.userId)
   if (filter.status) q = q.where('status', '=', filter.status)
   const order = filter.oldestFirst ? 'asc' : 'desc'
   const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('created_at', order).orderBy('id', order).limit(pageSize).offset((pageNum - 1) * pageSize).execute(),
+    q
+      .selectAll()
+      .orderBy('created_at', order)
+      .orderBy('id', order)
+      .limit(pageSize)
+      .offset((pageNum - 1) * pageSize)
+      .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, total: Number(count.n) }

@@ -27,8 +27,7 @@ import { checkVerifyCode, sendVerifyCode, useVerifyCode } from './verify-codes'
 /** Codes that go to the signed-in person's own address rather than the one in the body. */
 const SIGNED_IN_TYPES: readonly number[] = [CodeType.RESET_PIN, CodeType.DELETE_ACCOUNT]
 
-const startSession = (deps: ApiDeps, userId: string) =>
-  createSession(deps.db, userId, deps.now(), deps.config.tokenTtlDays * 86_400_000)
+const startSession = (deps: ApiDeps, userId: string) => createSession(deps.db, userId, deps.now(), deps.config.tokenTtlDays * 86_400_000)
 
 function refuseCommonPassword(password: string) {
   if (isCommonPassword(password)) throw refuse(Refusals.WEAK_PASSWORD)

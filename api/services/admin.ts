@@ -27,7 +27,15 @@ export async function adjustBalance(
     try {
       result = await move(
         trx,
-        { userId: body.userId, type: BalanceLogType.ADJUSTMENT, amount: body.amount, refType: 'adjustment', refId: body.requestId, note: body.reason, key: `adjust:${body.requestId}` },
+        {
+          userId: body.userId,
+          type: BalanceLogType.ADJUSTMENT,
+          amount: body.amount,
+          refType: 'adjustment',
+          refId: body.requestId,
+          note: body.reason,
+          key: `adjust:${body.requestId}`,
+        },
         currency,
         now,
       )
@@ -56,12 +64,20 @@ export async function listWithdrawals(deps: ApiDeps, q: { pageNum: number; pageS
   // Oldest first: the queue is worked in the order people asked.
   const { rows, total } = await pageWithdrawals(deps.db, { status: q.status, oldestFirst: true }, q.pageNum, q.pageSize)
   const list = await Promise.all(
-    rows.map(async (r) => ({ ...(await toWithdrawal(deps, r)), userId: r.user_id, email: (await findUserById(deps.db, r.user_id))?.email ?? '' })),
+    rows.map(async (r) => ({
+      ...(await toWithdrawal(deps, r)),
+      userId: r.user_id,
+      email: (await findUserById(deps.db, r.user_id))?.email ?? '',
+    })),
   )
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
-export async function moveWithdrawal(deps: ApiDeps, actor: string, body: { id: string; status: WithdrawalStatus; reference?: string; reason?: string }) {
+export async function moveWithdrawal(
+  deps: ApiDeps,
+  actor: string,
+  body: { id: string; status: WithdrawalStatus; reference?: string; reason?: string },
+) {
   const { row, email } = await updateWithdrawal(deps, actor, body)
   return { ...(await toWithdrawal(deps, row)), userId: row.user_id, email }
 }
@@ -83,7 +99,10 @@ export async function findPerson(deps: ApiDeps, q: { email?: string; id?: string
 export async function checkBooks(deps: ApiDeps) {
   const [mismatches, count] = await Promise.all([
     auditBooks(deps.db),
-    deps.db.selectFrom('wallets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    deps.db
+      .selectFrom('wallets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ])
   return { checkedAt: deps.now(), wallets: Number(count.n), mismatches }
 }

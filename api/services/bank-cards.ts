@@ -34,7 +34,8 @@ export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBo
   if (!findBank(currency, body.bankCode)) throw refuse(Refusals.UNKNOWN_BANK)
   return withPin(deps, user.id, body.pin, async () => {
     const existing = await liveBankCards(deps.db, user.id)
-    if (existing.some((c) => c.bank_code === body.bankCode && c.account_number === body.accountNumber)) throw refuse(Refusals.BANK_CARD_DUPLICATE)
+    if (existing.some((c) => c.bank_code === body.bankCode && c.account_number === body.accountNumber))
+      throw refuse(Refusals.BANK_CARD_DUPLICATE)
     if (existing.length >= MAX_BANK_CARDS) throw refuse(Refusals.BANK_CARD_LIMIT)
     const row: BankCardRow = {
       id: newId(),

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { emailField } from '#contract/accounts'
-import { Refusals } from '#contract/refusals'
 import { userNameField, NICKNAME_MAX } from '#contract/profile'
+import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
@@ -51,7 +51,11 @@ export function createGoogleVerifier(opts: { clientIds: string[]; jwksUrl: strin
  */
 export function defaultUserName(_email: string, name?: string): string {
   // eslint-disable-next-line no-control-regex
-  const cleaned = (name ?? '').replace(/[\u0000-\u001f\u007f<>]/g, '').trim().slice(0, NICKNAME_MAX).trim()
+  const cleaned = (name ?? '')
+    .replace(/[\u0000-\u001f\u007f<>]/g, '')
+    .trim()
+    .slice(0, NICKNAME_MAX)
+    .trim()
   const ok = userNameField.safeParse(cleaned)
   if (cleaned && ok.success) return ok.data
   return `Seller ${randomInt(1000, 10000)}`

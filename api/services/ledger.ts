@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { BalanceLogType, type BalanceLogEntry, type RefType } from '#contract/wallet'
 import { Refusals } from '#contract/refusals'
+import { type BalanceLogType, type BalanceLogEntry, type RefType } from '#contract/wallet'
 import type { Db, DbKind } from '../db/connect'
 import type { BalanceLogRow, WalletRow } from '../db/schema'
 import { refuse } from '../lib/envelope'
@@ -159,7 +159,11 @@ export async function pageBalanceLog(db: Db, userId: string, pageNum: number, pa
       .limit(pageSize)
       .offset((pageNum - 1) * pageSize)
       .execute(),
-    db.selectFrom('balance_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('balance_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
   ])
   return { list: rows.map(toBalanceLogEntry), total: Number(count.n), pageNum, pageSize }
 }
@@ -177,7 +181,9 @@ export function requestDigest(fields: Record<string, string | number>): string {
  * The books balance: for every wallet, the entries sum to its balances and the last entry shows
  * them. For tests and `npm run ops -- check`; answers the wallets that do not.
  */
-export async function auditBooks(db: Db): Promise<{ userId: string; balance: number; frozen: number; sumAmount: number; sumFrozen: number }[]> {
+export async function auditBooks(
+  db: Db,
+): Promise<{ userId: string; balance: number; frozen: number; sumAmount: number; sumFrozen: number }[]> {
   const rows = await db
     .selectFrom('wallets')
     .leftJoin('balance_logs', 'balance_logs.user_id', 'wallets.user_id')
@@ -191,6 +197,12 @@ export async function auditBooks(db: Db): Promise<{ userId: string; balance: num
     .groupBy(['wallets.user_id', 'wallets.balance', 'wallets.frozen'])
     .execute()
   return rows
-    .map((r) => ({ userId: r.userId, balance: Number(r.balance), frozen: Number(r.frozen), sumAmount: Number(r.sumAmount), sumFrozen: Number(r.sumFrozen) }))
+    .map((r) => ({
+      userId: r.userId,
+      balance: Number(r.balance),
+      frozen: Number(r.frozen),
+      sumAmount: Number(r.sumAmount),
+      sumFrozen: Number(r.sumFrozen),
+    }))
     .filter((r) => r.balance !== r.sumAmount || r.frozen !== r.sumFrozen)
 }

@@ -80,9 +80,13 @@ export async function withPin<T>(deps: ApiDeps, userId: string, pin: string, wor
       }
       await recordPinResult(deps.db, userId, { failed_count: failed, locked_until: null }, now)
       const left = PIN_MAX_TRIES - failed
-      throw refuse(Refusals.PIN_WRONG, `Wrong PIN. ${left} ${left === 1 ? 'try' : 'tries'} left before PIN actions are locked for ${PIN_LOCK_MINUTES} minutes`)
+      throw refuse(
+        Refusals.PIN_WRONG,
+        `Wrong PIN. ${left} ${left === 1 ? 'try' : 'tries'} left before PIN actions are locked for ${PIN_LOCK_MINUTES} minutes`,
+      )
     }
-    if (row.failed_count !== 0 || row.locked_until !== null) await recordPinResult(deps.db, userId, { failed_count: 0, locked_until: null }, now)
+    if (row.failed_count !== 0 || row.locked_until !== null)
+      await recordPinResult(deps.db, userId, { failed_count: 0, locked_until: null }, now)
     return await work(row)
   } finally {
     await releasePinMutex(deps.db, userId)
@@ -100,7 +104,12 @@ export async function setPin(deps: ApiDeps, user: User, body: SetPinBody): Promi
     await replacePin(deps.db, user.id, newHash, deps.now())
     await addMessage(
       deps.db,
-      { userId: user.id, kind: 'security', title: 'Withdrawal PIN changed', content: 'Your withdrawal PIN was changed. If this was not you, reset it now and contact support.' },
+      {
+        userId: user.id,
+        kind: 'security',
+        title: 'Withdrawal PIN changed',
+        content: 'Your withdrawal PIN was changed. If this was not you, reset it now and contact support.',
+      },
       deps.now(),
     )
   })

@@ -1,12 +1,7 @@
+import { formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import { BalanceLogType } from '#contract/wallet'
-import { formatMoney } from '#contract/money'
-import {
-  WITHDRAWAL_MOVES,
-  WithdrawalStatus,
-  type CreateWithdrawalBody,
-  type Withdrawal,
-} from '#contract/withdrawals'
+import { WITHDRAWAL_MOVES, WithdrawalStatus, type CreateWithdrawalBody, type Withdrawal } from '#contract/withdrawals'
 import { isUniqueViolation } from '../db/connect'
 import type { User, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
@@ -28,8 +23,8 @@ import {
   withdrawalEvents,
   withdrawnSince,
 } from '../models/withdrawals'
-import { InsufficientFunds, lockWallet, move, requestDigest } from './ledger'
 import { toBankCard } from './bank-cards'
+import { InsufficientFunds, lockWallet, move, requestDigest } from './ledger'
 import { withPin } from './pin'
 
 /**
@@ -94,7 +89,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
   const row = await withPin(deps, user.id, body.pin, async (pin) => {
     const now = deps.now()
     if (pin.withdraw_blocked_until !== null && Number(pin.withdraw_blocked_until) > now) {
-      const until = new Intl.DateTimeFormat('en-GB', { timeZone: wallet.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(Number(pin.withdraw_blocked_until))
+      const until = new Intl.DateTimeFormat('en-GB', { timeZone: wallet.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(
+        Number(pin.withdraw_blocked_until),
+      )
       throw refuse(Refusals.PIN_RECENTLY_RESET, `Your PIN was reset recently. For your safety, withdrawals open again on ${until}`)
     }
     return writeTransaction(deps.db, deps.dbKind, async (trx) => {
@@ -105,7 +102,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       if (body.amount > remaining) {
         throw refuse(
           Refusals.OVER_DAILY_MAX,
-          remaining > 0 ? `You can withdraw up to ${formatMoney(remaining, wallet.currency)} more today` : 'You have reached today’s withdrawal maximum. Try again tomorrow',
+          remaining > 0
+            ? `You can withdraw up to ${formatMoney(remaining, wallet.currency)} more today`
+            : 'You have reached today’s withdrawal maximum. Try again tomorrow',
         )
       }
       if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
@@ -130,7 +129,15 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       try {
         await move(
           trx,
-          { userId: user.id, type: BalanceLogType.WITHDRAW, amount: -body.amount, frozenChange: body.amount, refType: 'withdrawal', refId: created.id, key: `withdraw:${created.id}:hold` },
+          {
+            userId: user.id,
+            type: BalanceLogType.WITHDRAW,
+            amount: -body.amount,
+            frozenChange: body.amount,
+            refType: 'withdrawal',
+            refId: created.id,
+            key: `withdraw:${created.id}:hold`,
+          },
           wallet.currency,
           now,
         )
@@ -212,22 +219,48 @@ export async function updateWithdrawal(
     }
     if (!(await moveWithdrawal(trx, current.id, current.status, patch, now))) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE)
     const next: WithdrawalRow = { ...current, ...patch, updated_at: now }
-    await addWithdrawalEvent(trx, current.id, body.status, body.status === 'failed' ? (body.reason ?? null) : body.status === 'success' ? `Reference ${body.reference}` : null, now)
+    await addWithdrawalEvent(
+      trx,
+      current.id,
+      body.status,
+      body.status === 'failed' ? (body.reason ?? null) : body.status === 'success' ? `Reference ${body.reference}` : null,
+      now,
+    )
     const amount = Number(current.amount)
     const base = { userId: current.user_id, refType: 'withdrawal' as const, refId: current.id }
     if (body.status === 'success') {
-      await move(trx, { ...base, type: BalanceLogType.WITHDRAW_PAID, amount: 0, frozenChange: -amount, key: `withdraw:${current.id}:paid` }, current.currency, now)
+      await move(
+        trx,
+        { ...base, type: BalanceLogType.WITHDRAW_PAID, amount: 0, frozenChange: -amount, key: `withdraw:${current.id}:paid` },
+        current.currency,
+        now,
+      )
     } else if (body.status === 'failed') {
       await move(
         trx,
-        { ...base, type: BalanceLogType.WITHDRAW_REFUND, amount, frozenChange: -amount, note: body.reason ?? null, key: `withdraw:${current.id}:refund` },
+        {
+          ...base,
+          type: BalanceLogType.WITHDRAW_REFUND,
+          amount,
+          frozenChange: -amount,
+          note: body.reason ?? null,
+          key: `withdraw:${current.id}:refund`,
+        },
         current.currency,
         now,
       )
     }
-    await audit(trx, { actor, action: `withdrawal.${body.status}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next }, now)
+    await audit(
+      trx,
+      { actor, action: `withdrawal.${body.status}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next },
+      now,
+    )
     const money = formatMoney(amount - Number(current.fee), current.currency)
-    await addMessage(trx, { userId: current.user_id, kind: 'withdrawal', refId: current.id, ...STATUS_MESSAGES[body.status](next, money) }, now)
+    await addMessage(
+      trx,
+      { userId: current.user_id, kind: 'withdrawal', refId: current.id, ...STATUS_MESSAGES[body.status](next, money) },
+      now,
+    )
     return next
   })
   const owner = await findUserById(deps.db, row.user_id)

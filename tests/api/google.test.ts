@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { googleNewData } from '#contract/accounts'
 import { Code } from '#contract/envelope'
 import { Refusals } from '#contract/refusals'
-import { googleNewData } from '#contract/accounts'
 import { seedUser, startFakeGoogle, startTestApi, type FakeGoogle, type TestApi } from '../support/api'
 
 /**
@@ -106,11 +106,14 @@ describe('refused id_tokens', () => {
     ['a key Google never published', async () => token(fresh(), { key: await google.otherKey() })],
     ['an unknown key id', async () => token(fresh(), { kid: 'nope', key: await google.otherKey() })],
     ['not a JWT at all', async () => 'not.a.jwt'],
-    ['an unsigned token', async () => {
-      const payload = (await token(fresh())).split('.')[1]
-      const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')
-      return `${none}.${payload}.`
-    }],
+    [
+      'an unsigned token',
+      async () => {
+        const payload = (await token(fresh())).split('.')[1]
+        const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')
+        return `${none}.${payload}.`
+      },
+    ],
   ])('%s', async (_label, make) => {
     for (const path of ['/auth/google', '/auth/googleNew']) {
       const res = await api.post(path, { id_token: await make() })

@@ -15,7 +15,12 @@ const api = useTestApi({ web: false })
 const RUNS = Number(process.env.LEDGER_MODEL_RUNS ?? 500)
 const MIN = 100_000
 
-type Model = { balance: number; frozen: number; pending: { id: string; amount: number; status: 'pending' | 'processing' }[]; last?: { key: string; amount: number; id: string } }
+type Model = {
+  balance: number
+  frozen: number
+  pending: { id: string; amount: number; status: 'pending' | 'processing' }[]
+  last?: { key: string; amount: number; id: string }
+}
 type Real = { u: WalletUser }
 
 const check = async (m: Model, r: Real) => {
@@ -27,7 +32,12 @@ class Credit implements fc.AsyncCommand<Model, Real> {
   constructor(readonly amount: number) {}
   check = () => true
   async run(m: Model, r: Real) {
-    const res = await admin(api).post('/admin/wallet/adjust', { userId: r.u.userId, amount: this.amount, reason: 'model credit', requestId: requestId() })
+    const res = await admin(api).post('/admin/wallet/adjust', {
+      userId: r.u.userId,
+      amount: this.amount,
+      reason: 'model credit',
+      requestId: requestId(),
+    })
     expect(res.body.code).toBe(200)
     m.balance += this.amount
     await check(m, r)
@@ -39,7 +49,12 @@ class Debit implements fc.AsyncCommand<Model, Real> {
   constructor(readonly amount: number) {}
   check = () => true
   async run(m: Model, r: Real) {
-    const res = await admin(api).post('/admin/wallet/adjust', { userId: r.u.userId, amount: -this.amount, reason: 'model debit', requestId: requestId() })
+    const res = await admin(api).post('/admin/wallet/adjust', {
+      userId: r.u.userId,
+      amount: -this.amount,
+      reason: 'model debit',
+      requestId: requestId(),
+    })
     if (this.amount > m.balance) expect(res.body.code).toBe(Refusals.ADJUSTMENT_TOO_LARGE.code)
     else {
       expect(res.body.code).toBe(200)
@@ -88,7 +103,12 @@ class Settle implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.pending.length > 0
   async run(m: Model, r: Real) {
     const w = m.pending[this.pick % m.pending.length]
-    const body = { id: w.id, status: this.outcome, ...(this.outcome === 'success' && { reference: 'REF-1' }), ...(this.outcome === 'failed' && { reason: 'bank said no' }) }
+    const body = {
+      id: w.id,
+      status: this.outcome,
+      ...(this.outcome === 'success' && { reference: 'REF-1' }),
+      ...(this.outcome === 'failed' && { reason: 'bank said no' }),
+    }
     const res = await admin(api).post<Withdrawal>('/admin/withdraw/update', body)
     if (this.outcome === 'success' && w.status === 'pending') {
       // Paid only once it is processing: the move is refused and nothing changes.

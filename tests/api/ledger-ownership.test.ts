@@ -15,7 +15,8 @@ function files(dir: string): string[] {
 
 describe('money moves only through api/services/ledger.ts', () => {
   it('no other api file inserts, updates or deletes wallets or balance_logs', () => {
-    const writes = /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*['"`](wallets|balance_logs)['"`]|\b(insert\s+into|update|delete\s+from)\s+(wallets|balance_logs)\b/i
+    const writes =
+      /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*['"`](wallets|balance_logs)['"`]|\b(insert\s+into|update|delete\s+from)\s+(wallets|balance_logs)\b/i
     const offenders = files(root)
       .filter((f) => f !== LEDGER && !f.includes(`${path.sep}migrations${path.sep}`))
       .filter((f) => writes.test(readFileSync(f, 'utf8')))

@@ -21,7 +21,9 @@ describe('register', () => {
     const token = await registerUser(api, 'New.User@Example.com', GOOD_PASSWORD)
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
     const me = await api.get('/v1/user/index', { token })
-    expect(me.body.data).toMatchObject({ userInfo: { email: 'new.user@example.com', userName: expect.stringMatching(/^Seller \d{4}$/), headImg: null } })
+    expect(me.body.data).toMatchObject({
+      userInfo: { email: 'new.user@example.com', userName: expect.stringMatching(/^Seller \d{4}$/), headImg: null },
+    })
   })
 
   test('the password must be 8 to 128 characters; both ends are accepted', async () => {
@@ -115,7 +117,7 @@ describe('login', () => {
     }
   })
 
-  test('login accepts any stored password length up to 128, even under today\'s minimum', async () => {
+  test("login accepts any stored password length up to 128, even under today's minimum", async () => {
     await seedUser(api, { email: 'old@example.com', password: 'short' })
     const res = await api.post('/auth/login', { email: 'old@example.com', password: 'short' })
     expect(res.body.code).toBe(Code.OK)

@@ -45,9 +45,10 @@ describe('index', () => {
     }
     // An operator's new rate shows at once.
     const admin = { authorization: 'Bearer test-admin-token-0123456789abcdef-0123456789', 'x-operator': 'tester' }
-    expect((await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.5' }, { headers: admin })).body.code).toBe(
-      Code.OK,
-    )
+    expect(
+      (await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.5' }, { headers: admin }))
+        .body.code,
+    ).toBe(Code.OK)
     const after = userIndexData.parse((await api.get('/v1/user/index', { token })).body.data)
     const apple = after.giftCardList.find((card) => card.brandId === 'apple')!
     expect(apple.rates.find((r) => r.country === 'US' && r.cardType === 'ecode')?.rate).toBe('1234.50')

@@ -68,7 +68,17 @@ const call = async (port: number, route: string, body: unknown, headers: Record<
 
 beforeAll(async () => {
   mkdirSync(path.dirname(bundle), { recursive: true })
-  await build({ entryPoints: [path.join(root, 'api/main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: bundle, tsconfig: path.join(root, 'tsconfig.json'), logLevel: 'error' })
+  await build({
+    entryPoints: [path.join(root, 'api/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: bundle,
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'error',
+  })
   database = await createTestDatabase()
   db = createDb(database.url).db
 }, 120_000)
@@ -88,10 +98,24 @@ describe('kill -9 in the middle of withdrawals', () => {
     const auth = { token }
     const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
     expect((await call(port, '/v1/user/setPin', { pin: '204816' }, auth)).code).toBe(200)
-    const card = await call(port, '/v1/bankCard/add', { bankCode: '058', accountNumber: '000000001' + nubanCheckDigit('058', '000000001'), accountName: 'Ada Obi', pin: '204816' }, auth)
+    const card = await call(
+      port,
+      '/v1/bankCard/add',
+      { bankCode: '058', accountNumber: '000000001' + nubanCheckDigit('058', '000000001'), accountName: 'Ada Obi', pin: '204816' },
+      auth,
+    )
     expect(card.code).toBe(200)
     const CREDIT = 40_000_000
-    expect((await call(port, '/admin/wallet/adjust', { userId: user.id, amount: CREDIT, reason: 'crash test', requestId: `credit${now}` }, adminHeaders)).code).toBe(200)
+    expect(
+      (
+        await call(
+          port,
+          '/admin/wallet/adjust',
+          { userId: user.id, amount: CREDIT, reason: 'crash test', requestId: `credit${now}` },
+          adminHeaders,
+        )
+      ).code,
+    ).toBe(200)
 
     const acknowledged = new Set<string>()
     let attempted = 0
@@ -101,7 +125,17 @@ describe('kill -9 in the middle of withdrawals', () => {
         while (!stop) {
           attempted++
           try {
-            const res = await call(port, '/v1/withdraw/create', { bankCardId: card.data.id, amount: 100_000, pin: '204816', requestId: `crash${round}x${attempted}x${Math.random().toString(36).slice(2, 10)}` }, auth)
+            const res = await call(
+              port,
+              '/v1/withdraw/create',
+              {
+                bankCardId: card.data.id,
+                amount: 100_000,
+                pin: '204816',
+                requestId: `crash${round}x${attempted}x${Math.random().toString(36).slice(2, 10)}`,
+              },
+              auth,
+            )
             if (res.code === 200) acknowledged.add(res.data.id)
           } catch {
             return // the process is gone
@@ -124,12 +158,19 @@ describe('kill -9 in the middle of withdrawals', () => {
     const ids = new Set(rows.map((r) => r.id))
     for (const id of acknowledged) expect(ids.has(id), `acknowledged withdrawal ${id} is gone`).toBe(true)
     // Each withdrawal has exactly one hold in the log; no hold without its withdrawal.
-    const holds = await db.selectFrom('balance_logs').select(['ref_id']).where('user_id', '=', user.id).where('type', '=', 'withdraw').execute()
+    const holds = await db
+      .selectFrom('balance_logs')
+      .select(['ref_id'])
+      .where('user_id', '=', user.id)
+      .where('type', '=', 'withdraw')
+      .execute()
     expect(holds.map((h) => h.ref_id).sort()).toEqual([...ids].sort())
     const wallet = await db.selectFrom('wallets').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow()
     expect(Number(wallet.frozen)).toBe(rows.reduce((s, r) => s + Number(r.amount), 0))
     expect(Number(wallet.balance) + Number(wallet.frozen)).toBe(CREDIT)
     expect(await auditBooks(db)).toEqual([])
-    console.info(`[figures] ${database.kind}: 3 kill -9 rounds, ${attempted} withdrawals attempted, ${acknowledged.size} acknowledged, ${rows.length} stored, books balanced`)
+    console.info(
+      `[figures] ${database.kind}: 3 kill -9 rounds, ${attempted} withdrawals attempted, ${acknowledged.size} acknowledged, ${rows.length} stored, books balanced`,
+    )
   }, 120_000)
 })

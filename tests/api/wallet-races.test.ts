@@ -27,7 +27,8 @@ describe('parallel withdrawals', () => {
     const info = await walletInfo(api, u.token)
     expect(info.balance + info.frozen).toBe(B)
     expect(info.frozen).toBe(Math.floor(B / a) * a)
-    const log = (await api.get<{ list: BalanceLogEntry[]; total: number }>('/v1/user/pageBalanceLog?pageSize=50', { token: u.token })).body.data
+    const log = (await api.get<{ list: BalanceLogEntry[]; total: number }>('/v1/user/pageBalanceLog?pageSize=50', { token: u.token })).body
+      .data
     expect(log.total).toBe(1 + Math.floor(B / a))
     expect(log.list.reduce((sum, e) => sum + e.amount, 0)).toBe(info.balance)
     expect(await auditBooks(api.db)).toEqual([])

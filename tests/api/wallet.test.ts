@@ -18,7 +18,14 @@ describe('the wallet of a new person', () => {
     const { token } = await seedUser(api, { email: newEmail() })
     const info = await walletInfo(api, token)
     expect(info).toMatchObject({ balance: 0, frozen: 0, currency: 'NGN', hasPin: false, bankCardCount: 0 })
-    expect(info.limits).toMatchObject({ min: 100_000, dailyMax: 50_000_000, remainingToday: 50_000_000, fee: 5_000, payoutHours: 24, timeZone: 'Africa/Lagos' })
+    expect(info.limits).toMatchObject({
+      min: 100_000,
+      dailyMax: 50_000_000,
+      remainingToday: 50_000_000,
+      fee: 5_000,
+      payoutHours: 24,
+      timeZone: 'Africa/Lagos',
+    })
     expect(info.limits.dayEndsAt).toBeGreaterThan(api.clock.now())
     expect(info.pin).toEqual({ hasPin: false, lockedUntil: null, triesLeft: 5, withdrawBlockedUntil: null })
   })
@@ -72,7 +79,9 @@ describe('the withdrawal PIN', () => {
 
   it('parallel wrong guesses cannot slip past the fifth: one check at a time', async () => {
     const u = await walletUser(api, { balance: 1_000_000 })
-    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => withdraw(api, u, 200_000, { pin: String(100_000 + i * 7919).padStart(6, '0') })))
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => withdraw(api, u, 200_000, { pin: String(100_000 + i * 7919).padStart(6, '0') })),
+    )
     const codes = guesses.map((g) => g.body.code)
     expect(codes.filter((c) => c === Refusals.PIN_WRONG.code)).toHaveLength(4)
     expect(codes.filter((c) => c === Refusals.PIN_LOCKED.code)).toHaveLength(16)
@@ -81,10 +90,15 @@ describe('the withdrawal PIN', () => {
   it('is reset with an e-mail code sent to the signed-in person; withdrawals then wait 24 hours', async () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     // The body's address is ignored for type 4: the code goes to the person's own address.
-    expect((await api.post('/auth/sendEmailCode', { email: 'someone.else@example.com', type: CodeType.RESET_PIN }, { token: u.token })).body.code).toBe(200)
+    expect(
+      (await api.post('/auth/sendEmailCode', { email: 'someone.else@example.com', type: CodeType.RESET_PIN }, { token: u.token })).body
+        .code,
+    ).toBe(200)
     const verifyCode = api.lastCode(u.email, CodeType.RESET_PIN)
     expect(() => api.lastCode('someone.else@example.com')).toThrow()
-    expect((await api.post('/v1/user/resetPin', { verifyCode: '000000', pin: '739251' }, { token: u.token })).body.code).toBe(Refusals.BAD_VERIFY_CODE.code)
+    expect((await api.post('/v1/user/resetPin', { verifyCode: '000000', pin: '739251' }, { token: u.token })).body.code).toBe(
+      Refusals.BAD_VERIFY_CODE.code,
+    )
     expect((await api.post('/v1/user/resetPin', { verifyCode, pin: '739251' }, { token: u.token })).body.code).toBe(200)
     const info = await walletInfo(api, u.token)
     expect(info.pin.withdrawBlockedUntil).toBe(api.clock.now() + 24 * HOUR)
@@ -94,7 +108,9 @@ describe('the withdrawal PIN', () => {
     api.clock.advance(24 * HOUR + 1)
     expect((await withdraw(api, u, 200_000, { pin: '739251' })).body.code).toBe(200)
     // The code was single use.
-    expect((await api.post('/v1/user/resetPin', { verifyCode, pin: '846201' }, { token: u.token })).body.code).toBe(Refusals.BAD_VERIFY_CODE.code)
+    expect((await api.post('/v1/user/resetPin', { verifyCode, pin: '846201' }, { token: u.token })).body.code).toBe(
+      Refusals.BAD_VERIFY_CODE.code,
+    )
   })
 
   it('type 4 codes need a signed-in person', async () => {
@@ -113,7 +129,8 @@ describe('bank cards', () => {
 
   it('adds an account with a valid NUBAN, masked, the first one default; refuses bad ones', async () => {
     const u = await walletUser(api, { card: false })
-    const add = (body: Record<string, unknown>) => api.post<BankCard>('/v1/bankCard/add', { bankCode: '058', accountName: 'Ada Obi', pin: PIN, ...body }, { token: u.token })
+    const add = (body: Record<string, unknown>) =>
+      api.post<BankCard>('/v1/bankCard/add', { bankCode: '058', accountName: 'Ada Obi', pin: PIN, ...body }, { token: u.token })
     const number = validNuban('058')
     const wrongDigit = number.slice(0, 9) + ((Number(number[9]) + 1) % 10)
     const bad = await add({ accountNumber: wrongDigit })
@@ -124,7 +141,13 @@ describe('bank cards', () => {
     expect((await add({ accountNumber: number, pin: '999998' })).body.code).toBe(Refusals.PIN_WRONG.code)
     const ok = await add({ accountNumber: number.replace(/(\d{3})/, '$1 ') })
     expect(ok.body.code).toBe(200)
-    expect(ok.body.data).toMatchObject({ bankCode: '058', bankName: 'Guaranty Trust Bank', accountName: 'Ada Obi', maskedNumber: `•••• ${number.slice(-4)}`, isDefault: true })
+    expect(ok.body.data).toMatchObject({
+      bankCode: '058',
+      bankName: 'Guaranty Trust Bank',
+      accountName: 'Ada Obi',
+      maskedNumber: `•••• ${number.slice(-4)}`,
+      isDefault: true,
+    })
     expect(ok.text).not.toContain(number)
     expect((await add({ accountNumber: number })).body.code).toBe(Refusals.BANK_CARD_DUPLICATE.code)
     for (let i = 0; i < 4; i++) expect((await add({ accountNumber: validNuban('058') })).body.code).toBe(200)
@@ -137,19 +160,37 @@ describe('bank cards', () => {
   it('deletes with the PIN; the default passes on; another person cannot touch my cards', async () => {
     const u = await walletUser(api)
     const other = await walletUser(api)
-    const second = (await api.post<BankCard>('/v1/bankCard/add', { bankCode: '044', accountNumber: validNuban('044'), accountName: 'Ada Obi', pin: PIN }, { token: u.token })).body.data
-    expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: PIN }, { token: other.token })).body.code).toBe(Refusals.BANK_CARD_NOT_FOUND.code)
-    expect((await api.post('/v1/bankCard/setDefault', { id: u.card!.id }, { token: other.token })).body.code).toBe(Refusals.BANK_CARD_NOT_FOUND.code)
-    expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: '999998' }, { token: u.token })).body.code).toBe(Refusals.PIN_WRONG.code)
+    const second = (
+      await api.post<BankCard>(
+        '/v1/bankCard/add',
+        { bankCode: '044', accountNumber: validNuban('044'), accountName: 'Ada Obi', pin: PIN },
+        { token: u.token },
+      )
+    ).body.data
+    expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: PIN }, { token: other.token })).body.code).toBe(
+      Refusals.BANK_CARD_NOT_FOUND.code,
+    )
+    expect((await api.post('/v1/bankCard/setDefault', { id: u.card!.id }, { token: other.token })).body.code).toBe(
+      Refusals.BANK_CARD_NOT_FOUND.code,
+    )
+    expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: '999998' }, { token: u.token })).body.code).toBe(
+      Refusals.PIN_WRONG.code,
+    )
     expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: PIN }, { token: u.token })).body.code).toBe(200)
     const list = (await api.get<BankCard[]>('/v1/bankCard/list', { token: u.token })).body.data
     expect(list).toEqual([{ ...second, isDefault: true }])
-    expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: PIN }, { token: u.token })).body.code).toBe(Refusals.BANK_CARD_NOT_FOUND.code)
+    expect((await api.post('/v1/bankCard/delete', { id: u.card!.id, pin: PIN }, { token: u.token })).body.code).toBe(
+      Refusals.BANK_CARD_NOT_FOUND.code,
+    )
   })
 
   it('needs a PIN first', async () => {
     const u = await walletUser(api, { pin: null })
-    const res = await api.post('/v1/bankCard/add', { bankCode: '058', accountNumber: validNuban('058'), accountName: 'Ada Obi', pin: PIN }, { token: u.token })
+    const res = await api.post(
+      '/v1/bankCard/add',
+      { bankCode: '058', accountNumber: validNuban('058'), accountName: 'Ada Obi', pin: PIN },
+      { token: u.token },
+    )
     expect(res.body.code).toBe(Refusals.PIN_NOT_SET.code)
   })
 })
@@ -160,13 +201,29 @@ describe('withdrawals', () => {
     const res = await withdraw(api, u, 300_000)
     expect(res.body.code).toBe(200)
     const w = res.body.data
-    expect(w).toMatchObject({ status: 'pending', amount: 300_000, fee: 5_000, received: 295_000, currency: 'NGN', reference: null, reason: null })
+    expect(w).toMatchObject({
+      status: 'pending',
+      amount: 300_000,
+      fee: 5_000,
+      received: 295_000,
+      currency: 'NGN',
+      reference: null,
+      reason: null,
+    })
     expect(w.expectedBy).toBe(api.clock.now() + 24 * HOUR)
     expect(w.bankCard).toMatchObject({ id: u.card!.id, bankName: 'Guaranty Trust Bank', maskedNumber: u.card!.maskedNumber })
     expect(w.events.map((e) => e.status)).toEqual(['pending'])
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 700_000, frozen: 300_000 })
     const log = (await api.get<{ list: BalanceLogEntry[] }>('/v1/user/pageBalanceLog?pageSize=10', { token: u.token })).body.data.list
-    expect(log[0]).toMatchObject({ type: 'withdraw', amount: -300_000, balanceAfter: 700_000, frozenChange: 300_000, frozenAfter: 300_000, refType: 'withdrawal', refId: w.id })
+    expect(log[0]).toMatchObject({
+      type: 'withdraw',
+      amount: -300_000,
+      balanceAfter: 700_000,
+      frozenChange: 300_000,
+      frozenAfter: 300_000,
+      refType: 'withdrawal',
+      refId: w.id,
+    })
     expect(log[1]).toMatchObject({ type: 'adjustment', amount: 1_000_000, balanceAfter: 1_000_000 })
     expect((await api.get<Withdrawal>(`/v1/withdraw/detail?id=${w.id}`, { token: u.token })).body.data).toEqual(w)
     expect((await walletInfo(api, u.token)).limits.remainingToday).toBe(50_000_000 - 300_000)
@@ -201,7 +258,11 @@ describe('withdrawals', () => {
     [{ requestId: 'x' }, 'requestId: requestId must be 8–64 letters, digits, - or _'],
   ])('bad input %j is a 400 naming the field', async (patch, message) => {
     const u = await walletUser(api, { balance: 1_000_000 })
-    const res = await api.post('/v1/withdraw/create', { bankCardId: u.card!.id, amount: 200_000, pin: PIN, requestId: requestId(), ...patch }, { token: u.token })
+    const res = await api.post(
+      '/v1/withdraw/create',
+      { bankCardId: u.card!.id, amount: 200_000, pin: PIN, requestId: requestId(), ...patch },
+      { token: u.token },
+    )
     expect(res.status).toBe(400)
     expect(res.body.msg).toBe(message)
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
@@ -229,7 +290,11 @@ describe('withdrawals', () => {
 
 describe('operators', () => {
   it('are refused without the token, and /admin does not exist when ADMIN_TOKEN is unset', async () => {
-    const res = await api.post('/admin/wallet/adjust', { userId: 'x', amount: 1, reason: 'nope', requestId: requestId() }, { headers: { authorization: 'Bearer wrong' } })
+    const res = await api.post(
+      '/admin/wallet/adjust',
+      { userId: 'x', amount: 1, reason: 'nope', requestId: requestId() },
+      { headers: { authorization: 'Bearer wrong' } },
+    )
     expect(res.status).toBe(403)
     expect((await api.get('/admin/withdraw/page')).status).toBe(403)
   })
@@ -245,8 +310,12 @@ describe('operators', () => {
     expect(paid.body.data).toMatchObject({ status: 'success', reference: 'NIP-000123' })
     expect(paid.body.data.events.map((e) => e.status)).toEqual(['pending', 'processing', 'success'])
     // Repeating the move changes nothing; a finished withdrawal never moves again.
-    expect((await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'success', reference: 'NIP-other' })).body.data).toMatchObject({ reference: 'NIP-000123' })
-    expect((await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'failed', reason: 'late' })).body.code).toBe(Refusals.WITHDRAWAL_BAD_MOVE.code)
+    expect(
+      (await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'success', reference: 'NIP-other' })).body.data,
+    ).toMatchObject({ reference: 'NIP-000123' })
+    expect((await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'failed', reason: 'late' })).body.code).toBe(
+      Refusals.WITHDRAWAL_BAD_MOVE.code,
+    )
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 600_000, frozen: 0 })
     const log = (await api.get<{ list: BalanceLogEntry[] }>('/v1/user/pageBalanceLog', { token: u.token })).body.data.list
     expect(log[0]).toMatchObject({ type: 'withdraw_paid', amount: 0, frozenChange: -400_000, balanceAfter: 600_000, frozenAfter: 0 })
@@ -257,7 +326,12 @@ describe('operators', () => {
     ])
     expect(JSON.parse(audit[1].before_json!).status).toBe('processing')
     expect(JSON.parse(audit[1].after_json!).status).toBe('success')
-    const messages = await api.db.selectFrom('messages').select(['title', 'content']).where('user_id', '=', u.userId).orderBy('created_at').execute()
+    const messages = await api.db
+      .selectFrom('messages')
+      .select(['title', 'content'])
+      .where('user_id', '=', u.userId)
+      .orderBy('created_at')
+      .execute()
     expect(messages.map((m) => m.title)).toEqual(['Wallet credited', 'Withdrawal requested', 'Withdrawal processing', 'Withdrawal paid'])
     expect(messages.at(-1)!.content).toBe('₦3,950.00 was paid to your bank. Reference: NIP-000123.')
   })
@@ -266,11 +340,21 @@ describe('operators', () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     const w = (await withdraw(api, u, 400_000)).body.data
     expect((await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'failed' })).status).toBe(400) // no reason
-    const failed = await admin(api).post<Withdrawal>('/admin/withdraw/update', { id: w.id, status: 'failed', reason: 'The bank refused the account name' })
+    const failed = await admin(api).post<Withdrawal>('/admin/withdraw/update', {
+      id: w.id,
+      status: 'failed',
+      reason: 'The bank refused the account name',
+    })
     expect(failed.body.data).toMatchObject({ status: 'failed', reason: 'The bank refused the account name' })
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
     const log = (await api.get<{ list: BalanceLogEntry[] }>('/v1/user/pageBalanceLog', { token: u.token })).body.data.list
-    expect(log[0]).toMatchObject({ type: 'withdraw_refund', amount: 400_000, frozenChange: -400_000, refId: w.id, note: 'The bank refused the account name' })
+    expect(log[0]).toMatchObject({
+      type: 'withdraw_refund',
+      amount: 400_000,
+      frozenChange: -400_000,
+      refId: w.id,
+      note: 'The bank refused the account name',
+    })
     // A failed withdrawal no longer counts against today's maximum.
     expect((await walletInfo(api, u.token)).limits.remainingToday).toBe(50_000_000)
   })
@@ -283,8 +367,12 @@ describe('operators', () => {
     const b = await admin(api).post<BalanceLogEntry>('/admin/wallet/adjust', body)
     expect(b.body.data.id).toBe(a.body.data.id)
     expect((await admin(api).post('/admin/wallet/adjust', { ...body, amount: 1 })).body.code).toBe(Refusals.IDEMPOTENCY_KEY_REUSED.code)
-    expect((await admin(api).post('/admin/wallet/adjust', { ...body, amount: -300_000, requestId: requestId() })).body.code).toBe(Refusals.ADJUSTMENT_TOO_LARGE.code)
-    expect((await admin(api).post('/admin/wallet/adjust', { ...body, userId: 'nobody', requestId: requestId() })).body.code).toBe(Refusals.USER_NOT_FOUND.code)
+    expect((await admin(api).post('/admin/wallet/adjust', { ...body, amount: -300_000, requestId: requestId() })).body.code).toBe(
+      Refusals.ADJUSTMENT_TOO_LARGE.code,
+    )
+    expect((await admin(api).post('/admin/wallet/adjust', { ...body, userId: 'nobody', requestId: requestId() })).body.code).toBe(
+      Refusals.USER_NOT_FOUND.code,
+    )
     expect((await admin(api).post('/admin/wallet/adjust', { ...body, amount: 0, requestId: requestId() })).status).toBe(400)
     expect((await walletInfo(api, token)).balance).toBe(250_000)
     await adjust(api, user.id, -50_000, 'Correction')

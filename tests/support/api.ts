@@ -176,7 +176,10 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
 export type FakeGoogle = {
   jwksUrl: string
   /** A valid id_token for these claims (defaults: Google issuer, test audience, verified e-mail). */
-  idToken(claims?: JWTPayload & Record<string, unknown>, opts?: { key?: KeyLike; kid?: string; now?: number; expiresInS?: number }): Promise<string>
+  idToken(
+    claims?: JWTPayload & Record<string, unknown>,
+    opts?: { key?: KeyLike; kid?: string; now?: number; expiresInS?: number },
+  ): Promise<string>
   /** A key pair Google never published, for forged tokens. */
   otherKey(): Promise<KeyLike>
   close(): Promise<void>

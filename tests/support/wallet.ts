@@ -18,8 +18,10 @@ export function validNuban(bankCode = '058', serial = String(randomInt(0, 1e9)).
 export const requestId = () => randomUUID().replace(/-/g, '')
 
 export const admin = (api: TestApi) => ({
-  post: <T = unknown>(path: string, body: unknown) => api.post<T>(path, body, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
-  get: <T = unknown>(path: string) => api.get<T>(path, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
+  post: <T = unknown>(path: string, body: unknown) =>
+    api.post<T>(path, body, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
+  get: <T = unknown>(path: string) =>
+    api.get<T>(path, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
 })
 
 /** Credits (or debits) a wallet the way operators do: through the ledger, audited. */
@@ -32,7 +34,10 @@ export async function adjust(api: TestApi, userId: string, amount: number, reaso
 export type WalletUser = { userId: string; token: string; email: string; card?: BankCard }
 
 /** A person with (optionally) a balance, a PIN and a bank card, made through the api itself. */
-export async function walletUser(api: TestApi, options: { balance?: number; pin?: string | null; card?: boolean } = {}): Promise<WalletUser> {
+export async function walletUser(
+  api: TestApi,
+  options: { balance?: number; pin?: string | null; card?: boolean } = {},
+): Promise<WalletUser> {
   const email = newEmail('wallet')
   const { user, token } = await seedUser(api, { email })
   const pin = options.pin === undefined ? PIN : options.pin
@@ -42,7 +47,11 @@ export async function walletUser(api: TestApi, options: { balance?: number; pin?
   }
   let card: BankCard | undefined
   if (pin && options.card !== false) {
-    const added = await api.post<BankCard>('/v1/bankCard/add', { bankCode: '058', accountNumber: validNuban('058'), accountName: 'Ada Obi', pin }, { token })
+    const added = await api.post<BankCard>(
+      '/v1/bankCard/add',
+      { bankCode: '058', accountNumber: validNuban('058'), accountName: 'Ada Obi', pin },
+      { token },
+    )
     if (added.body.code !== 200) throw new Error(`bankCard/add: ${added.text}`)
     card = added.body.data
   }
@@ -52,7 +61,12 @@ export async function walletUser(api: TestApi, options: { balance?: number; pin?
 
 export const walletInfo = async (api: TestApi, token: string) => (await api.get<WalletInfo>('/v1/wallet/info', { token })).body.data
 
-export function withdraw(api: TestApi, u: WalletUser, amount: number, extra: { pin?: string; requestId?: string; bankCardId?: string } = {}) {
+export function withdraw(
+  api: TestApi,
+  u: WalletUser,
+  amount: number,
+  extra: { pin?: string; requestId?: string; bankCardId?: string } = {},
+) {
   return api.post<Withdrawal>(
     '/v1/withdraw/create',
     { bankCardId: extra.bankCardId ?? u.card!.id, amount, pin: extra.pin ?? PIN, requestId: extra.requestId ?? requestId() },

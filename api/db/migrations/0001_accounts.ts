@@ -40,11 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('used_at', 'bigint')
     .execute()
-  await db.schema
-    .createIndex('email_codes_email_type_idx')
-    .on('email_codes')
-    .columns(['email', 'type', 'created_at'])
-    .execute()
+  await db.schema.createIndex('email_codes_email_type_idx').on('email_codes').columns(['email', 'type', 'created_at']).execute()
   await db.schema.createIndex('email_codes_expires_at_idx').on('email_codes').column('expires_at').execute()
 
   await db.schema

@@ -12,8 +12,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('wallets')
     .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id'))
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('balance', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance >= 0`))
-    .addColumn('frozen', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`frozen >= 0`))
+    .addColumn('balance', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`balance >= 0`),
+    )
+    .addColumn('frozen', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`frozen >= 0`),
+    )
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute()
 
@@ -127,7 +137,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['audit_log', 'messages', 'withdrawal_events', 'withdrawals', 'bank_cards', 'withdrawal_pins', 'balance_logs', 'wallets']) {
+  for (const t of [
+    'audit_log',
+    'messages',
+    'withdrawal_events',
+    'withdrawals',
+    'bank_cards',
+    'withdrawal_pins',
+    'balance_logs',
+    'wallets',
+  ]) {
     await db.schema.dropTable(t).execute()
   }
 }
