@@ -1,34 +1,34 @@
 import crypto from 'node:crypto'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express } from 'express'
 import helmet from 'helmet'
 import { CLIENT_IP_HEADER } from './app/utils/auth.server'
+import { normalizeAddress } from './app/utils/client-address.server'
 import { getWebEnv } from './app/utils/env.server'
 import { logger } from './app/utils/logger.server'
 import { accessMessages } from './app/utils/messages'
+import { remixHandler } from './app/utils/remix-handler.server'
 import { isCrossSiteMutation } from './app/utils/request-guard.server'
+import { openRequestMemo, REQUEST_ID_HEADER } from './app/utils/request-memo.server'
 
 installGlobals({ nativeFetch: true })
 
-const MAX_BODY_BYTES = 256 * 1024
-
 /**
  * The web process: Express 4 in front of the Remix build (the official stacks' wiring),
- * plus security headers, the cross-site guard and the client address for the api.
+ * plus security headers, the cross-site guard, the body limits and the client address for the api.
  */
-export function createWebApp(build: ServerBuild, options: { publicDir?: string; trustProxy?: string } = {}): Express {
+export function createWebApp(build: ServerBuild, options: { publicDir?: string } = {}): Express {
   const env = getWebEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
   const app = express()
   app.disable('x-powered-by')
-  const trustProxy = options.trustProxy ?? process.env.TRUST_PROXY
-  if (trustProxy) app.set('trust proxy', parseTrustProxy(trustProxy))
-
-  app.use(compression())
+  const { trustProxy } = env
+  if (trustProxy.unsafe) logger.warn(`${trustProxy.unsafe}: refused in production; name the proxies instead`)
+  app.set('trust proxy', trustProxy.value)
 
   app.use((req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString('base64')
@@ -42,7 +42,11 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
         useDefaults: false,
         directives: {
           'default-src': ["'self'"],
-          'script-src': ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...(chatOrigin ? [chatOrigin] : [])],
+          'script-src': [
+            "'self'",
+            (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+            ...(chatOrigin ? [chatOrigin] : []),
+          ],
           'style-src': ["'self'", "'unsafe-inline'"],
           'img-src': ["'self'", 'data:', 'https:'],
           'connect-src': ["'self'", ...(chatOrigin ? [chatOrigin] : [])],
@@ -61,7 +65,16 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
     }),
   )
 
-  // Request log: method, path (no query string), status, time. Never headers or bodies.
+  // Remix fingerprints /build assets: cache them for a year. Other public files an hour.
+  // `compression` for them only: pages are gzipped by the Remix handler (remix-handler.server.ts).
+  // Only paths that name a public file reach the disk: a page costs no stat() of public/.
+  app.use('/build', compression(), express.static(path.join(publicDir, 'build'), { immutable: true, maxAge: '1y' }))
+  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir).filter((name) => name !== 'build') : [])
+  const servePublic = express.Router().use(compression(), express.static(publicDir, { maxAge: '1h' }))
+  app.use((req, res, next) => (publicNames.has(req.path.split('/')[1] ?? '') ? servePublic(req, res, next) : next()))
+
+  // Request log: method, path (no query string), status, time. Never headers or bodies; no line
+  // per static file (they were served above).
   app.use((req, res, next) => {
     const start = process.hrtime.bigint()
     res.on('finish', () => {
@@ -71,26 +84,17 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
     next()
   })
 
-  // Remix fingerprints /build assets: cache them for a year. Other public files an hour.
-  app.use('/build', express.static(path.join(publicDir, 'build'), { immutable: true, maxAge: '1y' }))
-  app.use(express.static(publicDir, { maxAge: '1h' }))
-
   app.get('/healthcheck', (_req, res) => {
     res.type('text/plain').send('OK')
   })
 
-  // Forms here are small; anything bigger is refused before Remix reads it into memory.
-  app.use((req, res, next) => {
-    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-      res.status(413).type('text/plain').send(accessMessages.tooLarge)
-      return
-    }
-    next()
-  })
-
   app.use((req, res, next) => {
     // Overwrite whatever the client claimed: only Express (with TRUST_PROXY) decides who is calling.
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? ''
+    req.headers[CLIENT_IP_HEADER] = normalizeAddress(req.ip)
+    // Likewise the request id that lets a page's loaders share one api GET (request-memo.server.ts).
+    const memo = openRequestMemo()
+    req.headers[REQUEST_ID_HEADER] = memo.id
+    res.on('close', memo.close)
     if (
       isCrossSiteMutation({
         method: req.method,
@@ -109,20 +113,18 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
 
   app.all(
     '*',
-    createRequestHandler({
+    remixHandler({
       build,
-      mode: build.mode,
       getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+      // A body over its route's limit (forms: 256 kB) is refused before Remix reads it; the
+      // connection closes so the rest of it is never read.
+      refuse(res, status) {
+        res.status(status).set('Connection', 'close').type('text/plain')
+        res.send(status === 413 ? accessMessages.tooLarge : accessMessages.badRequest)
+      },
     }),
   )
   return app
-}
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true
-  if (value === 'false') return false
-  if (/^\d+$/.test(value)) return Number(value)
-  return value
 }
 
 export async function loadBuild(buildPath = path.resolve('build/remix/index.js')): Promise<ServerBuild> {

@@ -20,20 +20,31 @@ export default function handleRequest(
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady'
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
+    // A render still going after ABORT_DELAY is cut short (abort is defined by then).
+    const abortTimer = setTimeout(() => abort(), ABORT_DELAY)
+    const ready = () => {
+      shellRendered = true
+      const body = new PassThrough()
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+      pipe(body)
+    }
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
-          pipe(body)
+        onShellReady() {
+          if (readyEvent === 'onShellReady') ready()
+        },
+        onAllReady() {
+          // Finished: no timer left to abort a page already sent five seconds later.
+          clearTimeout(abortTimer)
+          if (readyEvent === 'onAllReady') ready()
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer)
           reject(error)
         },
         onError(error: unknown) {
@@ -43,7 +54,6 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, ABORT_DELAY)
   })
 }
 

@@ -1,56 +1,78 @@
-import {
-  json,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  useLoaderData,
-  useLocation,
-  useRouteError,
-  useRouteLoaderData,
-} from '@remix-run/react'
-import type { ReactNode } from 'react'
-import { ButtonLink } from './components/button'
-import { ChatButton } from './components/chat-button'
-import { Screen } from './components/screen'
-import { TabBar } from './components/tab-bar'
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Links, Meta, Outlet, Scripts, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
+import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
+import { mainTabs, TabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
 import appStyles from './styles/app.css'
 import tokenStyles from './styles/tokens.css'
-import { loadSessionUser } from './utils/auth.server'
+import { UpstreamError } from './upstream/client.server'
+import { expiredResponse, loadSessionUser, type SessionUser } from './utils/auth.server'
 import { getPublicEnv } from './utils/env.server'
+import { successMessages } from './utils/messages'
 import { useNonce } from './utils/nonce'
-import { pageTitle, screenFor } from './utils/routes'
+import { accessFor, pageTitle, screenFor, useTabBar } from './utils/routes'
 import { commitSession, getSession } from './utils/session.server'
 import { useDoubleTapGuard, useScrollToTopOnNavigation, useViewportHeight } from './utils/shell'
-import { TOAST_DURATION_MS } from './utils/toast.server'
+import { toastOf, type Toast } from './utils/toast.server'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: tokenStyles },
   { rel: 'stylesheet', href: appStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
   { rel: 'manifest', href: '/site.webmanifest' },
 ]
 
+/** The first page after sign-up (or a first Google sign-in) greets the person as new. */
+const WELCOME_MESSAGES: readonly string[] = [successMessages.registered, successMessages.googleNew]
+
+/**
+ * Who is signed in (the one /v1/user/index call of a page), the flash toast, the public settings.
+ * When the api cannot be reached, a page that does not need it still renders, with the
+ * catalogue's message as a toast; a login-required page answers 503 with that message (the
+ * boundary offers Retry). The api being down never signs anyone out.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   let session = await getSession(request)
-  const loaded = await loadSessionUser(request, session)
-  session = loaded.session
+  const hadToken = Boolean(session.get('token'))
+  let user: SessionUser | null = null
+  let dirty = false
+  let unreachable: Toast | null = null
+  try {
+    ;({ user, session, dirty } = await loadSessionUser(request, session))
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error // an expiry is a Response: it passes through
+    unreachable = toastOf({ type: 'error', message: error.message })
+  }
+  if (hadToken && !user && accessFor(new URL(request.url).pathname) === 'login') {
+    if (unreachable) throw json({ message: unreachable.message }, { status: 503 })
+    throw await expiredResponse(request) // the api says this token has no person behind it
+  }
   // Reading a flash unsets it; one commit carries both changes.
   const flashed = session.get('toast')
-  const toast = flashed ? { ...flashed, durationMs: TOAST_DURATION_MS[flashed.type] ?? 3000 } : null
   const headers = new Headers()
-  if (loaded.dirty || flashed) headers.append('Set-Cookie', await commitSession(session))
-  return json({ user: loaded.user, toast, env: getPublicEnv() }, { headers })
+  if (dirty || flashed) headers.append('Set-Cookie', await commitSession(session))
+  return json(
+    {
+      user,
+      // Still signed in while the api cannot say who it is; not once it said nobody.
+      signedIn: Boolean(session.get('token')),
+      welcome: Boolean(flashed && WELCOME_MESSAGES.includes(flashed.message)),
+      toast: unreachable ?? (flashed ? toastOf(flashed) : null),
+      env: getPublicEnv(),
+    },
+    { headers },
+  )
 }
 
-export type RootLoaderData = ReturnType<typeof useLoaderData<typeof loader>>
+/**
+ * Remix reloads the root's data only after a form post or a change of query by default. While
+ * the api is unreachable (signed in, no user), every navigation asks again, so a login-required
+ * screen gets its 503 and Retry, and the person appears again once the api is back.
+ */
+let rootUnreachable = false
+export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => defaultShouldRevalidate || rootUnreachable
 
 export const meta: MetaFunction<typeof loader> = ({ data, location, error }) => {
   const brand = data?.env.brandName ?? 'Cardlane'
@@ -63,25 +85,17 @@ export const meta: MetaFunction<typeof loader> = ({ data, location, error }) => 
   ]
 }
 
-function errorTitle(error: unknown) {
-  return isRouteErrorResponse(error) && error.status === 404 ? 'Page not found' : 'Something went wrong'
-}
-
-/** The bottom tab bar shows on the top-level screens; deeper screens have a back button. */
-const TAB_ITEMS = [
-  { to: '/', label: 'Home', icon: 'home', end: true },
-  { to: '/account', label: 'Account', icon: 'user' },
-] as const
-const TAB_PATHS = new Set(['/', '/account'])
-
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   const data = useRouteLoaderData<typeof loader>('root')
-  const location = useLocation()
+  const unreachable = Boolean(data?.signedIn && !data.user)
+  useEffect(() => {
+    rootUnreachable = unreachable
+  }, [unreachable])
   useViewportHeight()
   useDoubleTapGuard()
   useScrollToTopOnNavigation()
-  const showTabs = TAB_PATHS.has(location.pathname)
+  const showTabs = useTabBar()
   return (
     <html lang="en">
       <head>
@@ -90,11 +104,10 @@ function Document({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className={showTabs ? 'cl-has-tabs' : undefined}>
+      <body>
         <Toaster toast={data?.toast ?? null} />
         {children}
-        {showTabs ? <TabBar items={TAB_ITEMS.map((i) => ({ ...i }))} /> : null}
-        <ChatButton widgetUrl={data?.env.chatWidgetUrl ?? undefined} supportEmail={data?.env.supportEmail ?? 'support@cardlane.local'} />
+        {showTabs ? <TabBar items={mainTabs} /> : null}
         <Scripts nonce={nonce} />
       </body>
     </html>
@@ -110,21 +123,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
-  return (
-    <Screen title={notFound ? 'Page not found' : 'Something went wrong'} backTo="/">
-      <div className="cl-empty">
-        <h2 className="cl-empty__title">{notFound ? 'We could not find that page' : 'Something went wrong on our side'}</h2>
-        <p className="cl-empty__text">
-          {notFound
-            ? 'The link may be old, or the page is not available yet.'
-            : 'Your money and your cards are safe. Please try again in a moment.'}
-        </p>
-        <ButtonLink to="/" variant="primary" block>
-          Back to home
-        </ButtonLink>
-      </div>
-    </Screen>
-  )
+  return <GeneralErrorBoundary />
 }

@@ -4,7 +4,6 @@ import { noData, noInput, post } from './endpoint'
 /** Field rules shared by the api (authoritative) and the web forms (early, friendly). */
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 128
-export const VERIFY_CODE_LENGTH = 6
 
 export const emailField = z
   .string({ required_error: 'E-mail is required', invalid_type_error: 'E-mail must be text' })
@@ -65,7 +64,6 @@ export type SendEmailCodeBody = z.input<typeof sendEmailCodeBody>
 export type CheckEmailCodeBody = z.input<typeof checkEmailCodeBody>
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>
 export type LoginByCodeBody = z.infer<typeof loginByCodeBody>
-export type GoogleBody = z.infer<typeof googleBody>
 
 /** login, register, loginByCode, google: data is the token string. */
 export const tokenData = z.string().min(1)

@@ -21,8 +21,6 @@ export const Code = {
   SERVICE_UNAVAILABLE: 503,
 } as const
 
-export const envelopeSchema = <T extends z.ZodTypeAny>(data: T) => z.object({ code: z.number().int(), msg: z.string(), data })
-
 /** Paged lists (DESIGN §3): pageNum from 1, pageSize default 10, at most 50. */
 export const pageQuerySchema = z.object({
   pageNum: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -7,7 +7,6 @@ import { noData, post } from './endpoint'
  * withdrawals, bank-card changes and PIN changes alike) lock PIN actions for 30 minutes; after a
  * reset by e-mail code, withdrawals wait 24 hours.
  */
-export const PIN_LENGTH = 6
 export const PIN_MAX_TRIES = 5
 export const PIN_LOCK_MINUTES = 30
 export const PIN_RESET_WAIT_HOURS = 24

@@ -21,9 +21,24 @@ export const giftCardSchema = brandSchema
   .extend({ rates: z.array(rateSchema) })
 export type GiftCard = z.infer<typeof giftCardSchema>
 
+/**
+ * The wallet at a glance, in the one call every page makes (Home's balance card, Account's rows),
+ * so those pages cost one api call, not two (docs/performance.md). The Wallet screen asks
+ * /v1/wallet/info for the whole picture.
+ */
+export const walletSummarySchema = z.object({
+  balance: z.number().int().nonnegative(),
+  frozen: z.number().int().nonnegative(),
+  currency: z.string(),
+  hasPin: z.boolean(),
+  bankCardCount: z.number().int().nonnegative(),
+})
+export type WalletSummary = z.infer<typeof walletSummarySchema>
+
 /** taskInfos is filled by a later issue (tasks); arrays so old clients keep parsing. */
 export const userIndexData = z.object({
   userInfo: userInfoSchema.nullable(),
+  wallet: walletSummarySchema.nullable().default(null),
   taskInfos: z.array(z.unknown()).default([]),
   giftCardList: z.array(giftCardSchema).default([]),
   unreadCount: z.number().int().nonnegative().default(0),
@@ -54,11 +69,10 @@ export const setInfoBody = z
 export type SetInfoBody = z.infer<typeof setInfoBody>
 
 /** setInfo answers with the updated userInfo. */
-export const setInfoData = userInfoSchema
-export type SetInfoData = z.infer<typeof setInfoData>
+export type SetInfoData = UserInfo
 
 /** The signed-in person's own profile (SPEC §7 /v1/user/index and setInfo). */
 export const profileApi = {
   index: get('/v1/user/index', 'user', noQuery, userIndexData),
-  setInfo: post('/v1/user/setInfo', 'user', setInfoBody, setInfoData),
+  setInfo: post('/v1/user/setInfo', 'user', setInfoBody, userInfoSchema),
 }

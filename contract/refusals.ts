@@ -92,10 +92,3 @@ export const Refusals = {
   /** An operator's proposal that is not lower than the quote, or pays nothing at all. */
   PROPOSAL_NOT_LOWER: { code: 4215, msg: 'A proposal must lower the payout of the cards it names, and pay something' },
 } as const satisfies Record<string, Refusal>
-
-export type RefusalName = keyof typeof Refusals
-
-/** The name of a refusal code, for logs and docs. */
-export function refusalName(code: number): RefusalName | undefined {
-  return (Object.keys(Refusals) as RefusalName[]).find((k) => Refusals[k].code === code)
-}

@@ -39,7 +39,6 @@ export const withdrawLimitsSchema = z.object({
   /** When today ends there (epoch ms): the daily maximum starts again. */
   dayEndsAt: z.number().int(),
 })
-export type WithdrawLimits = z.infer<typeof withdrawLimitsSchema>
 
 export const pinStateSchema = z.object({
   hasPin: z.boolean(),

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
 
 /**
  * The database as Kysely sees it. Column names are snake_case as stored; models map them to the
@@ -317,8 +317,6 @@ export interface AnalyticsEventsTable {
 
 export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
-export type UserUpdate = Updateable<UsersTable>
-export type Session = Selectable<SessionsTable>
 export type EmailCode = Selectable<EmailCodesTable>
 export type WalletRow = Selectable<WalletsTable>
 export type BalanceLogRow = Selectable<BalanceLogsTable>
@@ -326,7 +324,6 @@ export type WithdrawalPinRow = Selectable<WithdrawalPinsTable>
 export type BankCardRow = Selectable<BankCardsTable>
 export type WithdrawalRow = Selectable<WithdrawalsTable>
 export type WithdrawalEventRow = Selectable<WithdrawalEventsTable>
-export type MessageRow = Selectable<MessagesTable>
 export type GiftCardBrandRow = Selectable<GiftCardBrandsTable>
 export type GiftCardVariantRow = Selectable<GiftCardVariantsTable>
 export type GiftCardRateRow = Selectable<GiftCardRatesTable>

@@ -21,12 +21,3 @@ export async function audit(
     })
     .execute()
 }
-
-export const auditEntries = (db: Db, targetType: string, targetId: string) =>
-  db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('target_type', '=', targetType)
-    .where('target_id', '=', targetId)
-    .orderBy('created_at')
-    .execute()

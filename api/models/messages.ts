@@ -31,7 +31,3 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
     .executeTakeFirstOrThrow()
   return Number(r.n)
 }
-
-export async function listMessages(db: Db, userId: string) {
-  return db.selectFrom('messages').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute()
-}

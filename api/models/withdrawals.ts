@@ -2,9 +2,6 @@ import type { Db } from '../db/connect'
 import type { WithdrawalEventRow, WithdrawalRow } from '../db/schema'
 import { newId } from '../lib/tokens'
 
-export const findWithdrawal = (db: Db, id: string): Promise<WithdrawalRow | undefined> =>
-  db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirst()
-
 export const findOwnWithdrawal = (db: Db, userId: string, id: string): Promise<WithdrawalRow | undefined> =>
   db.selectFrom('withdrawals').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
 

@@ -50,8 +50,8 @@ export function createGoogleVerifier(opts: { clientIds: string[]; jwksUrl: strin
  * is a good start for a phishing mail.
  */
 export function defaultUserName(_email: string, name?: string): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = (name ?? '')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f<>]/g, '')
     .trim()
     .slice(0, NICKNAME_MAX)

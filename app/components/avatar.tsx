@@ -15,9 +15,15 @@ function hash(text: string): number {
 /** "Ada Lovelace" → "AL"; "ada@example.com" → "A"; "" → "?" */
 export function initials(name: string): string {
   const base = name.includes('@') ? name.slice(0, name.indexOf('@')) : name
-  const words = base.trim().split(/[\s._-]+/).filter(Boolean)
+  const words = base
+    .trim()
+    .split(/[\s._-]+/)
+    .filter(Boolean)
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words.slice(0, 1)
-  const result = letters.map((w) => Array.from(w)[0] ?? '').join('').toUpperCase()
+  const result = letters
+    .map((w) => Array.from(w)[0] ?? '')
+    .join('')
+    .toUpperCase()
   return result || '?'
 }
 

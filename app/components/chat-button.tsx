@@ -1,17 +1,13 @@
-// The floating "talk to us" button (SPEC §2 "Shell": a customer-chat widget). It is a real mailto:
-// link to support, so it works without JavaScript and when no chat provider is configured. With a
-// widget URL (CHAT_WIDGET_URL) a click loads the provider's script — only then, so no third-party
-// code runs for people who never ask for help — and asks it to open its chat window.
+// The "talk to us" button (SPEC §2 "Shell": a customer-chat widget), at the end of every screen's
+// top bar: inside the page's banner landmark, and never over a form's button the way a floating
+// button would be on a small phone. It is a real mailto: link to support, so it works without
+// JavaScript and when no chat provider is configured. With a widget URL (CHAT_WIDGET_URL) a click
+// loads the provider's script — only then, so no third-party code runs for people who never ask
+// for help — and asks it to open its chat window.
 import { useState, type MouseEvent } from 'react'
+import { usePublicEnv } from '~/utils/user'
 import { Icon } from './icon'
 import { cx } from './ui'
-
-export type ChatButtonProps = {
-  /** The chat provider's script URL. Absent: the button e-mails support. */
-  widgetUrl?: string
-  /** Where help requests go when there is no widget (or it fails to load). */
-  supportEmail: string
-}
 
 type LoadState = 'idle' | 'loading' | 'ready'
 
@@ -65,7 +61,10 @@ function openProviderWidget() {
   window.dispatchEvent(new CustomEvent('cardlane:chat-open'))
 }
 
-export function ChatButton({ widgetUrl, supportEmail }: ChatButtonProps) {
+export function ChatButton() {
+  const env = usePublicEnv()
+  const widgetUrl = env.chatWidgetUrl ?? undefined
+  const supportEmail = env.supportEmail
   const [state, setState] = useState<LoadState>('idle')
   const mailto = `mailto:${supportEmail}`
 
@@ -90,7 +89,7 @@ export function ChatButton({ widgetUrl, supportEmail }: ChatButtonProps) {
   return (
     <a
       href={mailto}
-      className={cx('cl-chat', state === 'loading' && 'is-loading')}
+      className={cx('cl-icon-button', 'cl-chat', state === 'loading' && 'is-loading')}
       onClick={handleClick}
       aria-label={widgetUrl ? 'Chat with support' : `E-mail support (${supportEmail})`}
       title={widgetUrl ? 'Chat with support' : 'E-mail support'}

@@ -44,7 +44,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
  * Errors about the whole form (wrong password, server refused), shown above the submit button.
  * Pass conform's `form.errorId` as `id` so the form's aria-describedby points here.
  */
-export function FormError({ errors, id }: { errors?: ListOfErrors; id?: string }) {
+export function FormError({ errors, id, children }: { errors?: ListOfErrors; id?: string; children?: ReactNode }) {
   const list = cleanErrors(errors)
   if (!list.length) return null
   return (
@@ -60,6 +60,7 @@ export function FormError({ errors, id }: { errors?: ListOfErrors; id?: string }
             ))}
           </ul>
         )}
+        {children}
       </div>
     </div>
   )
@@ -125,20 +126,32 @@ function FieldFrame({
   )
 }
 
-/** A labelled text-like input (text, email, number, tel…). */
-export function Field({ label, inputProps, errors, help, id, className }: FieldBaseProps) {
+/** A labelled text-like input (text, email, number, tel…); `prefix` sits inside it on the left (a currency symbol). */
+export function Field({ label, inputProps, errors, help, id, className, prefix }: FieldBaseProps & { prefix?: string }) {
   const a11y = useFieldA11y({ inputProps, errors, help, id })
   const { key, className: inputClassName, ...rest } = inputProps
+  const input = (
+    <input
+      key={key}
+      {...rest}
+      id={a11y.inputId}
+      className={cx('cl-input', inputClassName)}
+      aria-invalid={a11y.ariaInvalid || undefined}
+      aria-describedby={a11y.describedBy}
+    />
+  )
   return (
     <FieldFrame label={label} help={help} className={className} a11y={a11y}>
-      <input
-        key={key}
-        {...rest}
-        id={a11y.inputId}
-        className={cx('cl-input', inputClassName)}
-        aria-invalid={a11y.ariaInvalid || undefined}
-        aria-describedby={a11y.describedBy}
-      />
+      {prefix ? (
+        <div className="cl-input-prefix">
+          <span className="cl-input-prefix__text" aria-hidden="true">
+            {prefix}
+          </span>
+          {input}
+        </div>
+      ) : (
+        input
+      )}
     </FieldFrame>
   )
 }
@@ -249,6 +262,49 @@ export function CodeField({
         aria-invalid={a11y.ariaInvalid || undefined}
         aria-describedby={a11y.describedBy}
       />
+    </FieldFrame>
+  )
+}
+
+/** A labelled native <select> (a bank from a list): the phone's own picker, with or without JavaScript. */
+export function SelectField({
+  label,
+  inputProps,
+  errors,
+  help,
+  id,
+  className,
+  options,
+  placeholder,
+}: Omit<FieldBaseProps, 'inputProps'> & {
+  inputProps: Omit<FieldInputProps, 'type'> & { onChange?: (event: ChangeEvent<HTMLSelectElement>) => void }
+  options: { value: string; label: string }[]
+  /** The empty first choice ("Choose your bank"). */
+  placeholder?: string
+}) {
+  const a11y = useFieldA11y({ inputProps: inputProps as FieldInputProps, errors, help, id })
+  const { key, className: inputClassName, onChange, defaultValue, required, name, form } = inputProps
+  return (
+    <FieldFrame label={label} help={help} className={className} a11y={a11y}>
+      <select
+        key={key}
+        name={name}
+        form={form}
+        required={required}
+        defaultValue={defaultValue as string | undefined}
+        onChange={onChange}
+        id={a11y.inputId}
+        className={cx('cl-input', inputClassName)}
+        aria-invalid={a11y.ariaInvalid || undefined}
+        aria-describedby={a11y.describedBy}
+      >
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </FieldFrame>
   )
 }

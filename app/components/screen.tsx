@@ -1,8 +1,10 @@
 // The frame of every page: top bar (back + h1 title) and the main content column. Screens only
 // supply their content, so spacing, max width (480px, centred on desktop), safe areas and the sticky
 // top bar are the same everywhere. The bottom TabBar is rendered once by the root, after the screen
-// (so it does not remount between tabs); `tabs` tells the screen it sits above one.
+// (so it does not remount between tabs), for routes whose `handle` says `{ tabs: true }`.
 import type { ReactNode } from 'react'
+import { useTabBar } from '~/utils/routes'
+import { ChatButton } from './chat-button'
 import { TopBar } from './top-bar'
 import { cx } from './ui'
 
@@ -12,21 +14,18 @@ export type ScreenProps = {
   /** Target of the top bar's back link; none when absent. */
   backTo?: string
   children: ReactNode
-  /**
-   * A top-level screen with the bottom tab bar under it (the root renders the TabBar): the column
-   * leaves room for the bar and the action bar sticks above it.
-   */
-  tabs?: boolean
-  /** Optional trailing control in the top bar. */
+  /** Trailing control in the top bar; the help (customer chat) button when absent. */
   topBarEnd?: ReactNode
   /** Extra class on <main>. */
   className?: string
 }
 
-export function Screen({ title, backTo, children, tabs = false, topBarEnd, className }: ScreenProps) {
+export function Screen({ title, backTo, children, topBarEnd, className }: ScreenProps) {
+  // Above the tab bar, the column leaves room for it and the action bar sticks above it.
+  const tabs = useTabBar()
   return (
     <div className={cx('cl-screen', tabs && 'cl-screen--tabs')}>
-      <TopBar title={title} backTo={backTo} end={topBarEnd} />
+      <TopBar title={title} backTo={backTo} end={topBarEnd ?? <ChatButton />} />
       <main id="main" className={cx('cl-screen__main', className)}>
         {children}
       </main>

@@ -6,11 +6,11 @@ import { Icon, type IconName } from './icon'
 
 export type TabItem = { to: string; label: string; icon: IconName; end?: boolean }
 
-/** The app's main tabs (DESIGN §2 "Shell": Home, Sell, Orders, Account), for when all four exist. */
+/** The app's main tabs (DESIGN §2 "Shell": Home, Sell, Orders, Account). */
 export const mainTabs: TabItem[] = [
   { to: '/', label: 'Home', icon: 'home', end: true },
   { to: '/order/sell', label: 'Sell', icon: 'tag' },
-  { to: '/history', label: 'Orders', icon: 'orders' },
+  { to: '/history', label: 'Orders', icon: 'receipt' },
   { to: '/account', label: 'Account', icon: 'user' },
 ]
 

@@ -2,7 +2,9 @@
 // the session, on the server, so it shows and closes by itself even without JavaScript: a CSS
 // animation fades it out at the end of `--toast-duration` and leaves it `visibility: hidden`.
 // With JavaScript it is also removed from the DOM after the duration, and has a close button.
-import { useEffect, useState } from 'react'
+// There is one toast on the screen at a time: the root's (a flash) and a form's (ActionToast) share
+// one slot, and the newest one shown replaces the one before.
+import { useEffect, useState, useSyncExternalStore } from 'react'
 import { Icon, type IconName } from './icon'
 import { useHydrated } from './ui'
 
@@ -16,6 +18,28 @@ const icons: Record<ToastType, IconName> = {
   info: 'info',
 }
 
+/** The id of the toast shown last, in this browser tab; every Toaster draws only that one. */
+const slot = { id: null as string | null, listeners: new Set<() => void>() }
+
+function show(id: string) {
+  slot.id = id
+  for (const listener of slot.listeners) listener()
+}
+
+function subscribe(listener: () => void) {
+  slot.listeners.add(listener)
+  return () => slot.listeners.delete(listener)
+}
+
+/** On the server (and while hydrating) nothing has been shown yet: every toast renders. */
+function useShownId(): string | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => slot.id,
+    () => null,
+  )
+}
+
 export function Toaster({ toast }: { toast: ToastData | null }) {
   // Keep the toast that is showing even if the next loader run no longer carries it (a flash is
   // read once); replace it when a toast with a new id arrives.
@@ -26,6 +50,13 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const currentId = current?.id
   const duration = current?.durationMs
 
+  // Mounting or receiving a toast claims the slot, so an older toast elsewhere steps aside.
+  useEffect(() => {
+    if (currentId) show(currentId)
+  }, [currentId])
+  const shownId = useShownId()
+  const visible = current && (shownId === null || shownId === current.id) ? current : null
+
   useEffect(() => {
     if (!currentId || duration === undefined) return
     const timer = setTimeout(() => {
@@ -34,16 +65,16 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
     return () => clearTimeout(timer)
   }, [currentId, duration])
 
+  // A labelled region (a landmark, so the toast is not content outside any), only while it holds one.
+  if (!visible) return null
   return (
-    <div className="cl-toaster">
-      {current ? (
-        <ToastView
-          key={current.id}
-          toast={current}
-          onClose={() => setState((s) => (s.toast?.id === current.id ? { ...s, closed: true } : s))}
-        />
-      ) : null}
-    </div>
+    <section className="cl-toaster" aria-label="Notifications">
+      <ToastView
+        key={visible.id}
+        toast={visible}
+        onClose={() => setState((s) => (s.toast?.id === visible.id ? { ...s, closed: true } : s))}
+      />
+    </section>
   )
 }
 

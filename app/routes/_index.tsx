@@ -1,10 +1,44 @@
-import { Link, useRouteLoaderData } from '@remix-run/react'
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
 import { Avatar } from '~/components/avatar'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon, type IconName } from '~/components/icon'
+import { Money } from '~/components/money'
+import { RateChecker } from '~/components/rate-checker'
+import { RateRow } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
-import type { loader as rootLoader } from '~/root'
+import homeStyles from '~/styles/screens/home.css'
+import sellStyles from '~/styles/screens/sell.css'
+import walletStyles from '~/styles/screens/wallet.css'
+import { featuredCardsFlow } from '~/upstream/catalogue.server'
+import { getToken } from '~/utils/auth.server'
+import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
+import type { ScreenHandle } from '~/utils/routes'
+import { useOptionalUser, usePublicEnv, useSignedIn, useWelcome, type User } from '~/utils/user'
+
+export const handle: ScreenHandle = { tabs: true }
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: homeStyles },
+  { rel: 'stylesheet', href: walletStyles },
+  { rel: 'stylesheet', href: sellStyles },
+]
+
+/**
+ * A signed-in person's balance, for the card near the top, and the featured cards to sell (theirs
+ * come with their user info; a visitor's from the public catalogue, with the rate checker's list).
+ * Home is public: a wallet or a catalogue the api cannot give right now leaves its part out
+ * rather than the page.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const signedIn = Boolean(await getToken(request))
+  // Signed in, the featured cards come with the user index the root asks for too: one api call
+  // for the page (request-memo.server.ts); the balance card reads the same answer (useUser).
+  const featured = await featuredCardsFlow(request, signedIn)
+  return json({ featured: featured.success ? featured.data : null })
+}
 
 /** What Cardlane promises, in the words a seller cares about (the competitors' failures, fixed). */
 const PROMISES: { icon: IconName; title: string; text: string }[] = [
@@ -16,22 +50,24 @@ const PROMISES: { icon: IconName; title: string; text: string }[] = [
 const STEPS = ['Tell us the card and its value', 'Submit the code or a photo', 'Get paid to your wallet, then withdraw']
 
 export default function HomeScreen() {
-  const root = useRouteLoaderData<typeof rootLoader>('root')
-  const user = root?.user
-  const brand = root?.env.brandName ?? 'Cardlane'
+  const user = useOptionalUser()
+  const signedIn = useSignedIn()
+  const brand = usePublicEnv().brandName
+  const { featured } = useLoaderData<typeof loader>()
+  const wallet = user?.wallet ?? null
   return (
-    <Screen title={brand} tabs>
+    <Screen title={brand}>
       {user ? (
-        <Card className="cl-greeting">
-          <Avatar src={user.headImg} name={user.userName} size={48} />
-          <div>
-            <p className="cl-greeting__hello">Hi, {user.userName}</p>
-            <p className="cl-greeting__sub">Good to see you again.</p>
-          </div>
-          <Link to="/account" className="cl-greeting__link" aria-label="Your account">
-            <Icon name="chevron-right" />
-          </Link>
-        </Card>
+        <>
+          <Greeting user={user} />
+          {wallet ? <BalanceCard {...wallet} /> : null}
+        </>
+      ) : signedIn ? (
+        // Signed in, but the api cannot say who: the public parts, and no "Sign in" to confuse.
+        <div className="cl-callout cl-callout--warning">
+          <Icon name="alert-triangle" size={20} className="cl-callout__icon" />
+          <p className="cl-callout__body">{G.unreachable}</p>
+        </div>
       ) : (
         <section className="cl-hero">
           <h2 className="cl-hero__title">Sell gift cards for money, at the rate you see.</h2>
@@ -46,6 +82,38 @@ export default function HomeScreen() {
           </div>
         </section>
       )}
+
+      {featured?.brands && featured.rates ? (
+        <section className="cl-section" aria-label="Check a rate">
+          <Card>
+            <RateChecker brands={featured.brands} rates={featured.rates} />
+          </Card>
+        </section>
+      ) : null}
+
+      {featured && featured.giftCardList.length > 0 ? (
+        <section className="cl-section" aria-labelledby="home-featured">
+          <div className="cl-inline cl-inline--between">
+            <h2 id="home-featured" className="cl-section__title">
+              Sell a gift card
+            </h2>
+            {user ? (
+              <Link to="/trading-plaza" className="cl-link cl-link--touch">
+                All rates
+              </Link>
+            ) : null}
+          </div>
+          <Card flush>
+            <ul className="cl-featured">
+              {featured.giftCardList.map((card) => (
+                <li key={card.brandId} className="cl-featured__item">
+                  <RateRow card={card} />
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </section>
+      ) : null}
 
       <section className="cl-section" aria-labelledby="home-promises">
         <h2 id="home-promises" className="cl-section__title">
@@ -89,4 +157,49 @@ export default function HomeScreen() {
       </p>
     </Screen>
   )
+}
+
+/** A new person is welcomed and asked for a nickname; someone coming back is greeted again. */
+function Greeting({ user }: { user: User }) {
+  const welcome = useWelcome()
+  const brand = usePublicEnv().brandName
+  return (
+    <Card className="cl-greeting">
+      <Avatar src={user.headImg} name={user.userName} size={48} />
+      <div>
+        <p className="cl-greeting__hello">{welcome ? G.newHello(brand) : G.hello(user.userName)}</p>
+        <p className="cl-greeting__sub">{welcome ? G.newSub : G.sub}</p>
+      </div>
+      {welcome ? (
+        <Link to="/edit-profile" className="cl-greeting__link" aria-label="Choose your nickname">
+          <Icon name="chevron-right" />
+        </Link>
+      ) : (
+        <Link to="/account" className="cl-greeting__link" aria-label="Your account">
+          <Icon name="chevron-right" />
+        </Link>
+      )}
+    </Card>
+  )
+}
+
+/** Available and on hold, the whole card a way into the wallet. */
+function BalanceCard({ balance, frozen, currency }: { balance: number; frozen: number; currency: string }) {
+  return (
+    <Card tone="brand" className="cl-balance cl-balance--link">
+      <p className="cl-figure__label">{W.available}</p>
+      <Money amount={balance} currency={currency} size="hero" className="cl-balance__amount" />
+      <p className="cl-balance__hold-line cl-balance__hold-line--home">
+        <span>{W.onHold}</span>
+        <Money amount={frozen} currency={currency} />
+      </p>
+      <Link to="/wallet" className="cl-balance__open">
+        Open wallet <Icon name="chevron-right" size={20} />
+      </Link>
+    </Card>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

@@ -15,7 +15,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error
     const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : undefined
-    const message = cause instanceof GoogleLoginError ? cause.message : error instanceof GoogleLoginError ? error.message : flowFallbacks.google
+    const message =
+      cause instanceof GoogleLoginError ? cause.message : error instanceof GoogleLoginError ? error.message : flowFallbacks.google
     return redirectWithToast(request, '/login', { type: 'error', message: message || flowFallbacks.google })
   }
   const returnTo = safeRedirect(await googleReturnCookie.parse(request.headers.get('Cookie')), '/')

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { readForm } from '~/utils/form.server'
 import { googleAuthenticator, googleReturnCookie } from '~/utils/google.server'
 import { flowFallbacks } from '~/utils/messages'
-import { readForm } from '~/utils/form.server'
 import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -18,7 +18,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return await authenticator.authenticate('google', request)
   } catch (thrown) {
     // Remember where to come back to for the few minutes the trip to Google takes.
-    if (thrown instanceof Response && thrown.status === 302) thrown.headers.append('Set-Cookie', await googleReturnCookie.serialize(redirectTo))
+    if (thrown instanceof Response && thrown.status === 302)
+      thrown.headers.append('Set-Cookie', await googleReturnCookie.serialize(redirectTo))
     throw thrown
   }
 }

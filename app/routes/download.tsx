@@ -1,14 +1,19 @@
 // Download app (SPEC §2, public). An honest page: the product is a web app today, so it explains how
 // to put it on the home screen in Safari and Chrome, and says plainly that native apps are not out
 // yet (no store badges that lead nowhere, and a warning about look-alike apps).
+import type { LinksFunction } from '@remix-run/node'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { ActionBar, Screen } from '~/components/screen'
-import { useBrandName } from '~/components/ui'
+import downloadStyles from '~/styles/screens/download.css'
+import { usePublicEnv } from '~/utils/user'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: downloadStyles }]
 
 export default function Download() {
-  const brand = useBrandName()
+  const brand = usePublicEnv().brandName
   return (
     <Screen title="Download app" backTo="/">
       <div className="cl-page-hero">
@@ -17,8 +22,8 @@ export default function Download() {
         </span>
         <h2 className="cl-title">{brand} works in your browser</h2>
         <p className="cl-lead">
-          There is nothing to install. Add {brand} to your home screen and it opens full screen, like any other app,
-          with the same account and wallet.
+          There is nothing to install. Add {brand} to your home screen and it opens full screen, like any other app, with the same account
+          and wallet.
         </p>
       </div>
 
@@ -71,9 +76,8 @@ export default function Download() {
             <span className="cl-badge cl-badge--brand">Coming soon</span>
           </div>
           <p className="cl-muted">
-            We are building native apps. They are not in the App Store or Google Play yet, so any app there that
-            claims to be {brand} is not ours. When they are ready we will say so on this page and in your
-            notifications.
+            We are building native apps. They are not in the App Store or Google Play yet, so any app there that claims to be {brand} is not
+            ours. When they are ready we will say so on this page and in your notifications.
           </p>
         </div>
       </Card>
@@ -85,4 +89,8 @@ export default function Download() {
       </ActionBar>
     </Screen>
   )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { logoutFlow } from '~/upstream/accounts.server'
-import { successMessages } from '~/utils/messages'
+import { getToken } from '~/utils/auth.server'
+import { accessMessages, successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -9,12 +10,29 @@ export async function loader() {
   return redirect('/')
 }
 
+/**
+ * Signed out means the api revoked the token: clearing only our cookie would leave a token that
+ * stays valid for 30 days in any copy of that cookie. When the api cannot be reached or refuses,
+ * the person stays signed in, back on Account (where Sign out is) with a toast that says so.
+ * An expired token has nothing left to revoke.
+ */
 export async function action({ request }: ActionFunctionArgs) {
+  const signedOut = async () =>
+    redirectWithToast(
+      request,
+      '/',
+      { type: 'success', message: successMessages.loggedOut },
+      { session: await emptySession(), document: true },
+    )
+  if (!(await getToken(request))) return signedOut()
+  let result
   try {
-    // Revoke the token at the api; if it already expired there is nothing left to revoke.
-    await logoutFlow(request)
+    result = await logoutFlow(request)
   } catch (error) {
-    if (!(error instanceof Response)) throw error
+    // The token had already expired at the api: nothing left to revoke.
+    if (error instanceof Response) return signedOut()
+    throw error
   }
-  return redirectWithToast(request, '/', { type: 'success', message: successMessages.loggedOut }, { session: await emptySession(), document: true })
+  if (!result.success) return redirectWithToast(request, '/account', { type: 'error', message: accessMessages.signOutFailed })
+  return signedOut()
 }

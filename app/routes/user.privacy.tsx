@@ -1,11 +1,16 @@
 // Privacy Policy (SPEC §2, public). A complete policy written for what the product actually does:
 // the data each feature needs, why, how long it is kept, how it is protected and who else sees it.
 // Plain language, short sections with a table of contents, readable on a phone.
+import type { LinksFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Screen } from '~/components/screen'
-import { useBrandName, useSupportEmail } from '~/components/ui'
+import privacyStyles from '~/styles/screens/privacy.css'
+import { usePublicEnv } from '~/utils/user'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: privacyStyles }]
 
 const EFFECTIVE_DATE = '22 November 2026'
 
@@ -36,13 +41,8 @@ function Section({ id, children }: { id: SectionId; children: ReactNode }) {
 }
 
 export default function Privacy() {
-  const brand = useBrandName()
-  const supportEmail = useSupportEmail()
-  const contact = supportEmail ? (
-    <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
-  ) : (
-    <>the chat button at the bottom of the screen</>
-  )
+  const { brandName: brand, supportEmail } = usePublicEnv()
+  const contact = supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : <>the chat button at the bottom of the screen</>
 
   return (
     <Screen title="Privacy Policy" backTo="/">
@@ -76,9 +76,9 @@ export default function Privacy() {
 
       <Section id="who-we-are">
         <p>
-          {brand} (“{brand}”, “we”, “us”) runs the {brand} web app, where you can sell gift cards, keep the money in a
-          wallet and withdraw it to your bank account. This policy explains what personal data we collect when you use
-          the app, why, and what you can do about it. It applies to the app, our e-mails and our customer support.
+          {brand} (“{brand}”, “we”, “us”) runs the {brand} web app, where you can sell gift cards, keep the money in a wallet and withdraw
+          it to your bank account. This policy explains what personal data we collect when you use the app, why, and what you can do about
+          it. It applies to the app, our e-mails and our customer support.
         </p>
         <p>{brand} is the controller of the personal data described here.</p>
       </Section>
@@ -87,21 +87,20 @@ export default function Privacy() {
         <h3>Data you give us</h3>
         <ul>
           <li>
-            <strong>Account:</strong> your e-mail address, the nickname you choose and the avatar picture you upload.
-            Your password is never stored as you type it; we keep only a hash of it (see{' '}
-            <a href="#security">How we protect it</a>).
+            <strong>Account:</strong> your e-mail address, the nickname you choose and the avatar picture you upload. Your password is never
+            stored as you type it; we keep only a hash of it (see <a href="#security">How we protect it</a>).
           </li>
           <li>
-            <strong>Sign-in with Google:</strong> if you choose it, Google tells us your e-mail address and an identifier
-            for your Google account. We never see your Google password.
+            <strong>Sign-in with Google:</strong> if you choose it, Google tells us your e-mail address and an identifier for your Google
+            account. We never see your Google password.
           </li>
           <li>
-            <strong>Gift cards you sell:</strong> the brand, country, card type and face value, the card codes, and the
-            photos of cards or receipts you submit, together with the order and its status, rate and payout.
+            <strong>Gift cards you sell:</strong> the brand, country, card type and face value, the card codes, and the photos of cards or
+            receipts you submit, together with the order and its status, rate and payout.
           </li>
           <li>
-            <strong>Payout details:</strong> the bank, account number and account holder name of the bank accounts you
-            add, and the withdrawals you make. Your withdrawal PIN is kept only as a hash.
+            <strong>Payout details:</strong> the bank, account number and account holder name of the bank accounts you add, and the
+            withdrawals you make. Your withdrawal PIN is kept only as a hash.
           </li>
           <li>
             <strong>Messages with us:</strong> what you write to support by e-mail or chat.
@@ -111,21 +110,21 @@ export default function Privacy() {
         <h3>Data created when you use the app</h3>
         <ul>
           <li>
-            <strong>Wallet records:</strong> your balance and every entry that changed it (payouts for orders,
-            withdrawals, refunds of failed withdrawals, task rewards).
+            <strong>Wallet records:</strong> your balance and every entry that changed it (payouts for orders, withdrawals, refunds of
+            failed withdrawals, task rewards).
           </li>
           <li>
             <strong>Notifications</strong> we send you in the app, and whether you have read them.
           </li>
           <li>
-            <strong>Device and usage data:</strong> when you use the app we record events with the time, your browser’s
-            user agent, platform, screen resolution, language and time zone, and, when you are signed in, your user ID
-            and e-mail address. Our servers also log IP addresses, the pages requested and errors.
+            <strong>Device and usage data:</strong> when you use the app we record events with the time, your browser’s user agent,
+            platform, screen resolution, language and time zone, and, when you are signed in, your user ID and e-mail address. Our servers
+            also log IP addresses, the pages requested and errors.
           </li>
           <li>
-            <strong>Cookies and local storage:</strong> one session cookie keeps you signed in. It is strictly necessary,
-            so it needs no consent. Your browser’s local storage holds small settings, such as a note that an event was
-            already recorded. We use no advertising or cross-site tracking cookies.
+            <strong>Cookies and local storage:</strong> one session cookie keeps you signed in. It is strictly necessary, so it needs no
+            consent. Your browser’s local storage holds small settings, such as a note that an event was already recorded. We use no
+            advertising or cross-site tracking cookies.
           </li>
         </ul>
       </Section>
@@ -133,32 +132,31 @@ export default function Privacy() {
       <Section id="why">
         <ul>
           <li>
-            <strong>To run your account:</strong> sign-in, password reset by e-mail code, your profile. (Needed to
-            provide the service you asked for.)
+            <strong>To run your account:</strong> sign-in, password reset by e-mail code, your profile. (Needed to provide the service you
+            asked for.)
           </li>
           <li>
-            <strong>To buy your gift cards:</strong> checking that a card is valid and unused, redeeming it, working out
-            the payout and crediting your wallet. (Needed to provide the service.)
+            <strong>To buy your gift cards:</strong> checking that a card is valid and unused, redeeming it, working out the payout and
+            crediting your wallet. (Needed to provide the service.)
           </li>
           <li>
-            <strong>To pay you:</strong> sending withdrawals to the bank account you chose. (Needed to provide the
-            service.)
+            <strong>To pay you:</strong> sending withdrawals to the bank account you chose. (Needed to provide the service.)
           </li>
           <li>
-            <strong>To keep {brand} safe:</strong> spotting stolen or already-used cards, account takeovers and unusual
-            withdrawals. (Our legitimate interest in preventing fraud, and yours.)
+            <strong>To keep {brand} safe:</strong> spotting stolen or already-used cards, account takeovers and unusual withdrawals. (Our
+            legitimate interest in preventing fraud, and yours.)
           </li>
           <li>
-            <strong>To talk to you:</strong> verification codes, order and withdrawal updates, answers to your
-            questions. We do not send marketing unless you have agreed to it.
+            <strong>To talk to you:</strong> verification codes, order and withdrawal updates, answers to your questions. We do not send
+            marketing unless you have agreed to it.
           </li>
           <li>
-            <strong>To improve the app:</strong> understanding which screens work and where people get stuck, mostly
-            from aggregated figures. (Our legitimate interest.)
+            <strong>To improve the app:</strong> understanding which screens work and where people get stuck, mostly from aggregated
+            figures. (Our legitimate interest.)
           </li>
           <li>
-            <strong>To meet legal duties:</strong> accounting, tax and anti-money-laundering rules, and lawful requests
-            from authorities. (Legal obligation.)
+            <strong>To meet legal duties:</strong> accounting, tax and anti-money-laundering rules, and lawful requests from authorities.
+            (Legal obligation.)
           </li>
         </ul>
       </Section>
@@ -167,21 +165,20 @@ export default function Privacy() {
         <p>We keep personal data only as long as we need it for the purposes above:</p>
         <ul>
           <li>
-            <strong>Account data</strong> (e-mail, nickname, avatar): while your account is open, and deleted within 30
-            days after you delete it.
+            <strong>Account data</strong> (e-mail, nickname, avatar): while your account is open, and deleted within 30 days after you
+            delete it.
           </li>
           <li>
-            <strong>Gift-card codes and images:</strong> while the order is processed and for 12 months after it closes,
-            so we can handle disputes and fraud claims from card issuers. Then they are deleted.
+            <strong>Gift-card codes and images:</strong> while the order is processed and for 12 months after it closes, so we can handle
+            disputes and fraud claims from card issuers. Then they are deleted.
           </li>
           <li>
-            <strong>Orders, wallet records and withdrawals:</strong> for as long as financial record-keeping law
-            requires, usually 5 to 7 years after the transaction, even if you delete your account. These records are
-            kept apart and used for nothing else.
+            <strong>Orders, wallet records and withdrawals:</strong> for as long as financial record-keeping law requires, usually 5 to 7
+            years after the transaction, even if you delete your account. These records are kept apart and used for nothing else.
           </li>
           <li>
-            <strong>Bank account details:</strong> until you remove the account or delete your {brand} account; details
-            needed to explain past withdrawals stay with those records.
+            <strong>Bank account details:</strong> until you remove the account or delete your {brand} account; details needed to explain
+            past withdrawals stay with those records.
           </li>
           <li>
             <strong>Verification codes:</strong> they expire within minutes and are stored only as hashes.
@@ -201,46 +198,40 @@ export default function Privacy() {
             <strong>Encrypted transport:</strong> all traffic between your device and {brand} uses HTTPS (TLS).
           </li>
           <li>
-            <strong>Hashed secrets:</strong> passwords, withdrawal PINs and e-mail verification codes are stored only as
-            salted, deliberately slow one-way hashes. Nobody at {brand} can read them, and we will never ask you for
-            them.
+            <strong>Hashed secrets:</strong> passwords, withdrawal PINs and e-mail verification codes are stored only as salted,
+            deliberately slow one-way hashes. Nobody at {brand} can read them, and we will never ask you for them.
           </li>
           <li>
-            <strong>Your session</strong> lives in a cookie that scripts on the page cannot read, and it ends when you
-            log out.
+            <strong>Your session</strong> lives in a cookie that scripts on the page cannot read, and it ends when you log out.
           </li>
           <li>
-            <strong>Withdrawals</strong> need your withdrawal PIN; after several wrong attempts withdrawals are locked for
-            a while. Bank account numbers are shown masked.
+            <strong>Withdrawals</strong> need your withdrawal PIN; after several wrong attempts withdrawals are locked for a while. Bank
+            account numbers are shown masked.
           </li>
           <li>
-            <strong>Limited access:</strong> only staff who need data for their work can reach it, and access is
-            logged. Secrets never appear in our logs.
+            <strong>Limited access:</strong> only staff who need data for their work can reach it, and access is logged. Secrets never
+            appear in our logs.
           </li>
         </ul>
-        <p>
-          No system is perfectly secure. If a breach puts your data at risk, we will tell you and the authorities as the
-          law requires.
-        </p>
+        <p>No system is perfectly secure. If a breach puts your data at risk, we will tell you and the authorities as the law requires.</p>
       </Section>
 
       <Section id="sharing">
         <p>
-          <strong>We do not sell your personal data</strong>, and we do not share it with advertisers. We share only
-          what each of these needs:
+          <strong>We do not sell your personal data</strong>, and we do not share it with advertisers. We share only what each of these
+          needs:
         </p>
         <ul>
           <li>
-            <strong>Payment partners</strong> (banks and payment providers) receive the account holder name, account
-            details and amount of each withdrawal, to send you the money.
+            <strong>Payment partners</strong> (banks and payment providers) receive the account holder name, account details and amount of
+            each withdrawal, to send you the money.
           </li>
           <li>
-            <strong>Gift-card partners</strong> that check and redeem cards receive the card details and images, not
-            your contact details.
+            <strong>Gift-card partners</strong> that check and redeem cards receive the card details and images, not your contact details.
           </li>
           <li>
-            <strong>Service providers</strong> that host the app, deliver our e-mails and, if you open it, run the
-            support chat. They process data only on our instructions and under contract.
+            <strong>Service providers</strong> that host the app, deliver our e-mails and, if you open it, run the support chat. They
+            process data only on our instructions and under contract.
           </li>
           <li>
             <strong>Google</strong>, only if you choose to sign in with Google.
@@ -249,17 +240,15 @@ export default function Privacy() {
             <strong>Authorities</strong>, when the law requires it or to prevent fraud and protect our users’ rights.
           </li>
           <li>
-            <strong>A buyer or successor</strong>, if {brand} is merged or sold; this policy keeps applying to your
-            data.
+            <strong>A buyer or successor</strong>, if {brand} is merged or sold; this policy keeps applying to your data.
           </li>
         </ul>
       </Section>
 
       <Section id="transfers">
         <p>
-          Some of our service providers may process data in other countries. When data leaves the country where it was
-          collected, we use legal safeguards such as standard contractual clauses, so it stays protected to the same
-          standard.
+          Some of our service providers may process data in other countries. When data leaves the country where it was collected, we use
+          legal safeguards such as standard contractual clauses, so it stays protected to the same standard.
         </p>
       </Section>
 
@@ -270,20 +259,17 @@ export default function Privacy() {
             <strong>See</strong> the personal data we hold about you and get a copy.
           </li>
           <li>
-            <strong>Correct</strong> it. You can change your nickname and avatar yourself in{' '}
-            <Link to="/edit-profile">Edit profile</Link>.
+            <strong>Correct</strong> it. You can change your nickname and avatar yourself in <Link to="/edit-profile">Edit profile</Link>.
           </li>
           <li>
-            <strong>Delete</strong> it. Ask us and we delete your account. Please withdraw your balance and wait for open
-            orders to finish first, because we cannot pay out to a deleted account. Records the law makes us keep are
-            kept as described above.
+            <strong>Delete</strong> it. Ask us and we delete your account. Please withdraw your balance and wait for open orders to finish
+            first, because we cannot pay out to a deleted account. Records the law makes us keep are kept as described above.
           </li>
           <li>
             <strong>Take it with you</strong> in a machine-readable format.
           </li>
           <li>
-            <strong>Object to or limit</strong> uses based on our legitimate interests, and withdraw any consent you
-            gave.
+            <strong>Object to or limit</strong> uses based on our legitimate interests, and withdraw any consent you gave.
           </li>
           <li>
             <strong>Complain</strong> to your data-protection authority. We would appreciate the chance to help first.
@@ -294,22 +280,21 @@ export default function Privacy() {
 
       <Section id="children">
         <p>
-          {brand} is for people aged 18 and over. We do not knowingly collect data from children; if we learn that we
-          have, we delete it.
+          {brand} is for people aged 18 and over. We do not knowingly collect data from children; if we learn that we have, we delete it.
         </p>
       </Section>
 
       <Section id="changes">
         <p>
-          When we change this policy we publish the new version here with a new effective date. If a change matters to
-          you, we tell you in the app before it takes effect.
+          When we change this policy we publish the new version here with a new effective date. If a change matters to you, we tell you in
+          the app before it takes effect.
         </p>
       </Section>
 
       <Section id="contact">
         <p>
-          Questions about privacy, or a request about your data: write to {contact}. Please do not include passwords,
-          PINs or full card codes in your message.
+          Questions about privacy, or a request about your data: write to {contact}. Please do not include passwords, PINs or full card
+          codes in your message.
         </p>
         <p className="cl-muted">
           Effective <time dateTime="2026-11-22">{EFFECTIVE_DATE}</time>.
@@ -317,4 +302,8 @@ export default function Privacy() {
       </Section>
     </Screen>
   )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

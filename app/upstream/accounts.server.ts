@@ -12,14 +12,10 @@ export const loginFlow = (request: Request, body: LoginBody) => flow(fallback.lo
 export const loginByCodeFlow = (request: Request, body: In<'loginByCode'>) =>
   flow(fallback.login, () => callApi(request, api.loginByCode, body))
 
-export const registerFlow = (request: Request, body: In<'register'>) =>
-  flow(fallback.register, () => callApi(request, api.register, body))
+export const registerFlow = (request: Request, body: In<'register'>) => flow(fallback.register, () => callApi(request, api.register, body))
 
 export const sendCodeFlow = (request: Request, body: In<'sendEmailCode'>) =>
   flow(fallback.sendCode, () => callApi(request, api.sendEmailCode, body))
-
-export const checkCodeFlow = (request: Request, body: In<'checkEmailCode'>) =>
-  flow(fallback.resetPassword, () => callApi(request, api.checkEmailCode, body))
 
 export const resetPasswordFlow = (request: Request, body: In<'resetPassword'>) =>
   flow(fallback.resetPassword, () => callApi(request, api.resetPassword, body))

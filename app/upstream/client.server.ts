@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { ofetch, FetchError } from 'ofetch'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { Code, type Envelope } from '#contract/envelope'
@@ -61,7 +62,9 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
     const timeoutMs = config.timeoutMs ?? env.UPSTREAM_TIMEOUT_MS
     const headers: Record<string, string> = { clientType: 'h5', accept: 'application/json' }
     if (options.token) headers.token = options.token
-    if (options.clientIp) headers['x-forwarded-for'] = options.clientIp
+    // The api believes this header from the web tier only (its TRUST_PROXY): one address, the
+    // visitor's, as server.ts decided it. Anything that is not an address is not forwarded.
+    if (options.clientIp && isIP(options.clientIp)) headers['x-forwarded-for'] = options.clientIp
     const query = method === 'GET' ? { ...options.query, _t: Date.now() } : options.query
     let response
     try {
@@ -178,9 +181,18 @@ function parseBody(text: unknown): { code?: number; msg?: unknown; message?: unk
 
 function statusText(status: number) {
   const texts: Record<number, string> = {
-    402: 'Payment Required', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict',
-    410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
-    429: 'Too Many Requests', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
+    402: 'Payment Required',
+    405: 'Method Not Allowed',
+    408: 'Request Timeout',
+    409: 'Conflict',
+    410: 'Gone',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    422: 'Unprocessable Entity',
+    429: 'Too Many Requests',
+    501: 'Not Implemented',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
     504: 'Gateway Timeout',
   }
   return texts[status] ?? 'Unexpected response'

@@ -1,10 +1,11 @@
 import { redirect, redirectDocument } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
-import { profileApi, type UserInfo } from '#contract/profile'
+import { profileApi, type UserInfo, type WalletSummary } from '#contract/profile'
+import { upstream, UpstreamError } from '~/upstream/client.server'
 import { accessMessages, transportMessages } from './messages'
+import { memoized } from './request-memo.server'
 import { commitSession, emptySession, getSession, type AppSession } from './session.server'
 import { combineHeaders, flashToast } from './toast.server'
-import { upstream, UpstreamError } from '~/upstream/client.server'
 
 /**
  * Who is asking, and the api calls made on their behalf. Every call goes through
@@ -73,7 +74,10 @@ async function withExpiry<T>(request: Request, run: () => Promise<T>): Promise<T
 /** A contract call on the person's behalf: their token, their address, and expiry handled. */
 export async function callApi<E extends Endpoint>(request: Request, endpoint: E, input: InputOf<E>): Promise<DataOf<E>> {
   const token = await getToken(request)
-  const envelope = await withExpiry(request, () => upstream.call(endpoint, input, { token, clientIp: clientIp(request) }))
+  const send = () => upstream.call(endpoint, input, { token, clientIp: clientIp(request) })
+  // A page's loaders asking the same GET (the root's and Home's user index) make one call.
+  const answer = endpoint.method === 'GET' ? memoized(request, `${token ?? ''} ${endpoint.path} ${JSON.stringify(input)}`, send) : send()
+  const envelope = await withExpiry(request, () => answer)
   return envelope.data
 }
 
@@ -84,6 +88,8 @@ export type SessionUser = {
   userName: string
   headImg: string | null
   unreadCount: number
+  /** The wallet at a glance (Home's balance card, Account's rows); null if the api left it out. */
+  wallet: WalletSummary | null
 }
 
 /**
@@ -108,25 +114,16 @@ export async function loadSessionUser(
     userName: info.userName,
     headImg: info.headImg,
     unreadCount: index.unreadCount,
+    wallet: index.wallet,
   }
   const dirty =
-    session.get('login_username') !== user.userName ||
-    session.get('login_email') !== user.email ||
-    session.get('login_id') !== user.userId
+    session.get('login_username') !== user.userName || session.get('login_email') !== user.email || session.get('login_id') !== user.userId
   if (dirty) {
     session.set('login_username', user.userName)
     session.set('login_email', user.email)
     session.set('login_id', user.userId)
   }
   return { user, session, dirty }
-}
-
-/** Guard + fresh user for login-required pages that need more than the root's copy. */
-export async function requireUser(request: Request) {
-  const { session } = await requireToken(request)
-  const { user } = await loadSessionUser(request, session)
-  if (!user) throw await expiredResponse(request)
-  return user
 }
 
 /**

@@ -1,17 +1,32 @@
 import { z } from 'zod'
-import { emailField } from '#contract/accounts'
+import { CodeType, emailField, passwordField, verifyCodeField } from '#contract/accounts'
 import type { FormReply } from './form.server'
 
-/** Shared by the e-mail-code screens (browser and server): step one's schema and the reply shape. */
+/**
+ * Shared by the e-mail-code screens (browser and server): the schemas of both steps, and what
+ * a step answers. Sign-up, reset and code sign-in ask for the address; the signed-in types
+ * (4 reset PIN, 5 delete account) go to the person's own address, so their steps have no
+ * e-mail field at all.
+ */
 export type CodeStep = 'email' | 'verify'
-export type CodeStepReply = FormReply<{ step: CodeStep; email?: string }>
+export type CodeStepReply = FormReply<{
+  step: CodeStep
+  email?: string
+  /** The secret fields this answer refused (wrong code, wrong or weak password): only they start empty. */
+  refused?: string[]
+  /** A new value per answer, so a refused secret field is emptied again on every refusal. */
+  attempt?: string
+  /** Too many attempts: the form offers the way that still works (sign-in by code). */
+  lockout?: boolean
+}>
+
+/** The code types whose code goes to the signed-in person's own address (DESIGN §3). */
+export const OWN_ADDRESS_CODE_TYPES: readonly number[] = [CodeType.RESET_PIN, CodeType.DELETE_ACCOUNT]
 
 export const emailStepSchema = z.object({ email: emailField })
 
-/**
- * The React key of a password or code input: a new one after each refused attempt, so with
- * JavaScript (as without) the secret field starts empty again while the e-mail stays.
- */
-export function secretKey(key: string | undefined, reply?: { toast?: { id: string } | null }) {
-  return reply?.toast?.id ?? key
-}
+/** Step two of code sign-in: the address (carried in the page) and the code. */
+export const codeSchema = z.object({ email: emailField, verifyCode: verifyCodeField })
+
+/** Step two of sign-up and password reset: address, code and the new password. */
+export const codePasswordSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })

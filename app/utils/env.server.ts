@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseTrustProxy, type TrustProxy } from './client-address.server'
 
 /**
  * The web layer's settings, validated once. Read through getWebEnv() so tests can set
@@ -22,23 +23,26 @@ const schema = z.object({
   SUPPORT_EMAIL: z.string().email().default('support@cardlane.local'),
   /** Secure cookies (and the __Host- prefix); on by default in production, off for plain-http localhost. */
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  /** The proxies whose X-Forwarded-For is believed (client-address.server.ts); unset: none. */
+  TRUST_PROXY: z.string().optional(),
 })
 
-export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookieSecure: boolean }
+export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookieSecure: boolean; trustProxy: TrustProxy }
 
+const KEYS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 let cached: WebEnv | undefined
-let cachedFrom: string | undefined
+let cachedFrom: Array<string | undefined> = []
 
 export function getWebEnv(): WebEnv {
-  // Re-read when the environment changed (tests switch upstreams between files).
-  const key = JSON.stringify([
-    process.env.NODE_ENV, process.env.BRAND_NAME, process.env.API_BASE_URL, process.env.SESSION_SECRET,
-    process.env.UPSTREAM_TIMEOUT_MS, process.env.GOOGLE_CLIENT_ID, process.env.GOOGLE_CLIENT_SECRET,
-    process.env.PUBLIC_URL, process.env.CHAT_WIDGET_URL, process.env.SUPPORT_EMAIL, process.env.COOKIE_SECURE,
-  ])
-  if (cached && cachedFrom === key) return cached
+  // Re-read when the environment changed (tests switch upstreams between files). Called several
+  // times a request: compared value by value, nothing built.
+  if (cached && KEYS.every((k, i) => process.env[k] === cachedFrom[i])) return cached
+  const key = KEYS.map((k) => process.env[k])
   const parsed = schema.parse(blankToUndefined(process.env))
-  const sessionSecrets = (parsed.SESSION_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const sessionSecrets = (parsed.SESSION_SECRET ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (sessionSecrets.length === 0) {
     if (parsed.NODE_ENV === 'production') throw new Error('SESSION_SECRET must be set in production')
     sessionSecrets.push(DEV_SECRET)
@@ -47,7 +51,11 @@ export function getWebEnv(): WebEnv {
     throw new Error('Every SESSION_SECRET must be at least 32 characters in production')
   }
   const cookieSecure = parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production'
-  cached = { ...parsed, sessionSecrets, cookieSecure }
+  const trustProxy = parseTrustProxy(parsed.TRUST_PROXY)
+  if (trustProxy.unsafe && parsed.NODE_ENV === 'production') {
+    throw new Error(`${trustProxy.unsafe}. Name the proxies instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback`)
+  }
+  cached = { ...parsed, sessionSecrets, cookieSecure, trustProxy }
   cachedFrom = key
   return cached
 }

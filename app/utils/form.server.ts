@@ -1,5 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { json } from '@remix-run/node'
+import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
+import { logger } from './logger.server'
+import { accessMessages } from './messages'
 import type { ToastInput } from './session.server'
 import { TOAST_DURATION_MS, type Toast } from './toast.server'
 
@@ -41,13 +44,19 @@ export function formRefusal<Extra extends object>(submission: Replyable, extra: 
 }
 
 /**
- * The posted form, or an empty one when the body is not a form at all (JSON, text, broken
- * encoding): the schema then answers with field messages instead of the request failing.
+ * The posted form, the one way every action reads it. A body that is not a form at all (JSON,
+ * text, broken encoding) reads as an empty one, so the schema answers with field messages. A form
+ * no page of ours sends (too many fields, list indices or nesting past form-parse.server.ts's
+ * limits, a malformed conform intent) is refused with 413 or 400 and a sentence, before conform
+ * spends time or memory on it. The byte limit is server.ts's (body-limit.server.ts).
  */
-export async function readForm(request: Request): Promise<FormData> {
+export async function readForm(request: Request, limits?: FormLimits): Promise<FormData> {
   try {
-    return await request.formData()
-  } catch {
-    return new FormData()
+    return (await parseForm(request, limits)) ?? new FormData()
+  } catch (error) {
+    if (!(error instanceof FormRefusedError)) throw error
+    logger.warn({ path: new URL(request.url).pathname, reason: error.message }, 'form refused')
+    // The error boundary's convention: a thrown `json({ message }, { status })` says its sentence.
+    throw json({ message: error.status === 413 ? accessMessages.tooLarge : accessMessages.formUnreadable }, { status: error.status })
   }
 }

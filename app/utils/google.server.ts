@@ -2,8 +2,8 @@ import { createCookie } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { GoogleStrategy } from 'remix-auth-google'
 import type { GoogleNewData } from '#contract/accounts'
-import { getWebEnv } from './env.server'
 import { googleLoginFlow } from '~/upstream/accounts.server'
+import { getWebEnv } from './env.server'
 import { sessionStorage } from './session.server'
 
 /**
@@ -15,7 +15,12 @@ import { sessionStorage } from './session.server'
 export class GoogleLoginError extends Error {}
 
 /** Where to go after Google sends the person back (a same-origin path, checked again on read). */
-export const googleReturnCookie = createCookie('cardlane_google_return', { httpOnly: true, sameSite: 'lax', path: '/auth/google', maxAge: 600 })
+export const googleReturnCookie = createCookie('cardlane_google_return', {
+  httpOnly: true,
+  sameSite: 'lax',
+  path: '/auth/google',
+  maxAge: 600,
+})
 
 let authenticator: Authenticator<GoogleNewData> | undefined
 

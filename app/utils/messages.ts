@@ -24,6 +24,14 @@ export const flowFallbacks = {
   resetPassword: 'Password reset failed, please try again later',
   updateProfile: 'Failed to update user information, please try again later',
   google: 'Google Login failed, please try again later',
+  wallet: 'Failed to load your wallet, please try again later',
+  setPin: 'Failed to set your withdrawal PIN, please try again later',
+  resetPin: 'Failed to reset your withdrawal PIN, please try again later',
+  bankCards: 'Failed to load your bank accounts, please try again later',
+  addBankCard: 'Failed to add the bank account, please try again later',
+  removeBankCard: 'Failed to remove the bank account, please try again later',
+  withdraw: 'Withdrawal failed, please try again later',
+  withdrawal: 'Failed to load the withdrawal, please try again later',
 } as const
 
 /** What the screens say on success. */
@@ -35,10 +43,174 @@ export const successMessages = {
   profileUpdated: 'Profile updated',
   loggedOut: 'You are signed out',
   googleNew: 'Welcome! Choose the nickname people will see.',
+  pinSet: 'Withdrawal PIN set',
+  pinChanged: 'Withdrawal PIN changed',
+  pinReset: 'New PIN set. For your safety, withdrawals open again in 24 hours.',
+  bankCardAdded: 'Bank account added',
+  bankCardRemoved: 'Bank account removed',
+  defaultCardSet: 'Default bank account changed',
+  withdrawn: 'Withdrawal requested',
+} as const
+
+/**
+ * Too many attempts (the api's HTTP 429). The catalogue's "Request failed (429): …" is the
+ * transport's word for it; a person gets this sentence, and on sign-in a way that still works.
+ */
+export const lockoutMessages = {
+  tooManyAttempts: 'Too many attempts. Please wait 15 minutes, then try again.',
+  useCode: 'Sign in with an e-mail code instead',
+} as const
+
+/** What a form shows for a failed flow: its message, or the lockout sentence for a 429. */
+export function flowMessage(failure: { msg: string; code?: number }): string {
+  return failure.code === 429 ? lockoutMessages.tooManyAttempts : failure.msg
+}
+
+/** The Home greeting: a new person is welcomed, someone coming back is greeted again. */
+export const greetingMessages = {
+  newHello: (brand: string) => `Welcome to ${brand}`,
+  newSub: 'Choose the nickname people will see on your trades.',
+  hello: (name: string) => `Hi, ${name}`,
+  sub: 'Good to see you again.',
+  unreachable: 'We cannot load your account right now.',
 } as const
 
 export const accessMessages = {
   crossSite: 'This request came from another site and was refused.',
   pleaseLogin: 'Please sign in to continue',
   tooLarge: 'That was more than this form can take. Please try again with less.',
+  badRequest: 'This request could not be read.',
+  formUnreadable: 'This form could not be read. Please reload the page and try again.',
+  signOutFailed: 'Sign-out could not reach the server, so you are still signed in. Please try again.',
 } as const
+
+/** The wallet, PIN, bank account and withdrawal screens. */
+export const walletMessages = {
+  available: 'Available balance',
+  onHold: 'On hold',
+  onHoldExplained: 'Withdrawals on their way to your bank. If a payout fails, it comes back to your available balance.',
+  noActivity: 'No activity yet',
+  noActivityText: 'Money from cards you sell lands here. Withdrawals to your bank show here too.',
+  pinMissingTitle: 'Set your withdrawal PIN',
+  pinMissingText: 'You need a 6-digit PIN to add a bank account and to withdraw.',
+  pinFirst: 'Set your withdrawal PIN first',
+  pinHelp: '6 digits. Not 123456, a run like 345678 or one digit repeated.',
+  pinMismatch: 'The two PINs do not match',
+  pinRepeat: 'Type the same 6 digits again.',
+  pinLocked: (until: string) => `Too many wrong PINs. PIN actions are locked until ${until}.`,
+  triesLeft: (n: number) => `${n} ${n === 1 ? 'try' : 'tries'} left before PIN actions are locked for 30 minutes.`,
+  resetWait:
+    'After a reset with an e-mail code, withdrawals wait 24 hours, so nobody who gets into your e-mail can empty your wallet at once.',
+  resetBlocked: (until: string) => `Your PIN was reset recently. For your safety, withdrawals open again on ${until}.`,
+  noBankCard: 'Add the bank account to pay to',
+  noBankCardText: 'Withdrawals go to a Nigerian bank account in your name.',
+  bankCardLimit: (max: number) => `You can keep at most ${max} bank accounts. Remove one to add another.`,
+  nubanOk: (bank: string) => `The account number checks out for ${bank}.`,
+  nubanWrong: 'This account number does not exist at this bank. Check the digits',
+  amountInvalid: 'Enter an amount like 5000 or 5000.50',
+  amountRequired: 'Enter the amount',
+  belowMinimum: (min: string) => `The smallest withdrawal is ${min}`,
+  notAboveFee: (fee: string) => `The amount must be more than the fee of ${fee}`,
+  overBalance: (balance: string) => `Your available balance is ${balance}`,
+  overToday: (left: string) => `You can withdraw up to ${left} more today`,
+  chooseCard: 'Choose the bank account',
+  withdrawalNotFound: 'Withdrawal not found',
+  withdrawalNotFoundHeading: 'We could not find this withdrawal',
+  withdrawalNotFoundText: 'It may belong to another account, or the link is wrong.',
+  refunded: 'The full amount is back in your available balance.',
+} as const
+
+/** What each balance-log entry is, in a person's words. */
+export const balanceLogLabels = {
+  order_payout: 'Card sold',
+  withdraw: 'Withdrawal',
+  withdraw_paid: 'Paid to your bank',
+  withdraw_refund: 'Withdrawal returned',
+  task_reward: 'Task reward',
+  adjustment: 'Adjustment',
+} as const satisfies Record<string, string>
+
+/** A withdrawal's status, and what each step of its timeline means. */
+export const withdrawalStatusLabels = {
+  pending: 'Requested',
+  processing: 'Processing',
+  success: 'Paid',
+  failed: 'Failed',
+} as const satisfies Record<string, string>
+
+export const withdrawalStepTexts = {
+  pending: 'The amount is on hold in your wallet.',
+  processing: 'We are sending the money to your bank.',
+  success: 'The money was paid to your bank.',
+  failed: 'The payout failed. The full amount is back in your available balance.',
+} as const satisfies Record<string, string>
+
+/** Selling gift cards: the sell form, orders, their review and the rates board. */
+export const sellingMessages = {
+  catalogueFailed: 'Failed to load the gift cards, please try again later',
+  sellFailed: 'Failed to submit the order, please try again later',
+  ordersFailed: 'Failed to load your orders, please try again later',
+  orderFailed: 'Failed to load the order, please try again later',
+  moveFailed: 'Failed to update the order, please try again later',
+  uploadFailed: 'Failed to upload the photo, please try again later',
+  chooseBrand: 'Choose a gift card',
+  faceValueInvalid: 'Enter the face value like 100 or 25.50',
+  faceValueRequired: 'Enter the face value of the card',
+  codeRequired: 'Type the code of the card',
+  photosRequired: 'Add a photo of the card',
+  tooManyPhotos: (max: number) => `At most ${max} photos a card`,
+  notAPhoto: 'This file is not a photo. Upload a JPEG, PNG or WebP image',
+  photoTooLarge: 'This photo is larger than 5 MB. Upload a smaller one',
+  photosUploading: 'Wait for the photos to finish uploading',
+  tooMuchAtOnce: 'That was more than one submission can take. Add the photos a few at a time.',
+  codesCleared: 'For your safety, codes are never sent back to this page: type them again.',
+  signInToSell: 'Sign in to add the code or photos. We keep your card choice.',
+  rateChangedTitle: 'The rate changed',
+  rateChangedConfirm: 'Confirm the new payout',
+  orderSubmitted: 'Order submitted',
+  orderCancelled: 'Order cancelled. Its codes can be sold again.',
+  proposalAccepted: (amount: string) => `Offer accepted: ${amount} is in your wallet`,
+  proposalDeclined: 'Offer declined. The order is closed and nothing was redeemed.',
+  orderNotFound: 'Order not found',
+  orderNotFoundHeading: 'We could not find this order',
+  orderNotFoundText: 'It may belong to another account, or the link is wrong.',
+  noOrders: 'No orders yet',
+  noOrdersText: 'Cards you sell show here, with every step of their review.',
+  noOrdersFiltered: 'No orders with this status',
+  noRates: 'No cards match',
+  noRatesText: 'Try another name, or clear the filters.',
+} as const
+
+/** An order's status as a person reads it (contract/orders.ts OrderStatus). */
+export const orderStatusLabels = {
+  pending: 'In queue',
+  reviewing: 'In review',
+  proposed: 'Offer to decide',
+  completed: 'Paid',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+  declined: 'Declined',
+} as const satisfies Record<string, string>
+
+/** Each step of an order's timeline: what it means for the person. */
+export const orderStepTexts = {
+  pending: 'Your order is in the review queue at the rate you were quoted.',
+  reviewing: 'Our team is checking and redeeming the card.',
+  proposed: 'We can pay less than the quote for a card. You decide: accept or decline.',
+  completed: 'The payout is in your wallet.',
+  rejected: 'The card could not be bought. Nothing was paid.',
+  cancelled: 'You cancelled the order before its review.',
+  declined: 'You declined the offer. The order is closed and nothing was redeemed.',
+} as const satisfies Record<string, string>
+
+/** A card's status within an order (contract/orders.ts cardStatuses). */
+export const cardStatusLabels = {
+  pending: 'In queue',
+  reviewing: 'In review',
+  accepted: 'Full payout',
+  lowered: 'Lower payout',
+  rejected: 'Rejected',
+  completed: 'Paid',
+  cancelled: 'Cancelled',
+  declined: 'Declined',
+} as const satisfies Record<string, string>

@@ -2,9 +2,13 @@
  * Only same-origin paths may be redirect targets (open-redirect defence).
  * Refused: absolute URLs, protocol-relative `//x`, `/\x` (browsers read `\` as `/`),
  * and the same hidden behind percent-encoding (`%5C`, `%2F`) or control characters.
+ * The target as sent must be printable ASCII: it goes into a Location header, which cannot hold
+ * `\u3000` (a 500 before), and a full-width `／` is a slash to some readers. Our own targets are
+ * built by the URL parser, so they are percent-encoded already.
  */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
+export function safeRedirect(to: unknown, fallback = '/'): string {
   if (typeof to !== 'string' || to.length === 0 || to.length > 2048) return fallback
+  if (!/^[\x21-\x7e]+$/.test(to)) return fallback
   let decoded = to
   try {
     // Decode twice: a target may travel through one more query string.

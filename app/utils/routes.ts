@@ -5,6 +5,8 @@
  *   login       logged-out visitors are sent to /login?redirectTo=…
  *   guest       logged-in users are sent to / (Login, Register)
  */
+import { useMatches } from '@remix-run/react'
+
 export type Access = 'public' | 'login' | 'guest'
 export type ScreenRoute = { path: string; screen: string; title: string; access: Access }
 
@@ -51,6 +53,9 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/auth/google', access: 'public' },
   { path: '/auth/google/callback', access: 'public' },
   { path: '/healthcheck', access: 'public' },
+  // Card photos: uploaded one by one from the sell page, and shown to their owner only.
+  { path: '/file/upload', access: 'login' },
+  { path: '/file/:id', access: 'login' },
 ]
 
 /** Unknown paths are public: they answer 404 without revealing whether you are signed in. */
@@ -60,4 +65,16 @@ export function accessFor(pathname: string): Access {
 
 export function pageTitle(title: string, brand: string) {
   return `${title} - ${brand}`
+}
+
+/**
+ * What a route module says about its screen in `export const handle`: `tabs` puts it above the
+ * bottom tab bar (the top-level places). Read by the root (to draw the bar) and by Screen.
+ */
+export type ScreenHandle = { tabs?: boolean }
+
+/** True when the screen on show asked for the tab bar. */
+export function useTabBar(): boolean {
+  const matches = useMatches()
+  return matches.some((m) => (m.handle as ScreenHandle | undefined)?.tabs === true)
 }

@@ -56,10 +56,6 @@ export function commitSession(session: AppSession): Promise<string> {
   return sessionStorage().commitSession(session)
 }
 
-export function destroySession(session: AppSession): Promise<string> {
-  return sessionStorage().destroySession(session)
-}
-
 /** A fresh session with nothing of the old one: used on logout and expiry. */
 export function emptySession(): Promise<AppSession> {
   return sessionStorage().getSession()

@@ -1,5 +1,5 @@
-import { useEffect } from 'react'
 import { useLocation } from '@remix-run/react'
+import { useEffect } from 'react'
 
 /** SPEC §2 shell behaviour, in the browser only. */
 
@@ -24,7 +24,8 @@ export function useDoubleTapGuard(windowMs = DOUBLE_TAP_MS) {
   useEffect(() => {
     let last = { at: -Infinity, target: null as Element | null }
     const onClick = (event: MouseEvent) => {
-      const target = event.target instanceof Element ? (event.target.closest('a,button,input,label,summary,[role="button"]') ?? event.target) : null
+      const target =
+        event.target instanceof Element ? (event.target.closest('a,button,input,label,summary,[role="button"]') ?? event.target) : null
       const now = event.timeStamp || performance.now()
       if (target && target === last.target && now - last.at < windowMs) {
         event.preventDefault()

@@ -1,4 +1,4 @@
-import { json, redirect, redirectDocument } from '@remix-run/node'
+import { redirect, redirectDocument } from '@remix-run/node'
 import { commitSession, getSession, type AppSession, type ToastInput, type ToastType } from './session.server'
 
 /**
@@ -14,17 +14,13 @@ export const TOAST_DURATION_MS: Record<ToastType, number> = {
 
 export type Toast = ToastInput & { id: string; durationMs: number }
 
-export function flashToast(session: AppSession, toast: ToastInput) {
-  session.flash('toast', { ...toast, id: crypto.randomUUID() })
+/** A toast ready to render now: its id (a new one replaces the one on screen) and duration. */
+export function toastOf(toast: ToastInput & { id?: string }): Toast {
+  return { ...toast, id: toast.id ?? crypto.randomUUID(), durationMs: TOAST_DURATION_MS[toast.type] ?? 3000 }
 }
 
-/** Reads and clears the flash toast. The returned headers must go out with the response. */
-export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
-  const session = await getSession(request)
-  const flashed = session.get('toast')
-  if (!flashed) return { toast: null, headers: null }
-  const toast = { ...flashed, durationMs: TOAST_DURATION_MS[flashed.type] ?? 3000 }
-  return { toast, headers: new Headers({ 'Set-Cookie': await commitSession(session) }) }
+export function flashToast(session: AppSession, toast: ToastInput) {
+  session.flash('toast', { ...toast, id: crypto.randomUUID() })
 }
 
 type Init = { session?: AppSession; headers?: HeadersInit; document?: boolean }
@@ -35,14 +31,6 @@ export async function redirectWithToast(request: Request, url: string, toast: To
   flashToast(session, toast)
   const headers = combineHeaders(init.headers, { 'Set-Cookie': await commitSession(session) })
   return (init.document ? redirectDocument : redirect)(url, { headers })
-}
-
-/** Stay on the page (e.g. a form's second step) and show a toast. */
-export async function jsonWithToast<T>(request: Request, data: T, toast: ToastInput, init: Init & { status?: number } = {}) {
-  const session = init.session ?? (await getSession(request))
-  flashToast(session, toast)
-  const headers = combineHeaders(init.headers, { 'Set-Cookie': await commitSession(session) })
-  return json(data, { status: init.status, headers })
 }
 
 /** Appends, never overwrites: a session cookie and another Set-Cookie both survive. */

@@ -380,6 +380,23 @@ describe('operators', () => {
   })
 })
 
+describe('the wallet at a glance in /v1/user/index', () => {
+  it('carries balance, on hold, PIN and bank cards, so Home and Account need no second call', async () => {
+    const u = await walletUser(api, { balance: 1_000_000 })
+    await withdraw(api, u, 300_000)
+    const index = (await api.get<{ wallet: unknown }>('/v1/user/index', { token: u.token })).body.data
+    expect(index.wallet).toEqual({ balance: 700_000, frozen: 300_000, currency: 'NGN', hasPin: true, bankCardCount: 1 })
+    const fresh = await seedUser(api, { email: newEmail() })
+    expect((await api.get<{ wallet: unknown }>('/v1/user/index', { token: fresh.token })).body.data.wallet).toEqual({
+      balance: 0,
+      frozen: 0,
+      currency: 'NGN',
+      hasPin: false,
+      bankCardCount: 0,
+    })
+  })
+})
+
 describe('the books', () => {
   it('balance after all of the above: every wallet equals the sum of its entries', async () => {
     const u = await walletUser(api, { balance: 2_000_000 })

@@ -1,10 +1,12 @@
+import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { commitSession, getSession } from '../../app/utils/session.server'
 import { createWebApp, loadBuild } from '../../server'
-import { startTestApi, type StartTestApiOptions, type TestApi } from './api'
+import { seedUser, startTestApi, type StartTestApiOptions, type TestApi } from './api'
+import { newEmail } from './kit'
 
 /**
  * The whole app for browser tests: the real api on a throw-away database and the real web
@@ -57,15 +59,51 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
   }
 }
 
-/** A phone: 390×844, touch, with JavaScript on or off. */
-export async function phone(browser: Browser, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
+/** A phone: 390×844 (or `width` wide), touch, with JavaScript on or off, light or dark. */
+export async function phone(
+  browser: Browser,
+  javaScriptEnabled: boolean,
+  { width = 390, height = 844, colorScheme = 'light' }: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
+    viewport: { width, height },
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
     javaScriptEnabled,
+    colorScheme,
   })
   const page = await context.newPage()
   return { context, page }
+}
+
+/**
+ * A browser already signed in: the session cookie the web would set after sign-in, made by the
+ * web's own session code (same secret), for tests whose subject is not signing in.
+ */
+export async function signIn(context: BrowserContext, url: string, token: string) {
+  const session = await getSession(new Request(url))
+  session.set('token', token)
+  const [pair] = (await commitSession(session)).split(';')
+  const eq = pair.indexOf('=')
+  await context.addCookies([{ name: pair.slice(0, eq), value: pair.slice(eq + 1), url, httpOnly: true, sameSite: 'Lax' }])
+}
+
+export const TEST_PASSWORD = 'violet tangerine harbour'
+
+/** A phone signed in as a person seeded straight into the api's database (no sign-up through the UI). */
+export async function signedInPhone(
+  browser: Browser,
+  app: RunningApp,
+  {
+    js = true,
+    email = newEmail('seeded'),
+    userName,
+    ...look
+  }: { js?: boolean; email?: string; userName?: string } & Parameters<typeof phone>[2] = {},
+) {
+  const { user, token } = await seedUser(app.api, { email, password: TEST_PASSWORD, userName })
+  const { context, page } = await phone(browser, js, look)
+  await signIn(context, app.url, token)
+  return { context, page, email, user, token }
 }

@@ -1,5 +1,5 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 
 /**
  * A stand-in upstream that misbehaves on purpose, to prove every line of the error catalogue
@@ -16,7 +16,7 @@ export type Seen = { method: string; url: string; headers: http.IncomingHttpHead
 export async function startFaultUpstream() {
   let fault: Fault = { kind: 'json', status: 200, body: { code: 200, msg: '', data: null } }
   const seen: Seen[] = []
-  const sockets = new Set<import('node:net').Socket>()
+  const sockets = new Set<Socket>()
   const server = http.createServer((req, res) => {
     let body = ''
     req.on('data', (c) => (body += c))

@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { nubanCheckDigit } from '#contract/bank-cards'
 import type { BankCard } from '#contract/bank-cards'
-import type { Withdrawal } from '#contract/withdrawals'
 import type { WalletInfo } from '#contract/wallet'
+import type { Withdrawal } from '#contract/withdrawals'
 import { seedUser, type TestApi } from './api'
 import { newEmail } from './kit'
 

@@ -32,7 +32,10 @@ export class CookieJar {
   }
 }
 
-export function makeRequest(path: string, init: { method?: string; form?: Record<string, string>; jar?: CookieJar; headers?: Record<string, string> } = {}) {
+export function makeRequest(
+  path: string,
+  init: { method?: string; form?: Record<string, string>; jar?: CookieJar; headers?: Record<string, string> } = {},
+) {
   const headers = new Headers(init.headers)
   const cookie = init.jar?.header()
   if (cookie) headers.set('Cookie', cookie)
@@ -52,7 +55,8 @@ export async function call(handler: unknown, request: Request, params: Record<st
     if (thrown instanceof Response) result = thrown
     else throw thrown
   }
-  const response = result instanceof Response ? result : new Response(JSON.stringify(result ?? null), { headers: { 'Content-Type': 'application/json' } })
+  const response =
+    result instanceof Response ? result : new Response(JSON.stringify(result ?? null), { headers: { 'Content-Type': 'application/json' } })
   jar?.absorb(response)
   return response
 }
@@ -108,7 +112,8 @@ expect.extend({
     const matches = location === undefined || (typeof location === 'string' ? where === location : location.test(where))
     return {
       pass: isRedirect && matches,
-      message: () => `expected a redirect${location ? ` to ${String(location)}` : ''}, got ${received.status} ${where ? `to ${where}` : ''}`,
+      message: () =>
+        `expected a redirect${location ? ` to ${String(location)}` : ''}, got ${received.status} ${where ? `to ${where}` : ''}`,
     }
   },
   /** await expect(response).toSendToast({ type: 'error', message: '…' }) — the flash in its Set-Cookie. */

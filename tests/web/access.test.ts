@@ -1,40 +1,92 @@
-import { readdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import * as root from '~/root'
 import { meta } from '~/root'
+import * as login from '~/routes/login'
+import { transportMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { isCrossSiteMutation } from '~/utils/request-guard.server'
 import { accessFor, resourceRoutes, screens, screenFor } from '~/utils/routes'
 import { commitSession, getSession } from '~/utils/session.server'
 import { combineHeaders } from '~/utils/toast.server'
-import { CookieJar, call, expectRedirect, load, makeRequest } from '../support/web'
+import remixConfig from '../../remix.config.js'
+import { closedPort } from '../support/fault-upstream'
+import { CookieJar, call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
 
-const routesDir = path.resolve(__dirname, '../../app/routes')
+const appDir = path.resolve(__dirname, '../../app')
 
-/** Remix v2 flat routes: `wallet.withdraw.$id.tsx` → /wallet/withdraw/:id, `_index` → /. */
-function routePath(file: string) {
-  const name = file.replace(/\.(tsx|ts)$/, '')
-  if (name === '_index') return '/'
-  return '/' + name.split('.').filter((s) => s !== '_index').map((s) => (s.startsWith('$') ? `:${s.slice(1)}` : s)).join('/')
+/**
+ * The routes as Remix itself sees them: its own flat-routes convention over app/routes (folders
+ * with route.tsx, `_index`, `$param`, layouts, pathless `_x`), with remix.config.js's ignored
+ * files, each with the URL pattern its parents add up to. Nothing here re-implements file naming.
+ */
+type RouteEntry = { id: string; file: string; path: string }
+function routeTree(dir: string): RouteEntry[] {
+  const manifest = flatRoutes(dir, remixConfig.ignoredRouteFiles)
+  const full = (id: string | undefined): string => {
+    const route = id ? manifest[id] : undefined
+    if (!route) return ''
+    const own = route.path ? `/${route.path}` : ''
+    return full(route.parentId) + own
+  }
+  return Object.values(manifest).map((r) => ({ id: r.id, file: path.join(dir, r.file), path: full(r.id) || '/' }))
 }
-const routeFiles = readdirSync(routesDir).filter((f) => /\.(tsx|ts)$/.test(f))
 
-async function signedInJar() {
-  const jar = new CookieJar()
-  const session = await getSession(makeRequest('/'))
-  session.set('token', 'some-token')
-  jar.absorb(new Response(null, { headers: { 'Set-Cookie': await commitSession(session) } }))
-  return jar
+/**
+ * What a route module owes its access rule, by calling its loader and action as Remix would:
+ * login-required ones send a visitor to /login (the way back kept for a GET), guest ones send a
+ * signed-in person home. Answers the broken promises; [] when the module keeps them all.
+ */
+async function accessProblems(route: RouteEntry): Promise<string[]> {
+  const mod = await import(route.file)
+  const pathname = route.path.replace(/:\w+\??/g, '1')
+  const problems: string[] = []
+  const redirectsTo = (res: Response, expected: string) =>
+    [302, 303].includes(res.status) && (res.headers.get('Location') ?? '') === expected
+  switch (accessFor(pathname)) {
+    case 'login': {
+      const target = `${pathname}?x=1`
+      if (typeof mod.loader !== 'function') problems.push(`${route.path}: a login-required screen needs a loader that guards it`)
+      else if (!redirectsTo(await load(mod.loader, target), `/login?redirectTo=${encodeURIComponent(target)}`))
+        problems.push(`${route.path}: its loader answers a visitor without sending them to /login`)
+      if (mod.action && !redirectsTo(await call(mod.action, makeRequest(pathname, { form: { a: 'b' } })), '/login'))
+        problems.push(`${route.path}: its action answers a visitor without sending them to /login`)
+      break
+    }
+    case 'guest': {
+      const jar = await signedInJar('some-token')
+      if (typeof mod.loader !== 'function' || !redirectsTo(await load(mod.loader, pathname, jar), '/'))
+        problems.push(`${route.path}: its loader lets a signed-in person stay`)
+      if (mod.action && !redirectsTo(await call(mod.action, makeRequest(pathname, { form: { a: 'b' }, jar })), '/'))
+        problems.push(`${route.path}: its action lets a signed-in person post`)
+      break
+    }
+  }
+  return problems
 }
+
+const appRoutes = routeTree(appDir)
+const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path)])
 
 describe('the route table is the one place for access and titles (SPEC §2)', () => {
   it('lists the 23 screens of the specification', () => {
     expect(screens).toHaveLength(23)
     expect(new Set(screens.map((s) => s.path)).size).toBe(23)
-    expect(screens.filter((s) => s.access === 'public').map((s) => s.path).sort()).toEqual(
-      ['/', '/download', '/forgot-password', '/order/sell', '/user/privacy'].sort(),
-    )
-    expect(screens.filter((s) => s.access === 'guest').map((s) => s.path).sort()).toEqual(['/login', '/register'])
+    expect(
+      screens
+        .filter((s) => s.access === 'public')
+        .map((s) => s.path)
+        .sort(),
+    ).toEqual(['/', '/download', '/forgot-password', '/order/sell', '/user/privacy'].sort())
+    expect(
+      screens
+        .filter((s) => s.access === 'guest')
+        .map((s) => s.path)
+        .sort(),
+    ).toEqual(['/login', '/register'])
   })
 
   it('matches concrete paths, specific before parameterised', () => {
@@ -45,33 +97,59 @@ describe('the route table is the one place for access and titles (SPEC §2)', ()
     expect(accessFor('/no/such/page')).toBe('public')
   })
 
-  it('every route file is in the table', () => {
-    const known = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path)])
-    for (const file of routeFiles) expect(known, `${file} → ${routePath(file)}`).toContain(routePath(file))
+  it('reads the routes Remix builds (its flat-routes), so every route of the app is seen', () => {
+    expect(appRoutes.map((r) => r.path).sort()).toEqual(
+      expect.arrayContaining([
+        '/',
+        '/login',
+        '/register',
+        '/account',
+        '/edit-profile',
+        '/user/privacy',
+        '/logout',
+        '/auth/google/callback',
+      ]),
+    )
   })
 
-  for (const file of routeFiles) {
-    const pathname = routePath(file).replace(/:(\w+)/g, '1')
-    const access = accessFor(pathname)
-    if (access === 'login') {
-      it(`${pathname} sends a visitor to /login and back (loader and action)`, async () => {
-        const mod = await import(path.join(routesDir, file))
-        expect(mod.loader, `${file} must have a loader that applies the guard`).toBeTypeOf('function')
-        expectRedirect(await load(mod.loader, `${pathname}?x=1`), `/login?redirectTo=${encodeURIComponent(`${pathname}?x=1`)}`)
-        if (mod.action) {
-          const res = await call(mod.action, makeRequest(pathname, { form: { a: 'b' } }))
-          expectRedirect(res, '/login')
-        }
-      })
-    }
-    if (access === 'guest') {
-      it(`${pathname} sends a signed-in user home`, async () => {
-        const mod = await import(path.join(routesDir, file))
-        expectRedirect(await load(mod.loader, pathname, await signedInJar()), '/')
-        expectRedirect(await call(mod.action, makeRequest(pathname, { form: { a: 'b' }, jar: await signedInJar() })), '/')
-      })
-    }
+  it('every route Remix serves is in the table', () => {
+    for (const route of appRoutes) expect(tablePaths, `${path.relative(appDir, route.file)} → ${route.path}`).toContain(route.path)
+  })
+
+  for (const route of appRoutes) {
+    it(`${route.path} keeps its access rule in its loader and its action (${accessFor(route.path.replace(/:\w+\??/g, '1'))})`, async () => {
+      expect(await accessProblems(route)).toEqual([])
+    })
   }
+
+  it('every screen has its own ErrorBoundary (built on the one GeneralErrorBoundary)', async () => {
+    for (const route of appRoutes) {
+      const mod = await import(route.file)
+      if (mod.default) expect(mod.ErrorBoundary, `${route.path} has no ErrorBoundary`).toBeTypeOf('function')
+    }
+  })
+
+  describe('a folder route with an unguarded loader is caught (app/routes/wallet.withdraw/route.tsx)', () => {
+    const fixture = mkdtempSync(path.join(tmpdir(), 'cardlane-routes-'))
+    afterAll(() => rmSync(fixture, { recursive: true, force: true }))
+    mkdirSync(path.join(fixture, 'routes', 'wallet.withdraw'), { recursive: true })
+    writeFileSync(path.join(fixture, 'root.tsx'), 'export default function Root() { return null }\n')
+    // The trap: a screen in a folder, its loader answering without asking who is there.
+    writeFileSync(
+      path.join(fixture, 'routes', 'wallet.withdraw', 'route.tsx'),
+      'export async function loader() { return new Response(JSON.stringify({ balance: 150000 })) }\nexport default function Withdraw() { return null }\n',
+    )
+    writeFileSync(path.join(fixture, 'routes', 'wallet.withdraw', 'helpers.ts'), 'export const notARoute = true\n')
+
+    it('Remix sees the folder as /wallet/withdraw (its helpers are not routes)', () => {
+      expect(routeTree(fixture).map((r) => r.path)).toEqual(['/wallet/withdraw'])
+    })
+
+    it('and the access check reports it', async () => {
+      const withdraw = routeTree(fixture).find((r) => r.path === '/wallet/withdraw')!
+      expect(await accessProblems(withdraw)).toEqual(['/wallet/withdraw: its loader answers a visitor without sending them to /login'])
+    })
+  })
 
   it('titles every screen "Title - Brand"', () => {
     for (const s of screens) {
@@ -83,6 +161,42 @@ describe('the route table is the one place for access and titles (SPEC §2)', ()
     expect(screenFor('/change-pin')?.title).toBe('Change Withdrawal PIN')
     expect(screenFor('/user/privacy')?.title).toBe('Privacy Policy')
     expect(screenFor('/download')?.title).toBe('Download app')
+  })
+})
+
+describe('when the api is down, the app is not', () => {
+  let saved: string | undefined
+  beforeAll(async () => {
+    saved = process.env.API_BASE_URL
+    process.env.API_BASE_URL = await closedPort()
+  })
+  afterAll(() => {
+    if (saved === undefined) delete process.env.API_BASE_URL
+    else process.env.API_BASE_URL = saved
+  })
+
+  it.each(['/user/privacy', '/download', '/', '/no/such/page'])(
+    '%s renders for a signed-in person, with the catalogue message as a toast, and signs nobody out',
+    async (pathname) => {
+      const res = await load(root.loader, pathname, await signedInJar('some-token'))
+      expect(res.status).toBe(200)
+      expect(await jsonOf(res)).toMatchObject({ user: null, signedIn: true, toast: { type: 'error', message: transportMessages.refused } })
+      expect(res.headers.get('Set-Cookie')).toBeNull()
+    },
+  )
+
+  it.each(['/account', '/edit-profile'])('%s, which needs the api, answers 503 with the message for the Retry screen', async (pathname) => {
+    const res = await load(root.loader, pathname, await signedInJar('some-token'))
+    expect(res.status).toBe(503)
+    expect(await jsonOf(res)).toEqual({ message: transportMessages.refused })
+    expect(res.headers.get('Set-Cookie')).toBeNull()
+  })
+
+  it('a visitor gets Login as always, and a sign-in says what happened beside the form', async () => {
+    expect((await load(root.loader, '/login')).status).toBe(200)
+    const res = await submit(login.action, '/login', { intent: 'password', email: 'a@example.com', password: 'whatever it is' })
+    expect(res.status).toBe(400)
+    expect((await jsonOf(res)).result.error['']).toEqual([transportMessages.refused])
   })
 })
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import * as root from '~/root'
 import * as editProfile from '~/routes/edit-profile'
 import * as login from '~/routes/login'
-import * as root from '~/root'
 import { googleLoginFlow, loginFlow, registerFlow, resetPasswordFlow, sendCodeFlow } from '~/upstream/accounts.server'
-import { updateProfileFlow } from '~/upstream/profile.server'
 import * as upstreamModule from '~/upstream/client.server'
 import { createUpstream, UpstreamError } from '~/upstream/client.server'
+import { updateProfileFlow } from '~/upstream/profile.server'
+import { commitSession, getSession } from '~/utils/session.server'
 import { closedPort, startFaultUpstream } from '../support/fault-upstream'
 import { CookieJar, expectRedirect, jsonOf, load, makeRequest, submit } from '../support/web'
-import { commitSession, getSession } from '~/utils/session.server'
 
 let upstream: Awaited<ReturnType<typeof startFaultUpstream>>
 
@@ -60,19 +60,69 @@ describe('the upstream client speaks SPEC §7', () => {
 
 describe('every line of the error catalogue (SPEC §8), word for word', () => {
   const cases: { name: string; fault: Parameters<typeof upstream.set>[0]; kind: string; message: string }[] = [
-    { name: 'body code 401', fault: { kind: 'json', status: 200, body: { code: 401, msg: 'token gone', data: null } }, kind: 'expired', message: 'Login expired, please login again' },
-    { name: 'HTTP 401', fault: { kind: 'json', status: 401, body: { msg: 'no' } }, kind: 'expired', message: 'Login expired, please login again' },
-    { name: 'body code ≠ 200 with msg', fault: { kind: 'json', status: 200, body: { code: 4001, msg: 'Incorrect e-mail or password', data: null } }, kind: 'refused', message: 'Incorrect e-mail or password' },
-    { name: 'body code ≠ 200 without msg', fault: { kind: 'json', status: 200, body: { code: 4001, msg: '', data: null } }, kind: 'refused', message: 'Request failed' },
-    { name: 'HTTP 400 with msg', fault: { kind: 'json', status: 400, body: { code: 400, msg: 'email: Enter a valid e-mail address' } }, kind: 'http', message: 'email: Enter a valid e-mail address' },
+    {
+      name: 'body code 401',
+      fault: { kind: 'json', status: 200, body: { code: 401, msg: 'token gone', data: null } },
+      kind: 'expired',
+      message: 'Login expired, please login again',
+    },
+    {
+      name: 'HTTP 401',
+      fault: { kind: 'json', status: 401, body: { msg: 'no' } },
+      kind: 'expired',
+      message: 'Login expired, please login again',
+    },
+    {
+      name: 'body code ≠ 200 with msg',
+      fault: { kind: 'json', status: 200, body: { code: 4001, msg: 'Incorrect e-mail or password', data: null } },
+      kind: 'refused',
+      message: 'Incorrect e-mail or password',
+    },
+    {
+      name: 'body code ≠ 200 without msg',
+      fault: { kind: 'json', status: 200, body: { code: 4001, msg: '', data: null } },
+      kind: 'refused',
+      message: 'Request failed',
+    },
+    {
+      name: 'HTTP 400 with msg',
+      fault: { kind: 'json', status: 400, body: { code: 400, msg: 'email: Enter a valid e-mail address' } },
+      kind: 'http',
+      message: 'email: Enter a valid e-mail address',
+    },
     { name: 'HTTP 400 without msg', fault: { kind: 'json', status: 400, body: {} }, kind: 'http', message: 'Invalid request parameters' },
     { name: 'HTTP 403', fault: { kind: 'json', status: 403, body: { msg: 'nope' } }, kind: 'http', message: 'Access denied' },
-    { name: 'HTTP 404', fault: { kind: 'text', status: 404, body: 'Not Found' }, kind: 'http', message: 'API endpoint not found. Please check if the backend service is running correctly.' },
+    {
+      name: 'HTTP 404',
+      fault: { kind: 'text', status: 404, body: 'Not Found' },
+      kind: 'http',
+      message: 'API endpoint not found. Please check if the backend service is running correctly.',
+    },
     { name: 'HTTP 500', fault: { kind: 'text', status: 500, body: 'boom' }, kind: 'http', message: 'Server internal error' },
-    { name: 'other status with msg', fault: { kind: 'json', status: 502, body: { msg: 'bad gateway upstream' } }, kind: 'http', message: 'Request failed (502): bad gateway upstream' },
-    { name: 'other status with message', fault: { kind: 'json', status: 429, body: { message: 'slow down' } }, kind: 'http', message: 'Request failed (429): slow down' },
-    { name: 'a 2xx that is no envelope', fault: { kind: 'text', status: 200, body: '<html>proxy page</html>', contentType: 'text/html' }, kind: 'unknown', message: 'Unknown error occurred' },
-    { name: 'network failure (socket destroyed)', fault: { kind: 'destroy' }, kind: 'network', message: 'Network connection failed. Please check your internet connection.' },
+    {
+      name: 'other status with msg',
+      fault: { kind: 'json', status: 502, body: { msg: 'bad gateway upstream' } },
+      kind: 'http',
+      message: 'Request failed (502): bad gateway upstream',
+    },
+    {
+      name: 'other status with message',
+      fault: { kind: 'json', status: 429, body: { message: 'slow down' } },
+      kind: 'http',
+      message: 'Request failed (429): slow down',
+    },
+    {
+      name: 'a 2xx that is no envelope',
+      fault: { kind: 'text', status: 200, body: '<html>proxy page</html>', contentType: 'text/html' },
+      kind: 'unknown',
+      message: 'Unknown error occurred',
+    },
+    {
+      name: 'network failure (socket destroyed)',
+      fault: { kind: 'destroy' },
+      kind: 'network',
+      message: 'Network connection failed. Please check your internet connection.',
+    },
     { name: 'timeout', fault: { kind: 'hang' }, kind: 'timeout', message: 'Request timeout. Please try again later.' },
   ]
   for (const c of cases) {
@@ -95,10 +145,26 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
 describe('flows answer {success:false, msg} with the server msg or the fallback (SPEC §8)', () => {
   const flows = [
     ['login', () => loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' }), 'Login failed, please try again later'],
-    ['register', () => registerFlow(makeRequest('/register'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }), 'Registration failed, please try again later'],
-    ['send code', () => sendCodeFlow(makeRequest('/register'), { email: 'a@b.co', type: 1 }), 'Failed to send verification code, please try again later'],
-    ['reset', () => resetPasswordFlow(makeRequest('/forgot-password'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }), 'Password reset failed, please try again later'],
-    ['profile', () => updateProfileFlow(makeRequest('/edit-profile'), { userName: 'x' }), 'Failed to update user information, please try again later'],
+    [
+      'register',
+      () => registerFlow(makeRequest('/register'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }),
+      'Registration failed, please try again later',
+    ],
+    [
+      'send code',
+      () => sendCodeFlow(makeRequest('/register'), { email: 'a@b.co', type: 1 }),
+      'Failed to send verification code, please try again later',
+    ],
+    [
+      'reset',
+      () => resetPasswordFlow(makeRequest('/forgot-password'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }),
+      'Password reset failed, please try again later',
+    ],
+    [
+      'profile',
+      () => updateProfileFlow(makeRequest('/edit-profile'), { userName: 'x' }),
+      'Failed to update user information, please try again later',
+    ],
     ['google', () => googleLoginFlow(makeRequest('/auth/google/callback'), 'id'), 'Google Login failed, please try again later'],
   ] as const
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as root from '~/root'
-import * as googleCallback from '~/routes/auth.google.callback'
 import * as google from '~/routes/auth.google'
+import * as googleCallback from '~/routes/auth.google.callback'
 import { getSession } from '~/utils/session.server'
 import { startFakeGoogle, startTestApi, TEST_GOOGLE_CLIENT_ID, type FakeGoogle, type TestApi } from '../support/api'
 import { CookieJar, expectRedirect, jsonOf, load, makeRequest, submit } from '../support/web'
@@ -27,10 +27,24 @@ beforeAll(async () => {
     if (url.host === 'oauth2.googleapis.com' && url.pathname === '/token') {
       const body = new URLSearchParams(String(init?.body))
       if (body.get('code') !== 'good-code') return Response.json({ error: 'invalid_grant' }, { status: 400 })
-      return Response.json({ access_token: 'google-access', token_type: 'Bearer', expires_in: 3600, scope: 'openid email profile', id_token: nextIdToken })
+      return Response.json({
+        access_token: 'google-access',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'openid email profile',
+        id_token: nextIdToken,
+      })
     }
     if (url.host === 'www.googleapis.com') {
-      return Response.json({ sub: '1', name: 'Ada', given_name: 'Ada', family_name: 'L', picture: '', email: 'ada@gmail.com', email_verified: true })
+      return Response.json({
+        sub: '1',
+        name: 'Ada',
+        given_name: 'Ada',
+        family_name: 'L',
+        picture: '',
+        email: 'ada@gmail.com',
+        email_verified: true,
+      })
     }
     return realFetch(input, init)
   })
@@ -69,7 +83,11 @@ describe('Continue with Google', () => {
   it('a returning person goes back to the page they asked for (same-origin only)', async () => {
     const email = `back.${Date.now()}@gmail.com`
     const sub = `sub-${Date.now()}`
-    for (const [redirectTo, expected] of [['/account', '/edit-profile'], ['/account', '/account'], ['//evil.example', '/']]) {
+    for (const [redirectTo, expected] of [
+      ['/account', '/edit-profile'],
+      ['/account', '/account'],
+      ['//evil.example', '/'],
+    ]) {
       const jar = new CookieJar()
       const state = await startAtGoogle(jar, { redirectTo })
       nextIdToken = await fakeGoogle.idToken({ email, sub })

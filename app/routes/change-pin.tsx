@@ -1,0 +1,192 @@
+// Change Withdrawal PIN (SPEC §2, login): the current PIN and a new one twice; the tries left
+// and the end of a lock are said before the person types. "Forgot PIN?" (?mode=reset) sends an
+// e-mail code to the person's own address and sets a new PIN with it; withdrawals then wait 24 hours.
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { CodeType, verifyCodeField } from '#contract/accounts'
+import { PIN_MAX_TRIES } from '#contract/pin'
+import { ActionToast } from '~/components/action-toast'
+import { Button } from '~/components/button'
+import { SendCodeForm, VerifyStepForm } from '~/components/code-steps'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormError } from '~/components/forms'
+import { Icon } from '~/components/icon'
+import { formatClock } from '~/components/money'
+import { changePinSchema, confirmPinField, newPin, NewPinFields, PIN_FIELDS, PinField } from '~/components/pin-fields'
+import { ActionBar, Screen } from '~/components/screen'
+import walletStyles from '~/styles/screens/wallet.css'
+import { resetPinFlow, setPinFlow } from '~/upstream/pin.server'
+import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { requireToken } from '~/utils/auth.server'
+import type { CodeStepReply } from '~/utils/email-code'
+import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
+import { formRefusal, readForm } from '~/utils/form.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
+import { flowMessage, successMessages, walletMessages as W } from '~/utils/messages'
+import { safeRedirect } from '~/utils/redirect'
+import { redirectWithToast } from '~/utils/toast.server'
+import { useUser } from '~/utils/user'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+
+type Mode = 'change' | 'reset'
+
+/** Step two of "Forgot PIN?": the e-mailed code and the new PIN twice. */
+const resetPinFields = z.object({ verifyCode: verifyCodeField, pin: newPin, confirmPin: confirmPinField })
+const resetPinSchema = resetPinFields.refine((v) => v.pin === v.confirmPin, { message: W.pinMismatch, path: ['confirmPin'] })
+/** VerifyStepForm types its fields from an object schema; the refined one checks the same fields, and the match. */
+const resetPinForm = resetPinSchema as unknown as typeof resetPinFields
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const url = new URL(request.url)
+  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '')
+  const info = loaded(await walletInfoFlow(request))
+  if (!info.hasPin) throw redirect(redirectTo ? `/set-pin?${new URLSearchParams({ redirectTo })}` : '/set-pin')
+  return json({
+    mode: (url.searchParams.get('mode') === 'reset' ? 'reset' : 'change') as Mode,
+    pin: info.pin,
+    timeZone: info.limits.timeZone,
+    redirectTo,
+  })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireToken(request)
+  const formData = await readForm(request)
+  const intent = formData.get('intent')
+  const redirectTo = safeRedirect(formData.get('redirectTo'), '/wallet')
+
+  if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.RESET_PIN, { mode: 'reset' as Mode })
+  if (intent === 'reset') {
+    return verifyCodeStep(formData, {
+      schema: resetPinSchema,
+      extra: { mode: 'reset' as Mode },
+      run: (value) => resetPinFlow(request, { verifyCode: value.verifyCode, pin: value.pin }),
+      done: () => redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinReset }),
+    })
+  }
+
+  const submission = parseWithZod(formData, { schema: changePinSchema })
+  const base = { mode: 'change' as Mode, refused: PIN_FIELDS }
+  if (submission.status !== 'success') return formRefusal(submission, base)
+  const result = await setPinFlow(request, { oldPin: submission.value.oldPin, pin: submission.value.pin })
+  if (!result.success) return formRefusal(submission, base, flowMessage(result))
+  return redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinChanged })
+}
+
+export default function ChangePinScreen() {
+  const { mode: loaderMode, redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const mode = actionData?.mode ?? loaderMode
+  return (
+    <Screen title="Change Withdrawal PIN" backTo={mode === 'reset' ? '/change-pin' : '/account'}>
+      <ActionToast toast={actionData?.toast} />
+      {mode === 'reset' ? (
+        <ResetPin reply={actionData?.mode === 'reset' ? (actionData as CodeStepReply) : undefined} redirectTo={redirectTo} />
+      ) : (
+        <ChangePin reply={actionData?.mode === 'change' ? actionData : undefined} />
+      )}
+    </Screen>
+  )
+}
+
+type ChangeReply = { result: Parameters<typeof useSchemaForm>[1]['lastResult']; refused?: string[] }
+
+function ChangePin({ reply }: { reply?: ChangeReply }) {
+  const { pin, timeZone, redirectTo } = useLoaderData<typeof loader>()
+  const [form, fields] = useSchemaForm(changePinSchema, { id: 'change-pin', lastResult: reply?.result })
+  const pending = usePendingIntent('change')
+  const locked = pin.lockedUntil !== null
+  const resetHref = redirectTo ? `/change-pin?${new URLSearchParams({ mode: 'reset', redirectTo })}` : '/change-pin?mode=reset'
+  return (
+    <>
+      <header className="cl-formhead">
+        <h2 className="cl-formhead__title">Choose a new PIN</h2>
+        <p className="cl-formhead__lead">Type your current PIN, then the new one twice.</p>
+      </header>
+      {locked ? (
+        <div className="cl-callout cl-callout--warning" role="status">
+          <Icon name="lock" size={20} className="cl-callout__icon" />
+          <div className="cl-callout__body">
+            <p>{W.pinLocked(formatClock(pin.lockedUntil!, timeZone))}</p>
+            <p>You can still set a new PIN with an e-mail code.</p>
+          </div>
+        </div>
+      ) : pin.triesLeft < PIN_MAX_TRIES ? (
+        <div className="cl-callout cl-callout--warning" role="status">
+          <Icon name="alert-triangle" size={20} className="cl-callout__icon" />
+          <p className="cl-callout__body">{W.triesLeft(pin.triesLeft)}</p>
+        </div>
+      ) : null}
+      <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <fieldset disabled={locked}>
+          <PinField field={fields.oldPin} reply={reply} label="Current PIN" />
+          <p className="cl-form__aside">
+            <Link to={resetHref}>Forgot PIN?</Link>
+          </p>
+          <NewPinFields fields={fields} reply={reply} />
+        </fieldset>
+        <FormError errors={form.errors} id={form.errorId} />
+        <ActionBar>
+          <Button type="submit" name="intent" value="change" variant="primary" block pending={pending} disabled={locked}>
+            Change PIN
+          </Button>
+        </ActionBar>
+      </Form>
+    </>
+  )
+}
+
+function ResetPin({ reply, redirectTo }: { reply?: CodeStepReply; redirectTo: string }) {
+  const user = useUser()
+  const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
+  return (
+    <>
+      <header className="cl-formhead">
+        <h2 className="cl-formhead__title">Forgot your PIN?</h2>
+        <p className="cl-formhead__lead">Set a new one with a code we e-mail you.</p>
+      </header>
+      <div className="cl-callout cl-callout--warning">
+        <Icon name="clock" size={20} className="cl-callout__icon" />
+        <p className="cl-callout__body">{W.resetWait}</p>
+      </div>
+      {reply?.step === 'verify' ? (
+        <VerifyStepForm
+          id="reset-pin"
+          schema={resetPinForm}
+          reply={reply}
+          email={user.email}
+          ownAddress
+          intent="reset"
+          submitLabel="Set new PIN"
+          hidden={hidden}
+        >
+          {(fields, r) => <NewPinFields fields={fields} reply={r} />}
+        </VerifyStepForm>
+      ) : (
+        <SendCodeForm
+          id="reset-pin-send"
+          reply={reply}
+          help="Get a 6-digit code by e-mail."
+          submitLabel="Send code"
+          ownAddress={user.email}
+          hidden={hidden}
+        />
+      )}
+      <p className="cl-center">
+        <Link to={redirectTo ? `/change-pin?${new URLSearchParams({ redirectTo })}` : '/change-pin'} className="cl-link cl-link--touch">
+          I remember my PIN
+        </Link>
+      </p>
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

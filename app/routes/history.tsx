@@ -1,0 +1,140 @@
+// History (SPEC §2, login; the Orders tab): the person's orders, newest first, ten a page, filtered
+// by status with plain links (no JavaScript needed). Each row says the card, what it is worth now,
+// where it stands and when it was made, and leads to the order.
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { orderStatuses, type OrderStatus } from '#contract/orders'
+import { ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Icon } from '~/components/icon'
+import { List } from '~/components/list-row'
+import { OrderRow } from '~/components/order-status'
+import { Screen } from '~/components/screen'
+import ordersStyles from '~/styles/screens/orders.css'
+import sellStyles from '~/styles/screens/sell.css'
+import walletStyles from '~/styles/screens/wallet.css'
+import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
+import { loaded } from '~/upstream/wallet.server'
+import { requireToken } from '~/utils/auth.server'
+import { orderStatusLabels, sellingMessages as M } from '~/utils/messages'
+import type { ScreenHandle } from '~/utils/routes'
+
+export const handle: ScreenHandle = { tabs: true }
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: walletStyles },
+  { rel: 'stylesheet', href: sellStyles },
+  { rel: 'stylesheet', href: ordersStyles },
+]
+
+const PAGE_SIZE = 10
+
+/** The filters, in the order an order moves through them. */
+const FILTERS: Array<{ status: OrderStatus | null; label: string }> = [
+  { status: null, label: 'All' },
+  ...orderStatuses.map((status) => ({ status, label: orderStatusLabels[status] })),
+]
+
+function historyHref(status: OrderStatus | null, page = 1) {
+  const query = new URLSearchParams()
+  if (status) query.set('status', status)
+  if (page > 1) query.set('page', String(page))
+  const text = query.toString()
+  return text ? `/history?${text}` : '/history'
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const url = new URL(request.url)
+  const asked = url.searchParams.get('status')
+  // An unknown status or page is read as none: the list, not an error page.
+  const status = (orderStatuses as readonly string[]).includes(asked ?? '') ? (asked as OrderStatus) : null
+  const pageNum = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 100_000)
+  const [page, timeZone] = await Promise.all([
+    orderPageFlow(request, { pageNum, pageSize: PAGE_SIZE, ...(status && { status }) }),
+    orderTimeZone(request),
+  ])
+  return json({ page: loaded(page), status, timeZone })
+}
+
+export default function HistoryScreen() {
+  const { page, status, timeZone } = useLoaderData<typeof loader>()
+  const lastPage = Math.max(1, Math.ceil(page.total / page.pageSize))
+  return (
+    <Screen title="History">
+      <nav className="cl-filters" aria-label="Show orders">
+        <ul className="cl-chips cl-chips--scroll">
+          {FILTERS.map((f) => (
+            <li key={f.status ?? 'all'}>
+              <Link
+                to={historyHref(f.status)}
+                className="cl-chip"
+                aria-current={f.status === status ? 'page' : undefined}
+                preventScrollReset
+              >
+                {f.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      {page.list.length > 0 ? (
+        <section className="cl-section" aria-labelledby="history-orders">
+          <h2 id="history-orders" className="cl-visually-hidden">
+            {status ? `Orders: ${orderStatusLabels[status]}` : 'Your orders'}
+          </h2>
+          <Card flush>
+            <List label={status ? `Orders: ${orderStatusLabels[status]}` : 'Your orders'}>
+              {page.list.map((o) => (
+                <OrderRow key={o.id} order={o} timeZone={timeZone} />
+              ))}
+            </List>
+          </Card>
+          {lastPage > 1 ? (
+            <nav className="cl-pager" aria-label="Order pages">
+              {page.pageNum > 1 ? (
+                <Link to={historyHref(status, page.pageNum - 1)} className="cl-button cl-button--secondary" rel="prev">
+                  <Icon name="chevron-left" size={20} /> Newer
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="cl-pager__where">
+                Page {Math.min(page.pageNum, lastPage)} of {lastPage}
+              </span>
+              {page.pageNum < lastPage ? (
+                <Link to={historyHref(status, page.pageNum + 1)} className="cl-button cl-button--secondary" rel="next">
+                  Older <Icon name="chevron-right" size={20} />
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </section>
+      ) : (
+        <Card className="cl-empty">
+          <span className="cl-icon-tile" aria-hidden="true">
+            <Icon name="receipt" size={28} />
+          </span>
+          <h2 className="cl-empty__title">{status || page.pageNum > 1 ? M.noOrdersFiltered : M.noOrders}</h2>
+          <p className="cl-empty__text">{M.noOrdersText}</p>
+          {status || page.pageNum > 1 ? (
+            <ButtonLink to="/history" variant="secondary" block>
+              See all orders
+            </ButtonLink>
+          ) : null}
+          <ButtonLink to="/order/sell" variant="primary" block icon="tag">
+            Sell a gift card
+          </ButtonLink>
+        </Card>
+      )}
+    </Screen>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,252 @@
+// Wallet (SPEC §2, login): what is the person's now (available), what is on hold (withdrawals on
+// their way, each with the time it is due), and every movement, newest first, paged by links.
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { formatMoney } from '#contract/money'
+import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
+import type { Withdrawal } from '#contract/withdrawals'
+import { ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Icon, type IconName } from '~/components/icon'
+import { formatClock, Money, When } from '~/components/money'
+import { ActionBar, Screen } from '~/components/screen'
+import walletStyles from '~/styles/screens/wallet.css'
+import { balanceLogFlow, loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { withdrawalPageFlow } from '~/upstream/withdrawals.server'
+import { requireToken } from '~/utils/auth.server'
+import { balanceLogLabels, walletMessages as W, withdrawalStatusLabels } from '~/utils/messages'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+
+const PAGE_SIZE = 20
+const MAX_PAGE = 100_000
+
+/** `?page=N` as a page number; anything else is the first page. */
+function pageOf(request: Request): number {
+  const raw = new URL(request.url).searchParams.get('page') ?? ''
+  const n = /^\d{1,6}$/.test(raw) ? Number(raw) : 1
+  return Math.min(Math.max(n, 1), MAX_PAGE)
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const pageNum = pageOf(request)
+  const [infoResult, logResult] = await Promise.all([walletInfoFlow(request), balanceLogFlow(request, { pageNum, pageSize: PAGE_SIZE })])
+  const info = loaded(infoResult)
+  const log = loaded(logResult)
+  // What is on hold, withdrawal by withdrawal, with the time each one is due.
+  let onTheirWay: Withdrawal[] = []
+  if (info.frozen > 0) {
+    const pages = await Promise.all(
+      (['pending', 'processing'] as const).map((status) => withdrawalPageFlow(request, { pageNum: 1, pageSize: 10, status })),
+    )
+    onTheirWay = pages.flatMap((p) => (p.success ? p.data.list : [])).sort((a, b) => a.expectedBy - b.expectedBy)
+  }
+  return json({ info, log, onTheirWay })
+}
+
+const LOG_ICONS: Record<BalanceLogType, IconName> = {
+  order_payout: 'tag',
+  withdraw: 'bank',
+  withdraw_paid: 'check-circle',
+  withdraw_refund: 'refresh',
+  task_reward: 'gift',
+  adjustment: 'edit',
+}
+
+export default function WalletScreen() {
+  const { info, log, onTheirWay } = useLoaderData<typeof loader>()
+  const { currency, limits, pin } = info
+  const lastPage = Math.max(1, Math.ceil(log.total / log.pageSize))
+  return (
+    <Screen title="Wallet" backTo="/">
+      <Card tone="brand" className="cl-balance">
+        <p className="cl-figure__label">
+          {W.available} · {currency}
+        </p>
+        <Money amount={info.balance} currency={currency} size="hero" className="cl-balance__amount" />
+        <div className="cl-balance__hold">
+          <p className="cl-balance__hold-line">
+            <span>{W.onHold}</span>
+            <Money amount={info.frozen} currency={currency} />
+          </p>
+          <p className="cl-balance__explain">{W.onHoldExplained}</p>
+        </div>
+      </Card>
+
+      {!info.hasPin ? (
+        <div className="cl-callout cl-callout--warning">
+          <Icon name="lock" size={20} className="cl-callout__icon" />
+          <div className="cl-callout__body">
+            <p className="cl-callout__title">{W.pinMissingTitle}</p>
+            <p>{W.pinMissingText}</p>
+            <p>
+              <Link to="/set-pin?redirectTo=%2Fwallet" className="cl-link cl-link--touch">
+                Set PIN
+              </Link>
+            </p>
+          </div>
+        </div>
+      ) : pin.lockedUntil ? (
+        <div className="cl-callout cl-callout--warning" role="status">
+          <Icon name="lock" size={20} className="cl-callout__icon" />
+          <p className="cl-callout__body">{W.pinLocked(formatClock(pin.lockedUntil, limits.timeZone))}</p>
+        </div>
+      ) : null}
+
+      {onTheirWay.length > 0 ? (
+        <section className="cl-section" aria-labelledby="wallet-on-the-way">
+          <h2 id="wallet-on-the-way" className="cl-section__title">
+            On its way to your bank
+          </h2>
+          <Card flush>
+            <ul className="cl-list">
+              {onTheirWay.map((w) => (
+                <li key={w.id} className="cl-list__item">
+                  <Link to={`/wallet/withdraw/${w.id}`} className="cl-row cl-logrow">
+                    <span className="cl-row__icon" aria-hidden="true">
+                      <Icon name="clock" size={20} />
+                    </span>
+                    <span className="cl-logrow__label">
+                      {w.bankCard.bankName} <span className="cl-nowrap">{w.bankCard.maskedNumber}</span>
+                    </span>
+                    <span className="cl-logrow__amount">
+                      <Money amount={w.received} currency={w.currency} />
+                    </span>
+                    <span className="cl-logrow__meta">
+                      <span>{withdrawalStatusLabels[w.status]} ·</span>
+                      <span>
+                        in your bank by <When at={w.expectedBy} timeZone={limits.timeZone} />
+                      </span>
+                    </span>
+                    <Icon name="chevron-right" size={20} className="cl-row__chevron" />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </section>
+      ) : null}
+
+      <section className="cl-section" aria-labelledby="wallet-activity">
+        <h2 id="wallet-activity" className="cl-section__title">
+          Activity
+        </h2>
+        {log.list.length > 0 ? (
+          <Card flush>
+            <ul className="cl-list">
+              {log.list.map((entry) => (
+                <li key={entry.id} className="cl-list__item">
+                  <LogRow entry={entry} currency={currency} timeZone={limits.timeZone} />
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ) : log.total > 0 ? (
+          <Card className="cl-empty cl-empty--compact">
+            <p className="cl-empty__text">There is nothing more on this page.</p>
+            <Link to="/wallet" className="cl-link cl-link--touch">
+              Back to the newest
+            </Link>
+          </Card>
+        ) : (
+          <Card className="cl-empty cl-empty--compact">
+            <span className="cl-icon-tile" aria-hidden="true">
+              <Icon name="wallet" size={28} />
+            </span>
+            <h3 className="cl-empty__title">{W.noActivity}</h3>
+            <p className="cl-empty__text">{W.noActivityText}</p>
+          </Card>
+        )}
+        {lastPage > 1 && log.list.length > 0 ? (
+          <nav className="cl-pager" aria-label="Activity pages">
+            {log.pageNum > 1 ? (
+              <Link
+                to={log.pageNum === 2 ? '/wallet' : `/wallet?page=${log.pageNum - 1}`}
+                className="cl-button cl-button--secondary"
+                rel="prev"
+              >
+                <Icon name="chevron-left" size={20} /> Newer
+              </Link>
+            ) : (
+              <span />
+            )}
+            <span className="cl-pager__where">
+              Page {log.pageNum} of {lastPage}
+            </span>
+            {log.pageNum < lastPage ? (
+              <Link to={`/wallet?page=${log.pageNum + 1}`} className="cl-button cl-button--secondary" rel="next">
+                Older <Icon name="chevron-right" size={20} />
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
+        ) : null}
+      </section>
+
+      <ActionBar className="cl-wallet-actions">
+        <ButtonLink to="/wallet/bank-cards" variant="secondary" icon="bank" block>
+          Bank cards
+        </ButtonLink>
+        <ButtonLink to="/wallet/withdraw" variant="primary" block>
+          Withdraw
+        </ButtonLink>
+      </ActionBar>
+    </Screen>
+  )
+}
+
+/** Where an entry came from: the withdrawal or the order behind it. */
+function refHref(entry: BalanceLogEntry): string | undefined {
+  if (!entry.refId) return undefined
+  if (entry.refType === 'withdrawal') return `/wallet/withdraw/${encodeURIComponent(entry.refId)}`
+  if (entry.refType === 'order') return `/order/${encodeURIComponent(entry.refId)}`
+  return undefined
+}
+
+/**
+ * One movement: what it was, its signed amount (credits green), a note (an adjustment's reason, a
+ * failed payout's), when, and the balance after it.
+ * "Paid to your bank" moves nothing available (the amount was held when the withdrawal was made):
+ * it shows the hold that left instead.
+ */
+function LogRow({ entry, currency, timeZone }: { entry: BalanceLogEntry; currency: string; timeZone: string }) {
+  const href = refHref(entry)
+  const paid = entry.type === 'withdraw_paid'
+  const body = (
+    <>
+      <span className="cl-row__icon" aria-hidden="true">
+        <Icon name={LOG_ICONS[entry.type]} size={20} />
+      </span>
+      <span className="cl-logrow__label">{balanceLogLabels[entry.type]}</span>
+      <span className="cl-logrow__amount">
+        {paid ? (
+          <Money amount={-entry.frozenChange} currency={currency} tone="muted" />
+        ) : (
+          <Money amount={entry.amount} currency={currency} signed tone={entry.amount > 0 ? 'credit' : 'default'} />
+        )}
+      </span>
+      {entry.note ? <span className="cl-logrow__note">{entry.note}</span> : null}
+      <span className="cl-logrow__meta">
+        <span>
+          <When at={entry.createdAt} timeZone={timeZone} /> ·
+        </span>
+        <span>{paid ? 'from on hold' : `Balance ${formatMoney(entry.balanceAfter, currency)}`}</span>
+      </span>
+      {href ? <Icon name="chevron-right" size={20} className="cl-row__chevron" /> : null}
+    </>
+  )
+  return href ? (
+    <Link to={href} className="cl-row cl-logrow">
+      {body}
+    </Link>
+  ) : (
+    <div className="cl-row cl-logrow">{body}</div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

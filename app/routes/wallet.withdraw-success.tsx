@@ -1,0 +1,64 @@
+// Withdrawal Submitted (SPEC §2, login): what was asked for, what arrives, where, and by when,
+// with the way to its detail and back to the wallet. `?id=` is the withdrawal's id.
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Icon } from '~/components/icon'
+import { Money } from '~/components/money'
+import { ActionBar, Screen } from '~/components/screen'
+import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'
+import walletStyles from '~/styles/screens/wallet.css'
+import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loadWithdrawal } from '~/upstream/withdrawals.server'
+import { requireToken } from '~/utils/auth.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const id = new URL(request.url).searchParams.get('id') ?? ''
+  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, id), walletInfoFlow(request)])
+  return json({ withdrawal, timeZone: loaded(info).limits.timeZone })
+}
+
+export default function WithdrawSuccessScreen() {
+  const { withdrawal: w, timeZone } = useLoaderData<typeof loader>()
+  return (
+    <Screen title="Withdrawal Submitted" backTo="/wallet">
+      <section className="cl-result cl-result--success" aria-labelledby="withdraw-success-title">
+        <span className="cl-icon-tile" aria-hidden="true">
+          <Icon name="check-circle" size={32} />
+        </span>
+        <h2 id="withdraw-success-title" className="cl-result__title">
+          Withdrawal requested
+        </h2>
+        <Money amount={w.received} currency={w.currency} size="lg" />
+        <p className="cl-result__text">
+          is on its way to <BankName card={w.bankCard} />. It stays on hold in your wallet until it is paid.
+        </p>
+        <p className="cl-result__when">
+          In your bank by <ExpectedBy withdrawal={w} timeZone={timeZone} />
+        </p>
+      </section>
+      <Card>
+        <WithdrawalFacts withdrawal={w} timeZone={timeZone} />
+      </Card>
+      <p className="cl-center">
+        <Link to={`/wallet/withdraw/${encodeURIComponent(w.id)}`} className="cl-link cl-link--touch">
+          Track this withdrawal
+        </Link>
+      </p>
+      <ActionBar>
+        <ButtonLink to="/wallet" variant="primary" block>
+          Back to wallet
+        </ButtonLink>
+      </ActionBar>
+    </Screen>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <WithdrawalNotFound /> }} />
+}

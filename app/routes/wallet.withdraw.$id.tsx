@@ -1,0 +1,74 @@
+// Withdrawal Detail (SPEC §2, login): where one withdrawal stands — its figures, the account, by
+// when it is due, and its timeline to paid (with the bank's reference) or failed (with the reason,
+// and the full amount back in the wallet). Another person's or an unknown id is a 404.
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Icon } from '~/components/icon'
+import { Money } from '~/components/money'
+import { Screen } from '~/components/screen'
+import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound, WithdrawalStatus, WithdrawalTimeline } from '~/components/withdrawal'
+import walletStyles from '~/styles/screens/wallet.css'
+import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loadWithdrawal } from '~/upstream/withdrawals.server'
+import { requireToken } from '~/utils/auth.server'
+import { walletMessages as W } from '~/utils/messages'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, params.id ?? ''), walletInfoFlow(request)])
+  return json({ withdrawal, timeZone: loaded(info).limits.timeZone })
+}
+
+export default function WithdrawDetailScreen() {
+  const { withdrawal: w, timeZone } = useLoaderData<typeof loader>()
+  return (
+    <Screen title="Withdrawal Detail" backTo="/wallet">
+      <section className="cl-result" aria-labelledby="withdrawal-amount">
+        <WithdrawalStatus status={w.status} />
+        <h2 id="withdrawal-amount" className="cl-visually-hidden">
+          Withdrawal of
+        </h2>
+        <Money amount={w.status === 'failed' ? w.amount : w.received} currency={w.currency} size="hero" />
+        {w.status === 'success' ? (
+          <p className="cl-result__text">
+            Paid to <BankName card={w.bankCard} />.
+          </p>
+        ) : w.status === 'failed' ? (
+          <p className="cl-result__text">{W.refunded}</p>
+        ) : (
+          <>
+            <p className="cl-result__text">
+              On its way to <BankName card={w.bankCard} />.
+            </p>
+            <p className="cl-result__when">
+              In your bank by <ExpectedBy withdrawal={w} timeZone={timeZone} />
+            </p>
+          </>
+        )}
+      </section>
+      {w.status === 'failed' ? (
+        <div className="cl-callout cl-callout--error">
+          <Icon name="x-circle" size={20} className="cl-callout__icon" />
+          <div className="cl-callout__body">
+            <p className="cl-callout__title">This withdrawal failed</p>
+            <p>{w.reason ?? 'The bank did not accept the payout.'}</p>
+          </div>
+        </div>
+      ) : null}
+      <Card title="Progress">
+        <WithdrawalTimeline withdrawal={w} timeZone={timeZone} />
+      </Card>
+      <Card title="Details">
+        <WithdrawalFacts withdrawal={w} timeZone={timeZone} />
+      </Card>
+    </Screen>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <WithdrawalNotFound /> }} />
+}

@@ -1,0 +1,323 @@
+// Withdraw (SPEC §2, login): the account to pay to, the amount, and before the PIN everything a
+// person wants to know — the fee, what arrives, the minimum, today's maximum and what is left of
+// it, and by when it will be in the bank. The request id comes from the loader as a hidden field,
+// so a double submit makes one withdrawal with and without JavaScript.
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useMemo, useState } from 'react'
+import { z } from 'zod'
+import type { BankCard } from '#contract/bank-cards'
+import { amountInputValue, formatMoney, parseAmount } from '#contract/money'
+import { pinField } from '#contract/pin'
+import { Refusals } from '#contract/refusals'
+import type { WalletInfo } from '#contract/wallet'
+import { requestIdField } from '#contract/withdrawals'
+import { ActionToast } from '~/components/action-toast'
+import { BankCardLine } from '~/components/bank-card'
+import { Button, ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Field, FormError } from '~/components/forms'
+import { Icon } from '~/components/icon'
+import { InfoList, InfoRow } from '~/components/list-row'
+import { formatClock, formatWhen, Money, zoneName } from '~/components/money'
+import { PinField } from '~/components/pin-fields'
+import { ActionBar, Screen } from '~/components/screen'
+import { useHydrated } from '~/components/ui'
+import walletStyles from '~/styles/screens/wallet.css'
+import { bankCardsFlow } from '~/upstream/bank-cards.server'
+import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
+import { requireToken } from '~/utils/auth.server'
+import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
+import { flowMessage, successMessages, walletMessages as W } from '~/utils/messages'
+import { redirectWithToast, type Toast } from '~/utils/toast.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+
+const HOUR = 3_600_000
+const HERE = '/wallet/withdraw'
+
+type Limits = Pick<WalletInfo, 'balance' | 'currency' | 'limits'>
+
+/** A typed amount in minor units. parseAmount reads a leading "-" as a currency sign; a minus is never an amount to withdraw. */
+const readAmount = (text: string, currency: string) => (text.includes('-') ? undefined : parseAmount(text, currency))
+
+/** The amount as typed ("5,000.50"), read in the payout currency's minor units. */
+function amountField(currency: string, limits?: Limits) {
+  return z
+    .string({ required_error: W.amountRequired, invalid_type_error: W.amountInvalid })
+    .max(40, W.amountInvalid)
+    .transform((text, ctx) => {
+      const minor = readAmount(text, currency)
+      if (minor === undefined || minor <= 0) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: W.amountInvalid })
+        return z.NEVER
+      }
+      // In the browser, the limits the api will apply, said before the PIN is typed.
+      const problem = limits && limitProblem(minor, limits)
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem })
+      return minor
+    })
+}
+
+/** Why the api would refuse this amount, in its own words, or undefined. */
+function limitProblem(minor: number, { balance, currency, limits }: Limits): string | undefined {
+  const money = (n: number) => formatMoney(n, currency)
+  if (minor < limits.min) return W.belowMinimum(money(limits.min))
+  if (minor <= limits.fee) return W.notAboveFee(money(limits.fee))
+  if (minor > limits.remainingToday) return W.overToday(money(limits.remainingToday))
+  if (minor > balance) return W.overBalance(money(balance))
+  return undefined
+}
+
+const withdrawSchema = (currency: string, limits?: Limits) =>
+  z.object({
+    bankCardId: z.string({ required_error: W.chooseCard }).min(1, W.chooseCard).max(64, W.chooseCard),
+    amount: amountField(currency, limits),
+    pin: pinField,
+    requestId: requestIdField,
+  })
+
+/** "Check" (without JavaScript): the summary for the amount typed, no PIN needed. */
+const checkSchema = (currency: string) => z.object({ amount: amountField(currency) })
+
+/** A new idempotency key for the next withdrawal: 32 hex digits. */
+const newRequestId = () => crypto.randomUUID().replace(/-/g, '')
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const [infoResult, cardsResult] = await Promise.all([walletInfoFlow(request), bankCardsFlow(request)])
+  const info = loaded(infoResult)
+  return json({ info, cards: loaded(cardsResult), requestId: newRequestId(), now: Date.now() })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireToken(request)
+  const formData = await readForm(request)
+  // The currency says how a typed amount reads ("1500.5" is 150050 kobo).
+  const { currency } = loaded(await walletInfoFlow(request))
+
+  if (formData.get('intent') === 'check') {
+    const submission = parseWithZod(formData, { schema: checkSchema(currency) })
+    if (submission.status !== 'success') return formRefusal(submission, { checked: null as number | null, refused: [] as string[] })
+    return json({
+      result: submission.reply({ hideFields: SECRET_FIELDS }),
+      toast: null as Toast | null,
+      checked: submission.value.amount as number | null,
+      refused: [] as string[],
+    })
+  }
+
+  const submission = parseWithZod(formData, { schema: withdrawSchema(currency) })
+  const typed = typeof formData.get('amount') === 'string' ? (readAmount(String(formData.get('amount')), currency) ?? null) : null
+  if (submission.status !== 'success') return formRefusal(submission, { checked: typed, refused: ['pin'] })
+  const result = await createWithdrawalFlow(request, submission.value)
+  if (!result.success) {
+    if (result.code === Refusals.PIN_NOT_SET.code) {
+      return redirectWithToast(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`, { type: 'info', message: W.pinFirst })
+    }
+    return formRefusal(submission, { checked: typed, refused: ['pin'] }, flowMessage(result))
+  }
+  return redirectWithToast(request, `/wallet/withdraw-success?id=${encodeURIComponent(result.data.id)}`, {
+    type: 'success',
+    message: successMessages.withdrawn,
+  })
+}
+
+export default function WithdrawScreen() {
+  const { info, cards } = useLoaderData<typeof loader>()
+  const setPin = `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`
+  const addCard = `/wallet/add-bank-card?${new URLSearchParams({ redirectTo: HERE })}`
+  return (
+    <Screen title="Withdraw" backTo="/wallet">
+      <ActionToast toast={useActionData<typeof action>()?.toast} />
+      <p className="cl-withdraw-available">
+        <span>{W.available}</span>
+        <Money amount={info.balance} currency={info.currency} size="lg" />
+      </p>
+      {!info.hasPin ? (
+        <Prompt title={W.pinMissingTitle} text={W.pinMissingText} to={setPin} action="Set PIN" icon="lock" />
+      ) : cards.length === 0 ? (
+        <Prompt title={W.noBankCard} text={W.noBankCardText} to={addCard} action="Add bank account" icon="bank" />
+      ) : (
+        <WithdrawForm cards={cards} />
+      )}
+    </Screen>
+  )
+}
+
+function Prompt({ title, text, to, action, icon }: { title: string; text: string; to: string; action: string; icon: 'lock' | 'bank' }) {
+  return (
+    <>
+      <Card className="cl-empty cl-empty--compact">
+        <span className="cl-icon-tile" aria-hidden="true">
+          <Icon name={icon} size={28} />
+        </span>
+        <h2 className="cl-empty__title">{title}</h2>
+        <p className="cl-empty__text">{text}</p>
+      </Card>
+      <ActionBar>
+        <ButtonLink to={to} variant="primary" block>
+          {action}
+        </ButtonLink>
+      </ActionBar>
+    </>
+  )
+}
+
+function WithdrawForm({ cards }: { cards: BankCard[] }) {
+  const { info, requestId, now } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const hydrated = useHydrated()
+  const { currency, limits, pin } = info
+  const schema = useMemo(() => withdrawSchema(currency, info), [currency, info])
+  const preferred = cards.find((c) => c.isDefault) ?? cards[0]
+  const [form, fields] = useSchemaForm(schema, {
+    id: 'withdraw',
+    lastResult: actionData?.result,
+    defaultValue: { bankCardId: preferred.id },
+  })
+  // With JavaScript the summary follows the typed amount; without, the server's last reading of it.
+  const [typed, setTyped] = useState<string | null>(null)
+  const live = typed === null ? null : (readAmount(typed, currency) ?? null)
+  const amount = typed === null ? (actionData?.checked ?? null) : live
+  const pending = usePendingIntent('withdraw')
+  const checking = usePendingIntent('check')
+  const locked = pin.lockedUntil !== null
+  const blocked = pin.withdrawBlockedUntil !== null
+  const most = Math.min(info.balance, limits.remainingToday)
+  const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, '')
+  const amountProps = getInputProps(fields.amount, { type: 'text' })
+
+  return (
+    <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
+      <input type="hidden" name="requestId" value={requestId} />
+      {locked ? (
+        <Notice icon="lock">{W.pinLocked(formatClock(pin.lockedUntil!, limits.timeZone))}</Notice>
+      ) : blocked ? (
+        <Notice icon="clock">{W.resetBlocked(formatWhen(pin.withdrawBlockedUntil!, limits.timeZone))}</Notice>
+      ) : pin.triesLeft < 5 ? (
+        <Notice icon="alert-triangle">{W.triesLeft(pin.triesLeft)}</Notice>
+      ) : null}
+
+      <fieldset disabled={locked || blocked}>
+        <fieldset className="cl-choices">
+          <legend>Pay to</legend>
+          {cards.map((card) => (
+            <label key={card.id} className="cl-choice">
+              <input {...getInputProps(fields.bankCardId, { type: 'radio', value: card.id })} key={card.id} />
+              <BankCardLine card={card} />
+            </label>
+          ))}
+        </fieldset>
+        <p className="cl-form__aside cl-withdraw-manage">
+          <Link to="/wallet/bank-cards">Manage bank accounts</Link>
+        </p>
+
+        <Field
+          className="cl-amount-field"
+          label={`Amount (${currency})`}
+          prefix={symbol}
+          inputProps={{
+            ...amountProps,
+            inputMode: 'decimal',
+            autoComplete: 'off',
+            placeholder: '0.00',
+            onChange: (event) => setTyped(event.currentTarget.value),
+          }}
+          errors={fields.amount.errors}
+          help="The fee is taken from this amount."
+        />
+        {most >= limits.min ? (
+          <div className="cl-amount-row">
+            <span>
+              Up to <Money amount={most} currency={currency} /> now
+            </span>
+            {hydrated ? (
+              <Button
+                type="button"
+                variant="ghost"
+                onClick={() => {
+                  const value = amountInputValue(most, currency)
+                  form.update({ name: fields.amount.name, value })
+                  setTyped(value)
+                }}
+              >
+                Use all
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+
+        <Card className="cl-summary" title="Before you confirm">
+          <InfoList>
+            <InfoRow label="Fee" value={<Money amount={limits.fee} currency={currency} />} />
+            <InfoRow
+              className="cl-summary__receive"
+              label="You receive"
+              value={
+                <span aria-live="polite">
+                  {amount !== null && amount > limits.fee ? <Money amount={amount - limits.fee} currency={currency} /> : '—'}
+                </span>
+              }
+            />
+            <InfoRow label="Minimum" value={<Money amount={limits.min} currency={currency} />} />
+            <InfoRow label="Daily maximum" value={<Money amount={limits.dailyMax} currency={currency} />} />
+            <InfoRow label="Left today" value={<Money amount={limits.remainingToday} currency={currency} />} />
+            <InfoRow
+              className="cl-summary__when"
+              label="In your bank by"
+              value={
+                <>
+                  <time dateTime={new Date(now + limits.payoutHours * HOUR).toISOString()}>
+                    {formatWhen(now + limits.payoutHours * HOUR, limits.timeZone)}
+                  </time>
+                  <span className="cl-zone">{zoneName(limits.timeZone)}</span>
+                </>
+              }
+            />
+          </InfoList>
+        </Card>
+        {hydrated ? null : (
+          <Button type="submit" name="intent" value="check" variant="secondary" block formNoValidate pending={checking}>
+            Check what I receive
+          </Button>
+        )}
+
+        <PinField field={fields.pin} reply={actionData} label="Your withdrawal PIN" />
+      </fieldset>
+      <FormError errors={form.errors} id={form.errorId} />
+      <ActionBar>
+        <Button
+          type="submit"
+          name="intent"
+          value="withdraw"
+          variant="primary"
+          size="lg"
+          block
+          pending={pending}
+          disabled={locked || blocked}
+        >
+          Withdraw
+        </Button>
+      </ActionBar>
+    </Form>
+  )
+}
+
+function Notice({ icon, children }: { icon: 'lock' | 'clock' | 'alert-triangle'; children: string }) {
+  return (
+    <div className="cl-callout cl-callout--warning" role="status">
+      <Icon name={icon} size={20} className="cl-callout__icon" />
+      <p className="cl-callout__body">{children}</p>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

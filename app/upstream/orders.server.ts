@@ -1,0 +1,44 @@
+import { json } from '@remix-run/node'
+import type { InputOf } from '#contract/endpoint'
+import { ordersApi as api, type SellBody } from '#contract/orders'
+import { Refusals } from '#contract/refusals'
+import { callApi } from '~/utils/auth.server'
+import { sellingMessages as M } from '~/utils/messages'
+import { flow } from './flow.server'
+import { loaded, walletInfoFlow } from './wallet.server'
+
+/** Orders (DESIGN §3 "Orders"), one flow per contract call. */
+export const sellFlow = (request: Request, body: SellBody) => flow(M.sellFailed, () => callApi(request, api.sell, body))
+
+export const orderPageFlow = (request: Request, query: InputOf<typeof api.page>) =>
+  flow(M.ordersFailed, () => callApi(request, api.page, query))
+
+export const orderDetailFlow = (request: Request, id: string) => flow(M.orderFailed, () => callApi(request, api.detail, { id }))
+
+/** The person's moves on their own order: cancel (pending), accept or decline (proposed). */
+export const orderMoveFlow = (request: Request, move: 'cancel' | 'accept' | 'decline', id: string) =>
+  flow(M.moveFailed, () => callApi(request, api[move], { id }))
+
+/** What an order id in a URL may look like before it is worth asking the api. */
+export const plausibleOrderId = (id: string) => /^[\w-]{1,64}$/.test(id)
+
+/**
+ * An order for a screen, or a 404: another person's, an unknown id and a malformed one are
+ * answered alike (the malformed one never reaches the api).
+ */
+export async function loadOrder(request: Request, id: string) {
+  const notFound = () => json({ message: M.orderNotFound }, { status: 404 })
+  if (!plausibleOrderId(id)) throw notFound()
+  const result = await orderDetailFlow(request, id)
+  if (!result.success && (result.code === Refusals.ORDER_NOT_FOUND.code || result.code === 400)) throw notFound()
+  return loaded(result)
+}
+
+/**
+ * The time zone the api keeps time in (the wallet's, contract/wallet.ts), so an order's times read
+ * the same as the wallet's. Only for showing times: if the wallet cannot say, the api's default.
+ */
+export async function orderTimeZone(request: Request): Promise<string> {
+  const info = await walletInfoFlow(request)
+  return info.success ? info.data.limits.timeZone : 'Africa/Lagos'
+}

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto'
+import http from 'node:http'
+import https from 'node:https'
+import { isIP } from 'node:net'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { Refusals } from '#contract/refusals'
+import { fileIdField, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
+import { clientIp, expiredResponse, getToken } from '~/utils/auth.server'
+import { getWebEnv } from '~/utils/env.server'
+import { logger } from '~/utils/logger.server'
+import { sellingMessages as M, transportMessages } from '~/utils/messages'
+import { fromResponse, fromThrown, UpstreamError } from './client.server'
+import { flow, type FlowResult } from './flow.server'
+
+/**
+ * Card photos (contract/uploads.ts): the two api calls that are not JSON, so they cannot go
+ * through upstream.call. Both stream: a photo goes to the api as the browser sends it, and comes
+ * back to its owner as the api reads it from storage, never held whole by the web. Otherwise they
+ * behave as every other call (SPEC §7 headers, the 60 s timeout, the §8 messages, 401 → /login).
+ */
+
+/** The api's address for a path, joined as ofetch joins its baseURL. */
+function apiUrl(path: string): string {
+  return `${getWebEnv().API_BASE_URL.replace(/\/+$/, '')}${path}`
+}
+
+async function apiHeaders(request: Request): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { clientType: 'h5' }
+  const token = await getToken(request)
+  if (token) headers.token = token
+  const ip = clientIp(request)
+  if (ip && isIP(ip)) headers['x-forwarded-for'] = ip
+  return headers
+}
+
+function deadline(...signals: Array<AbortSignal | undefined>): AbortSignal {
+  return AbortSignal.any([AbortSignal.timeout(getWebEnv().UPSTREAM_TIMEOUT_MS), ...signals.filter((s): s is AbortSignal => Boolean(s))])
+}
+
+/** Whatever the api answers first, at most this much of it is read (an envelope is small). */
+const MAX_ANSWER_BYTES = 64 * 1024
+
+/**
+ * POST a body that arrives bit by bit, with node:http (fetch, on an upload it abandoned halfway,
+ * reconnects to the api for nothing). The request ends with the body, or is destroyed with it: a
+ * body that fails, the deadline, or the caller's signal. The api may answer before the body ends
+ * (a refusal): that answer counts.
+ */
+function postStream(url: string, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, signal: AbortSignal) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const target = new URL(url)
+    const req = (target.protocol === 'https:' ? https : http).request(target, { method: 'POST', headers, signal }, (res) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_ANSWER_BYTES) return req.destroy(new Error('answer too large'))
+        chunks.push(chunk)
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    pipeline(Readable.from(body), req).catch(reject) // a failed body destroys the request
+  })
+}
+
+class PhotoTooLarge extends Error {}
+
+/**
+ * POST /v1/file/upload with one photo, streamed as it arrives in a one-part multipart body. Past
+ * MAX_UPLOAD_BYTES the sending stops (the api is never sent the rest) and the answer is the api's
+ * own FILE_TOO_LARGE refusal. The type is the api's to judge, from the bytes.
+ */
+export function uploadPhotoFlow(request: Request, photo: AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<FlowResult<UploadData>> {
+  return flow(M.uploadFailed, async () => {
+    const boundary = `----cardlane-${randomBytes(12).toString('hex')}`
+    let tooLarge = false
+    async function* body() {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${UPLOAD_FIELD}"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      )
+      let size = 0
+      for await (const chunk of photo) {
+        size += chunk.length
+        if (size > MAX_UPLOAD_BYTES) {
+          tooLarge = true
+          throw new PhotoTooLarge()
+        }
+        yield chunk
+      }
+      yield Buffer.from(`\r\n--${boundary}--\r\n`)
+    }
+    let status: number
+    let text: string
+    try {
+      ;({ status, text } = await postStream(
+        apiUrl(uploadsApi.upload.path),
+        { ...(await apiHeaders(request)), accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body(),
+        deadline(signal),
+      ))
+    } catch (error) {
+      if (tooLarge) throw new UpstreamError('refused', Refusals.FILE_TOO_LARGE.msg, { code: Refusals.FILE_TOO_LARGE.code })
+      throw fromThrown(error)
+    }
+    const envelope = await answered(request, () => fromResponse<unknown>(status, text))
+    const parsed = uploadData.safeParse(envelope.data)
+    if (!parsed.success) {
+      logger.error({ path: uploadsApi.upload.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
+      throw new UpstreamError('unknown', transportMessages.unknown, { status })
+    }
+    return parsed.data
+  })
+}
+
+/** A 401 from the api ends here as everywhere (auth.server.ts callApi): session gone, to /login. */
+async function answered<T>(request: Request, read: () => T): Promise<T> {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === 'expired') throw await expiredResponse(request)
+    throw error
+  }
+}
+
+/** Private to one person: no cache may keep it, no page of another site may embed it. */
+const PHOTO_HEADERS = {
+  'Cache-Control': 'private, no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Disposition': 'inline; filename="card-photo.jpg"',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+}
+
+const photoRefusal = (status: number, message: string) =>
+  new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+
+/**
+ * GET /v1/file/get?id= for the signed-in person: the image bytes streamed through, or a refusal
+ * (not theirs, unknown, malformed: 404 alike). The api answers bytes or a JSON envelope; the
+ * Content-Type tells them apart (contract/uploads.ts).
+ */
+export async function photoResponse(request: Request, id: string): Promise<Response> {
+  const parsedId = fileIdField.safeParse(id)
+  if (!parsedId.success) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
+  const query = new URLSearchParams({ id: parsedId.data, _t: String(Date.now()) })
+  let response: Response
+  try {
+    response = await fetch(`${apiUrl(uploadsApi.file.path)}?${query}`, {
+      headers: { ...(await apiHeaders(request)), accept: 'image/*, application/json' },
+      signal: deadline(request.signal),
+    })
+  } catch (error) {
+    return photoRefusal(503, fromThrown(error).message)
+  }
+  const type = response.headers.get('content-type') ?? ''
+  if (response.ok && /^image\//i.test(type) && response.body) {
+    const headers = new Headers({ ...PHOTO_HEADERS, 'Content-Type': type })
+    const length = response.headers.get('content-length')
+    if (length) headers.set('Content-Length', length)
+    return new Response(response.body, { status: 200, headers })
+  }
+  let text = ''
+  try {
+    text = await response.text()
+  } catch (error) {
+    return photoRefusal(503, fromThrown(error).message)
+  }
+  try {
+    await answered(request, () => fromResponse(response.status, text))
+    // A 200 envelope where bytes were expected: not the api we know.
+    return photoRefusal(502, transportMessages.unknown)
+  } catch (error) {
+    if (error instanceof Response) throw error
+    if (error instanceof UpstreamError && error.code === Refusals.IMAGE_NOT_FOUND.code) return photoRefusal(404, error.message)
+    if (error instanceof UpstreamError && error.status === 400) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
+    return photoRefusal(503, error instanceof Error ? error.message : transportMessages.unknown)
+  }
+}

@@ -1,0 +1,105 @@
+import { Transform, type Readable } from 'node:stream'
+import type { Request as ExpressRequest } from 'express'
+
+/**
+ * How many bytes of a request body the web reads, per route, counted on the bytes that arrive
+ * (a chunked body has no Content-Length to trust). Forms are small and read whole before Remix
+ * sees them; a route that takes files adds a row here with `streamed: true`: its body reaches
+ * the route as a stream that fails past the limit, so an upload is never buffered whole.
+ */
+export type BodyLimit = { maxBytes: number; streamed?: boolean }
+
+export const FORM_BODY_LIMIT: BodyLimit = { maxBytes: 256 * 1024 }
+
+/** Path prefix → limit; the first match wins, everything else is a form. */
+const ROUTE_LIMITS: ReadonlyArray<readonly [prefix: string, limit: BodyLimit]> = [
+  // One card photo (≤ 5 MB, contract/uploads.ts) and its multipart framing: the sell page's
+  // JavaScript uploads each photo on its own.
+  ['/file/upload', { maxBytes: 5 * 1024 * 1024 + 64 * 1024, streamed: true }],
+  // The sell form without JavaScript carries its photos: a few at a time (5 of the largest). Its
+  // plain forms are still read within FORM_BODY_LIMIT by the route (multipart.server.ts).
+  ['/order/sell', { maxBytes: 5 * (5 * 1024 * 1024) + 256 * 1024, streamed: true }],
+]
+
+export function bodyLimitFor(pathname: string, table = ROUTE_LIMITS): BodyLimit {
+  for (const [prefix, limit] of table) if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return limit
+  return FORM_BODY_LIMIT
+}
+
+export class BodyTooLargeError extends Error {
+  readonly status = 413
+  constructor(readonly maxBytes: number) {
+    super(`request body over ${maxBytes} bytes`)
+    this.name = 'BodyTooLargeError'
+  }
+}
+
+/** Content-Length alone already says too much: refuse without reading a byte. */
+export function declaredTooLarge(req: ExpressRequest, limit: BodyLimit): boolean {
+  const declared = Number(req.get('content-length') ?? 0)
+  return Number.isFinite(declared) && declared > limit.maxBytes
+}
+
+/**
+ * Reads the whole body, at most `maxBytes`. Past the limit it stops reading and rejects with
+ * BodyTooLargeError (the caller answers 413 and closes the connection); what was read is dropped.
+ */
+export function readBodyWithin(req: Readable, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const cleanup = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('close', onClose)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) {
+        cleanup()
+        req.pause()
+        chunks.length = 0
+        reject(new BodyTooLargeError(maxBytes))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      cleanup()
+      resolve(Buffer.concat(chunks, size))
+    }
+    const onError = (error: Error) => {
+      cleanup()
+      reject(error)
+    }
+    // The client went away before the end: nothing to answer.
+    const onClose = () => {
+      cleanup()
+      reject(new Error('request aborted'))
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+    req.on('close', onClose)
+  })
+}
+
+/** For streamed routes: the body as it arrives, failing with BodyTooLargeError past `maxBytes`. */
+export function limitStream(source: Readable, maxBytes: number): Readable {
+  let size = 0
+  const limiter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length
+      if (size > maxBytes) {
+        source.unpipe(limiter)
+        source.pause()
+        callback(new BodyTooLargeError(maxBytes))
+        return
+      }
+      callback(null, chunk)
+    },
+  })
+  source.on('error', (error) => limiter.destroy(error))
+  return source.pipe(limiter)
+}

@@ -1,0 +1,85 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { transportMessages } from '~/utils/messages'
+import { launchChromium, signedInPhone, startApp, type RunningApp } from '../support/app'
+import { closedPort } from '../support/fault-upstream'
+
+/**
+ * The api stops answering while someone is signed in (the web reads API_BASE_URL on every call,
+ * so pointing it at a port nobody listens on is the api going away). The app stays up.
+ */
+let app: RunningApp
+let chrome: Awaited<ReturnType<typeof launchChromium>>
+let browser: Browser
+
+beforeAll(async () => {
+  app = await startApp()
+  chrome = await launchChromium()
+  browser = chrome.browser
+})
+afterEach(() => {
+  process.env.API_BASE_URL = app.api.url
+})
+afterAll(async () => {
+  await chrome?.close()
+  await app?.close()
+})
+
+const apiDown = async () => {
+  process.env.API_BASE_URL = await closedPort()
+}
+const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
+
+for (const js of [true, false]) {
+  describe(`JavaScript ${js ? 'on' : 'off'}`, () => {
+    it('pages that do not need the api render, with the catalogue message as a toast; nobody is signed out', async () => {
+      const { context, page } = await signedInPhone(browser, app, { js })
+      await apiDown()
+      for (const [path, heading] of [
+        ['/user/privacy', 'How Cardlane handles your data'],
+        ['/download', 'Cardlane works in your browser'],
+        ['/', 'Why sellers choose Cardlane'],
+      ]) {
+        const res = await page.goto(`${app.url}${path}`)
+        expect(res?.status(), path).toBe(200)
+        expect(await page.getByRole('heading', { name: heading }).isVisible(), path).toBe(true)
+        expect(await toast(page).getByRole('alert').textContent(), path).toContain(transportMessages.refused)
+      }
+      // Home says it cannot load the account, and offers no "Sign in" to someone who is signed in.
+      expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0)
+
+      process.env.API_BASE_URL = app.api.url
+      await page.goto(`${app.url}/`)
+      await expect.poll(() => page.getByText(/^Hi, /).isVisible()).toBe(true)
+      await context.close()
+    })
+
+    it('a page that needs the api shows its error screen with the message and a Retry that works', async () => {
+      const { context, page } = await signedInPhone(browser, app, { js })
+      await apiDown()
+      const res = await page.goto(`${app.url}/account`)
+      expect(res?.status()).toBe(503)
+      await expect.poll(() => page.title()).toBe('Service unavailable - Cardlane')
+      expect(await page.getByRole('heading', { name: 'We cannot reach our service right now' }).isVisible()).toBe(true)
+      expect(await page.getByText(transportMessages.refused).isVisible()).toBe(true)
+
+      process.env.API_BASE_URL = app.api.url
+      await page.getByRole('link', { name: 'Retry' }).click()
+      await page.waitForLoadState()
+      await expect.poll(() => page.title()).toBe('Account - Cardlane')
+      expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true)
+      await context.close()
+    })
+  })
+}
+
+it('a signed-in person moving from a page that rendered to one that needs the api gets the Retry screen (JavaScript on)', async () => {
+  const { context, page } = await signedInPhone(browser, app, { js: true })
+  await apiDown()
+  await page.goto(`${app.url}/`)
+  await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click()
+  await expect.poll(() => page.getByRole('heading', { name: 'We cannot reach our service right now' }).isVisible()).toBe(true)
+  expect(await page.getByRole('link', { name: 'Retry' }).isVisible()).toBe(true)
+  await context.close()
+})

@@ -1,0 +1,245 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedUser } from '../support/api'
+import { launchChromium, phone, signedInPhone, signIn, startApp, type RunningApp } from '../support/app'
+import { newEmail } from '../support/kit'
+
+/** The shell every screen shares: toasts, top bar, help button, tab bar, icons, accessibility. */
+let app: RunningApp
+let chrome: Awaited<ReturnType<typeof launchChromium>>
+let browser: Browser
+
+beforeAll(async () => {
+  app = await startApp()
+  chrome = await launchChromium()
+  browser = chrome.browser
+})
+afterAll(async () => {
+  await chrome?.close()
+  await app?.close()
+})
+
+const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
+
+describe('the shell (SPEC §2)', () => {
+  it('sets --vh, suppresses a second tap within 300 ms, and answers 404 for screens not built yet', async () => {
+    const { context, page } = await phone(browser, true)
+    await page.goto(`${app.url}/`)
+    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
+    expect(await page.evaluate(() => document.documentElement.style.getPropertyValue('--vh'))).toBe(`${844 * 0.01}px`)
+    await page.setViewportSize({ width: 390, height: 700 })
+    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') === '7px')
+
+    const counted = await page.evaluate(async () => {
+      const clicks = { a: 0, b: 0 }
+      const a = document.createElement('button')
+      const b = document.createElement('button')
+      a.addEventListener('click', () => clicks.a++)
+      b.addEventListener('click', () => clicks.b++)
+      document.body.append(a, b)
+      a.click()
+      a.click() // within 300 ms on the same control: suppressed
+      b.click() // another control: goes through
+      await new Promise((r) => setTimeout(r, 350))
+      b.click() // after 300 ms: goes through
+      a.remove()
+      b.remove()
+      return clicks
+    })
+    expect(counted).toEqual({ a: 1, b: 2 })
+
+    const res = await page.goto(`${app.url}/notification`)
+    expect(res?.status()).toBe(404)
+    expect(await page.title()).toBe('Page not found - Cardlane')
+    await context.close()
+  })
+
+  it('scrolls to the top on every navigation', async () => {
+    const { context, page } = await phone(browser, true)
+    await page.goto(`${app.url}/user/privacy`)
+    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '') // hydrated
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500)
+    await page.getByRole('link', { name: 'Back' }).click()
+    await page.waitForURL(/\/$/)
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+    await context.close()
+  })
+
+  it('refuses a body larger than a form needs (413), not a 500', async () => {
+    const res = await fetch(`${app.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${'a'.repeat(400 * 1024)}`,
+      redirect: 'manual',
+    })
+    expect(res.status).toBe(413)
+  })
+
+  it('refuses a form post from another site', async () => {
+    const res = await fetch(`${app.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      body: 'intent=password&email=a%40b.co&password=xxxxxxxx',
+      redirect: 'manual',
+    })
+    expect(res.status).toBe(403)
+  })
+})
+
+describe('toasts', () => {
+  it('close by themselves without JavaScript (CSS), after their duration', async () => {
+    const { context, page } = await phone(browser, false)
+    await page.goto(`${app.url}/account`) // a visitor: sent to /login with an info toast
+    const shown = toast(page).getByRole('status')
+    expect(await shown.textContent()).toContain('Please sign in to continue')
+    expect(await shown.isVisible()).toBe(true)
+    // Info toasts last 3000 ms; give a loaded machine slack, but it must go by itself.
+    await expect.poll(() => shown.isVisible(), { timeout: 8000, interval: 250 }).toBe(false)
+    expect(await toast(page).count()).toBe(1) // hidden by CSS, not removed: no script ran
+    await context.close()
+  })
+
+  it('a newer toast replaces the older one, and neither covers the top bar', async () => {
+    const { context, page } = await phone(browser, true)
+    const email = newEmail('toasts')
+    await seedUser(app.api, { email })
+    await page.goto(`${app.url}/account`)
+    await hydrated(page)
+    await expect.poll(() => toast(page).textContent()).toContain('Please sign in to continue')
+    await page.getByRole('link', { name: 'E-mail code' }).click()
+    await page.getByLabel('E-mail', { exact: true }).fill(email)
+    await page.getByRole('button', { name: 'Send code' }).click()
+    await expect.poll(() => toast(page).textContent()).toContain('We sent a 6-digit code')
+    expect(await toast(page).count()).toBe(1)
+    expect(await page.getByText('Please sign in to continue').count()).toBe(0)
+
+    // Once it has slid in, it sits under the top bar, not over its back link, title or help.
+    const bar = (await page.getByRole('banner').boundingBox())!
+    await expect.poll(async () => (await toast(page).getByRole('status').boundingBox())!.y).toBeGreaterThanOrEqual(bar.y + bar.height)
+    await context.close()
+  })
+})
+
+describe('forms', () => {
+  it('a pending Save stays idle when Back is tapped (only its own submission makes it spin)', async () => {
+    const { context, page } = await signedInPhone(browser, app)
+    await page.goto(`${app.url}/edit-profile`)
+    await hydrated(page)
+    // Hold the Back navigation's data request, so the app sits in "loading" while we look.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/account\?_data=/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.getByRole('link', { name: 'Back' }).click()
+    await page.waitForTimeout(300)
+    expect(new URL(page.url()).pathname).toBe('/edit-profile') // still loading Account
+    const save = page.getByRole('button', { name: 'Save' })
+    expect(await save.getAttribute('aria-busy')).toBeNull()
+    release()
+    await page.waitForURL(`${app.url}/account`)
+    await context.close()
+  })
+})
+
+describe('the help button and the segmented switch', () => {
+  it('help sits in the top bar (a landmark) and covers nothing, also on a 320 px phone', async () => {
+    const { context, page } = await phone(browser, true, { width: 320, height: 568 })
+    await page.goto(`${app.url}/login`)
+    const help = page.getByRole('banner').getByRole('link', { name: /support/ })
+    expect(await help.isVisible()).toBe(true)
+    const signIn = page.getByRole('button', { name: 'Sign in' })
+    for (const y of [0, 200, 400]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y)
+      const a = (await help.boundingBox())!
+      const b = (await signIn.boundingBox())!
+      const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+      expect(overlap).toBe(false)
+    }
+    await context.close()
+  })
+
+  it('the chosen segment stands out in dark mode', async () => {
+    const { context, page } = await phone(browser, false, { colorScheme: 'dark' })
+    await page.goto(`${app.url}/login`)
+    const look = (name: string) =>
+      page.getByRole('link', { name, exact: true }).evaluate((el) => {
+        const style = getComputedStyle(el)
+        return { background: style.backgroundColor, color: style.color }
+      })
+    const [chosen, other] = [await look('Password'), await look('E-mail code')]
+    const track = await page.getByRole('navigation', { name: 'How to sign in' }).evaluate((el) => getComputedStyle(el).backgroundColor)
+    expect(contrast(chosen.background, track)).toBeGreaterThan(1.5)
+    expect(chosen.color).not.toBe(other.color)
+    await context.close()
+  })
+})
+
+describe('home-screen icons', () => {
+  it('links an apple-touch-icon and lists PNG icons in the manifest, all served', async () => {
+    const html = await (await fetch(`${app.url}/download`)).text()
+    expect(html).toMatch(/<link rel="apple-touch-icon" href="\/apple-touch-icon.png"/)
+    const manifest = await (await fetch(`${app.url}/site.webmanifest`)).json()
+    const pngs = manifest.icons.filter((i: { type: string }) => i.type === 'image/png').map((i: { sizes: string }) => i.sizes)
+    expect(pngs).toEqual(expect.arrayContaining(['192x192', '512x512']))
+    for (const icon of ['/apple-touch-icon.png', ...manifest.icons.map((i: { src: string }) => i.src)]) {
+      const res = await fetch(`${app.url}${icon}`)
+      expect(res.status, icon).toBe(200)
+      expect(res.headers.get('content-type'), icon).toMatch(/^image\//)
+    }
+  })
+})
+
+describe('accessibility (axe-core) on every screen, light and dark', () => {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  const visitor = ['/', '/login', '/login?mode=code', '/register', '/forgot-password', '/download', '/user/privacy', '/no-such-page']
+  const member = ['/', '/account', '/edit-profile']
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`${colorScheme}: no violations`, async () => {
+      const { context, page } = await phone(browser, true, { colorScheme })
+      const { token } = await seedUser(app.api, { email: newEmail('axe') })
+      const found: string[] = []
+      const audit = async (path: string) => {
+        await page.goto(`${app.url}${path}`)
+        await hydrated(page)
+        // Toasts fade in; audit the page as it rests.
+        await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
+        await page.evaluate(axeSource)
+        const violations = await page.evaluate(async () => {
+          const result = await (
+            window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+          ).axe.run()
+          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+        })
+        found.push(...violations.map((v) => `${path} ${v}`))
+      }
+      for (const path of visitor) await audit(path)
+      await signIn(context, app.url, token)
+      for (const path of member) await audit(path)
+      expect(found).toEqual([])
+      await context.close()
+    })
+  }
+})
+
+/** WCAG contrast ratio of two computed rgb() colours. */
+function contrast(a: string, b: string) {
+  const lum = (rgb: string) => {
+    const [r, g, bl] = (rgb.match(/\d+(\.\d+)?/g) ?? [])
+      .slice(0, 3)
+      .map(Number)
+      .map((c) => {
+        const s = c / 255
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+      })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl
+  }
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p)
+  return (x + 0.05) / (y + 0.05)
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { rateChangePercent } from '#contract/catalogue'
+import * as home from '~/routes/_index'
+import * as plaza from '~/routes/trading-plaza'
+import { seedUser } from '../support/api'
+import { newEmail } from '../support/kit'
+import { ops, rateOf, useSellingApi } from '../support/selling'
+import { jsonOf, load, signedInJar } from '../support/web'
+
+/** The rates board (/trading-plaza) and Home's featured cards and rate checker, against the real api. */
+const api = useSellingApi({ web: true })
+const DAY = 86_400_000
+
+type Group = {
+  brand: { brandId: string; name: string }
+  rates: Array<{ brandId: string; country: string; cardType: string; rate: string; rate24hAgo: string | null }>
+}
+
+async function member() {
+  const { token } = await seedUser(api, { email: newEmail('plaza') })
+  return signedInJar(token)
+}
+
+describe('/trading-plaza', () => {
+  it('shows every brand × country × type, grouped by brand, the United States first', async () => {
+    const data = await jsonOf(await load(plaza.loader, '/trading-plaza', await member()))
+    const board = (await api.get<unknown[]>('/v1/giftcard/rates')).body.data
+    expect(data.count).toBe(board.length)
+    expect(data.groups.length).toBeGreaterThanOrEqual(12)
+    const apple = data.groups.find((g: Group) => g.brand.brandId === 'apple') as Group
+    expect(apple.rates[0].country).toBe('US')
+    expect(data.groups.flatMap((g: Group) => g.rates)).toHaveLength(board.length)
+  })
+
+  it('says the change over the last 24 hours from the rate that held a day ago', async () => {
+    const jar = await member()
+    const before = await rateOf(api, 'walmart', 'US', 'ecode')
+    api.clock.advance(DAY + 1_000)
+    await ops(api).setRate('walmart', 'US', 'ecode', '1100.00')
+    const data = await jsonOf(await load(plaza.loader, '/trading-plaza?q=walmart&country=US&cardType=ecode', jar))
+    expect(data.groups).toHaveLength(1)
+    const [rate] = data.groups[0].rates
+    expect(rate).toMatchObject({ rate: '1100.00', rate24hAgo: before.rate })
+    expect(rateChangePercent(rate.rate, rate.rate24hAgo)).not.toBe(0)
+  })
+
+  it('searches and filters with a GET form; anything unknown reads as “all”, never an error', async () => {
+    const jar = await member()
+    const steam = await jsonOf(await load(plaza.loader, '/trading-plaza?q=STE', jar))
+    expect(steam.groups.map((g: Group) => g.brand.brandId)).toEqual(['steam'])
+    const gb = await jsonOf(await load(plaza.loader, '/trading-plaza?country=gb&cardType=ecode', jar))
+    expect(gb.filters).toEqual({ q: '', country: 'GB', cardType: 'ecode' })
+    expect(
+      gb.groups.flatMap((g: Group) => g.rates).every((r: Group['rates'][number]) => r.country === 'GB' && r.cardType === 'ecode'),
+    ).toBe(true)
+    const odd = await jsonOf(await load(plaza.loader, `/trading-plaza?q=${'x'.repeat(500)}&country=ZZ&cardType=gold`, jar))
+    expect(odd.filters).toEqual({ q: 'x'.repeat(40), country: '', cardType: '' })
+    expect(odd.groups).toEqual([])
+  })
+
+  it('is for signed-in people: a visitor is sent to sign in and comes back', async () => {
+    expect(await load(plaza.loader, '/trading-plaza?q=apple')).toHaveRedirect(
+      `/login?redirectTo=${encodeURIComponent('/trading-plaza?q=apple')}`,
+    )
+  })
+})
+
+describe('Home', () => {
+  it('a visitor gets the featured cards with their rates and the whole catalogue for the rate checker', async () => {
+    const data = await jsonOf(await load(home.loader, '/'))
+    expect(data.featured.giftCardList.map((c: { brandId: string }) => c.brandId)).toEqual(
+      expect.arrayContaining(['apple', 'steam', 'amazon']),
+    )
+    expect(data.featured.giftCardList.map((c: { brandId: string }) => c.brandId)).not.toContain('vanilla')
+    expect(data.featured.brands.length).toBeGreaterThanOrEqual(12)
+    expect(data.featured.brands[0].countries[0].country).toBe('US')
+    expect(data.featured.rates.length).toBeGreaterThan(20)
+  })
+
+  it('a signed-in person gets the featured cards from their user info (giftCardList)', async () => {
+    const data = await jsonOf(await load(home.loader, '/', await member()))
+    expect(data.featured.brands).toBeNull()
+    const apple = data.featured.giftCardList.find((c: { brandId: string }) => c.brandId === 'apple')
+    expect(apple).toMatchObject({ name: 'Apple', logo: { initials: 'AP' }, etaMinutes: 15 })
+    expect(apple.rates.find((r: { country: string; cardType: string }) => r.country === 'US' && r.cardType === 'ecode').rate).toBe(
+      (await rateOf(api, 'apple', 'US', 'ecode')).rate,
+    )
+  })
+})

@@ -1,0 +1,213 @@
+import http from 'node:http'
+import { createGunzip, gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedUser } from '../support/api'
+import { useTestApi } from '../support/kit'
+import { signedInJar } from '../support/web'
+import { releaseSecondPart, startWeb, type RunningWeb } from './web-app'
+
+/**
+ * What server.ts adds around Remix, over real HTTP: the byte limit on bodies as they arrive,
+ * Cache-Control for personal pages, and compression that costs what a page is worth.
+ */
+const api = useTestApi()
+let web: RunningWeb
+beforeAll(async () => {
+  web = await startWeb()
+})
+afterAll(async () => {
+  await web?.close()
+})
+
+type Sent = { status: number; body: string; sentBytes: number }
+
+/** Streams `total` bytes as a chunked body (no Content-Length) until the server answers. */
+function postChunked(url: string, total: number, chunk = Buffer.alloc(64 * 1024, 'a')): Promise<Sent> {
+  return new Promise((resolve) => {
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+    })
+    let sentBytes = 0
+    let answered = false
+    req.on('response', (res) => {
+      answered = true
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (body += c))
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body, sentBytes })
+        req.destroy()
+      })
+    })
+    // The server closes the connection after a refusal: writes after that fail, as they should.
+    req.on('error', () => answered || resolve({ status: 0, body: '', sentBytes }))
+    const pump = () => {
+      while (!answered && sentBytes < total) {
+        sentBytes += chunk.length
+        if (!req.write(chunk)) return void req.once('drain', pump)
+      }
+      if (!answered) req.end()
+    }
+    pump()
+  })
+}
+
+describe('request bodies are limited by the bytes that arrive', () => {
+  it('a 100 MB chunked POST without Content-Length is refused at 256 kB: 413, read no further, memory flat', async () => {
+    const rssBefore = process.memoryUsage().rss
+    const res = await postChunked(`${web.url}/login`, 100 * 1024 * 1024)
+    const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20
+    expect(res.status).toBe(413)
+    expect(res.body).toBe('That was more than this form can take. Please try again with less.')
+    // What left the client before the refusal: the limit plus socket buffers, not the 100 MB.
+    expect(res.sentBytes).toBeLessThan(16 * 1024 * 1024)
+    expect(rssGrowthMb).toBeLessThan(64)
+  })
+
+  it('a declared Content-Length over the limit is refused before a byte is read', async () => {
+    const res = await fetch(`${web.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${'a'.repeat(300 * 1024)}`,
+    })
+    expect(res.status).toBe(413)
+  })
+
+  it('a small chunked form is read as usual (field messages, not a refusal)', async () => {
+    const res = await postChunked(`${web.url}/login?_data=routes%2Flogin`, 1, Buffer.from('intent=password&email=not-an-address&password='))
+    expect(res.status).toBe(400)
+    expect(JSON.parse(res.body).result.error).toBeTruthy()
+  })
+})
+
+describe('personal responses are never stored', () => {
+  it('a signed-in document and its data are no-store; a visitor page and a fingerprinted asset keep their caching', async () => {
+    const { token } = await seedUser(api, { email: `cache.${Date.now()}@example.com`, password: null })
+    const cookie = (await signedInJar(token)).header()
+
+    const page = await fetch(`${web.url}/account`, { headers: { cookie } })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('cache.')
+    expect(page.headers.get('cache-control')).toBe('no-store')
+
+    const data = await fetch(`${web.url}/account?_data=routes%2Faccount`, { headers: { cookie } })
+    expect(data.status).toBe(200)
+    expect(data.headers.get('cache-control')).toBe('no-store')
+
+    const visitor = await fetch(`${web.url}/user/privacy`)
+    expect(visitor.status).toBe(200)
+    expect(visitor.headers.get('cache-control')).toBeNull()
+
+    const asset = await fetch(`${web.url}/build/entry.client-TEST.js`, { headers: { cookie } })
+    expect(asset.status).toBe(200)
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('a response that sets the session cookie is no-store, even for a visitor', async () => {
+    const { user } = await seedUser(api, { email: `cache.login.${Date.now()}@example.com`, password: 'a fine passphrase 42' })
+    const res = await fetch(`${web.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'password', email: user.email, password: 'a fine passphrase 42' }),
+      redirect: 'manual',
+    })
+    expect(res.status).toBe(302)
+    expect(res.headers.getSetCookie().length).toBeGreaterThan(0)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  })
+})
+
+describe('compression', () => {
+  it("a page asked with a browser's gzip, deflate, br is gzipped in one piece: never brotli, never a stream per response", async () => {
+    const res = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'gzip, deflate, br' })
+    expect(res.headers['content-encoding']).toBe('gzip')
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i)
+    // One write with its length, not a chunked stream of flushed blocks.
+    expect(Number(res.headers['content-length'])).toBe(res.body.length)
+    expect(gunzipSync(res.body).toString('utf8')).toContain('</html>')
+    const brOnly = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
+    expect(brOnly.headers['content-encoding']).toBeUndefined()
+    expect(brOnly.body.toString('utf8')).toContain('</html>')
+    const none = await fetchRaw(`${web.url}/user/privacy`, {})
+    expect(none.headers['content-encoding']).toBeUndefined()
+  })
+
+  it('a body that pauses (deferred data) still streams: the first part reaches the client before the rest is made', async () => {
+    for (const encoding of ['gzip', 'identity']) {
+      let text = ''
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`${web.url}/test/slow-stream`, { headers: { 'accept-encoding': encoding } }, (res) => {
+            const stream = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res
+            stream.on('data', (c: Buffer) => {
+              text += c.toString('utf8')
+              if (text.includes('first part')) releaseSecondPart()
+            })
+            stream.on('end', resolve)
+          })
+          .on('error', reject)
+      })
+      expect(text, encoding).toMatch(/^first part \.+\nsecond part\n$/)
+    }
+  })
+})
+
+describe('one api call per page', () => {
+  const count = (path: string) => api.logs.filter((l) => JSON.parse(l).path === path).length
+
+  it('signed-in Home and Account make one /v1/user/index call between the root and their loaders, and no other', async () => {
+    const { token } = await seedUser(api, { email: `onecall.${Date.now()}@example.com`, password: null })
+    const cookie = (await signedInJar(token)).header()
+    for (const page of ['/', '/account']) {
+      const index = count('/v1/user/index')
+      const wallet = count('/v1/wallet/info')
+      const res = await fetch(`${web.url}${page}`, { headers: { cookie } })
+      expect(res.status, page).toBe(200)
+      await res.text()
+      expect(count('/v1/user/index') - index, page).toBe(1)
+      expect(count('/v1/wallet/info') - wallet, page).toBe(0)
+    }
+  })
+
+  it('a client cannot choose the request id that shares answers between loaders', async () => {
+    const a = await seedUser(api, { email: `memo.a.${Date.now()}@example.com`, password: null })
+    const b = await seedUser(api, { email: `memo.b.${Date.now()}@example.com`, password: null })
+    const forged = { 'x-cardlane-request-id': 'chosen-by-the-client' }
+    const [pageA, pageB] = await Promise.all(
+      [a, b].map(async (u) =>
+        (await fetch(`${web.url}/account`, { headers: { ...forged, cookie: (await signedInJar(u.token)).header() } })).text(),
+      ),
+    )
+    expect(pageA).toContain('memo.a.')
+    expect(pageA).not.toContain('memo.b.')
+    expect(pageB).toContain('memo.b.')
+  })
+})
+
+describe('a refused form is a page that says why', () => {
+  it('an oversized form posted without JavaScript gets the error screen with its sentence, not "something went wrong"', async () => {
+    const res = await fetch(`${web.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=&'.repeat(80_000),
+    })
+    expect(res.status).toBe(413)
+    const html = await res.text()
+    expect(html).toContain('That was more than this form can take. Please try again with less.')
+    expect(html).not.toContain('Something went wrong on our side')
+  })
+})
+
+/** fetch() would decode the body and hide the encoding; node:http shows it. */
+function fetchRaw(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+      })
+      .on('error', reject)
+  })
+}

@@ -1,0 +1,114 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import type { ServerBuild } from '@remix-run/node'
+import * as entry from '~/entry.server'
+import * as root from '~/root'
+import * as index from '~/routes/_index'
+import * as account from '~/routes/account'
+import * as login from '~/routes/login'
+import * as logout from '~/routes/logout'
+import * as privacy from '~/routes/user.privacy'
+import { createWebApp } from '../../server'
+
+/**
+ * The real web process (server.ts's Express: compression, helmet, body limits, the Remix
+ * handler) around a Remix build made of the real route modules, without `npm run build`:
+ * for the tests of what server.ts adds. Client assets are stand-ins; a public/build folder
+ * with one fingerprinted file checks the static cache.
+ */
+const ROUTES = [
+  ['root', undefined, '', false, root],
+  ['routes/_index', 'root', undefined, true, index],
+  ['routes/account', 'root', 'account', false, account],
+  ['routes/login', 'root', 'login', false, login],
+  ['routes/logout', 'root', 'logout', false, logout],
+  ['routes/user.privacy', 'root', 'user/privacy', false, privacy],
+  // Test only: a resource route whose body pauses, as a page with deferred data does.
+  ['routes/test.slow-stream', 'root', 'test/slow-stream', false, { loader: slowStream }],
+] as const
+
+/**
+ * `first part`, then `second part` only once the client said it has the first (releaseSecondPart):
+ * a server that held the first part back would wait here until the 5 s safety release, and write
+ * `second part (timed out)`.
+ */
+let release: (() => void) | undefined
+export function releaseSecondPart() {
+  release?.()
+}
+async function slowStream() {
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode(`first part ${'.'.repeat(2000)}\n`))
+      const released = await new Promise<boolean>((resolve) => {
+        release = () => resolve(true)
+        setTimeout(() => resolve(false), 5000)
+      })
+      controller.enqueue(encoder.encode(released ? 'second part\n' : 'second part (timed out)\n'))
+      controller.close()
+    },
+  })
+  return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+}
+
+function testBuild(): ServerBuild {
+  const routes: ServerBuild['routes'] = {}
+  const manifest: Record<string, unknown> = {}
+  for (const [id, parentId, routePath, isIndex, module] of ROUTES) {
+    routes[id] = { id, parentId, path: routePath, index: isIndex || undefined, caseSensitive: undefined, module: module as never }
+    manifest[id] = {
+      id,
+      parentId,
+      path: routePath,
+      index: isIndex || undefined,
+      module: `/build/${id}.js`,
+      imports: [],
+      hasAction: 'action' in module,
+      hasLoader: 'loader' in module,
+      hasClientAction: false,
+      hasClientLoader: false,
+      hasErrorBoundary: 'ErrorBoundary' in module,
+    }
+  }
+  return {
+    mode: 'production',
+    entry: { module: entry as never },
+    routes,
+    assets: {
+      entry: { module: '/build/entry.client.js', imports: [] },
+      routes: manifest,
+      version: 'test',
+      url: '/build/manifest-test.js',
+    } as never,
+    publicPath: '/build/',
+    assetsBuildDirectory: 'public/build',
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true } as never,
+    isSpaMode: false,
+  } as ServerBuild
+}
+
+export type RunningWeb = { url: string; port: number; close(): Promise<void> }
+
+/** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
+export async function startWeb(): Promise<RunningWeb> {
+  const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
+  mkdirSync(path.join(publicDir, 'build'))
+  writeFileSync(path.join(publicDir, 'build', 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
+  const app = createWebApp(testBuild(), { publicDir })
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s))
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
