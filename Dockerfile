@@ -15,7 +15,11 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/package.json ./package.json
+# The api's SQLite file, outbox and uploaded card photos (UPLOAD_DIR) live here unless PostgreSQL and S3 are set.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME /app/data
 USER node
 EXPOSE 3000 3001
-# Web by default; run the api with: docker run … npm run start:api
+# Web by default; run the api with: docker run … npm run start:api — in production it needs
+# DATABASE_URL, TRUST_PROXY, MAIL_TRANSPORT/SMTP_URL, PIN_PEPPER and CODES_KEY (README, "Deployed").
 CMD ["npm", "run", "start:web"]
