@@ -12,9 +12,12 @@ import { analyticsRoutes } from './routes/analytics'
 import { bankCardsRoutes } from './routes/bank-cards'
 import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
+import { messagesRoutes } from './routes/messages'
 import { ordersRoutes } from './routes/orders'
 import { pinRoutes } from './routes/pin'
 import { profileRoutes } from './routes/profile'
+import { supportRoutes } from './routes/support'
+import { tasksRoutes } from './routes/tasks'
 import { uploadsRoutes } from './routes/uploads'
 import { walletRoutes } from './routes/wallet'
 import { withdrawalsRoutes } from './routes/withdrawals'
@@ -59,7 +62,10 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(catalogueRoutes(deps))
   app.use(ordersRoutes(selling))
   app.use(analyticsRoutes(deps))
+  app.use(supportRoutes(deps))
   app.use(adminOrdersRoutes(selling))
+  app.use(messagesRoutes(deps))
+  app.use(tasksRoutes(deps))
 
   app.use(notFound)
   app.use(errorHandler(deps.logger, deps.dbHealth))

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { TaskId } from '#contract/tasks'
 import { parseTrustedWeb } from './lib/client-address'
 
 /**
@@ -110,6 +111,11 @@ const envSchema = z.object({
   S3_PREFIX: z.string().trim().max(200).default(''),
   /** Photos one person may upload per 24 hours. */
   UPLOADS_PER_DAY: intFrom(200, 1, 100_000),
+  // Task rewards (contract/tasks.ts), minor units of CURRENCY; 0 switches the task off.
+  TASK_REWARD_SET_PIN: intFrom(50_000, 0, 1e10),
+  TASK_REWARD_ADD_BANK_CARD: intFrom(50_000, 0, 1e10),
+  TASK_REWARD_FIRST_ORDER: intFrom(100_000, 0, 1e10),
+  TASK_REWARD_FIVE_ORDERS: intFrom(250_000, 0, 1e10),
   NODE_ENV: z.string().optional(),
 })
 
@@ -134,7 +140,11 @@ export type ApiConfig = {
   /** Bearer token of operators; undefined turns /admin off. */
   adminToken: string | undefined
   selling: SellingConfig
+  tasks: TasksConfig
 }
+
+/** The reward of each task (contract TaskId), in minor units of the wallet's currency; 0 = not offered. */
+export type TasksConfig = { rewards: Record<TaskId, number> }
 
 export type StorageConfig =
   | { driver: 'disk'; dir: string }
@@ -252,6 +262,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
             }
           : { driver: 'disk', dir: e.UPLOAD_DIR },
       uploadsPerDay: e.UPLOADS_PER_DAY,
+    },
+    tasks: {
+      rewards: {
+        set_pin: e.TASK_REWARD_SET_PIN,
+        add_bank_card: e.TASK_REWARD_ADD_BANK_CARD,
+        first_order: e.TASK_REWARD_FIRST_ORDER,
+        five_orders: e.TASK_REWARD_FIVE_ORDERS,
+      },
     },
   }
 }

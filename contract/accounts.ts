@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { noData, noInput, post } from './endpoint'
+import { get, noData, noInput, noQuery, post } from './endpoint'
+import { currencyCode, minorUnits } from './money'
 
 /** Field rules shared by the api (authoritative) and the web forms (early, friendly). */
 export const PASSWORD_MIN = 8
@@ -71,6 +72,52 @@ export const tokenData = z.string().min(1)
 export const googleNewData = z.object({ token: z.string().min(1), isNew: z.boolean() })
 export type GoogleNewData = z.infer<typeof googleNewData>
 
+/**
+ * Account deletion (DESIGN §3 delAccount): confirmed with the password, or — for an account that
+ * has none (Google only) — an e-mail code of type 5 sent to the person's own address. Exactly one.
+ */
+export const delAccountBody = z
+  .object({ password: loginPasswordField.optional(), verifyCode: verifyCodeField.optional() })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (b.password === undefined && b.verifyCode === undefined)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Confirm with your password or the e-mailed verification code' })
+    if (b.password !== undefined && b.verifyCode !== undefined)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Send your password or the verification code, not both' })
+  })
+export type DelAccountBody = z.infer<typeof delAccountBody>
+
+/**
+ * Before the form: how the person confirms, and why the account cannot be deleted now (the same
+ * refusal delAccount would answer), so the screen says it before anyone types a password.
+ */
+export const delAccountInfoData = z.object({
+  confirmWith: z.enum(['password', 'code']),
+  balance: minorUnits,
+  frozen: minorUnits,
+  currency: currencyCode,
+  /** Orders waiting for review, in review, or waiting for the person's answer to an offer. */
+  openOrders: z.number().int().nonnegative(),
+  /** Withdrawals not yet paid or failed. */
+  openWithdrawals: z.number().int().nonnegative(),
+  blocker: z.object({ code: z.number().int(), msg: z.string() }).nullable(),
+})
+export type DelAccountInfo = z.infer<typeof delAccountInfoData>
+
+/**
+ * bindAccount (DESIGN §3): links an external account to the signed-in person. Google only for
+ * now: the id_token is checked exactly as at sign-in, and the link is by Google's `sub`.
+ */
+export const bindAccountBody = z
+  .object({
+    provider: z.literal('google', { errorMap: () => ({ message: 'provider must be google' }) }),
+    id_token: googleBody.shape.id_token,
+  })
+  .strict()
+/** What is now linked: the provider and its (provider-verified) e-mail. */
+export const bindAccountData = z.object({ provider: z.literal('google'), email: z.string().nullable() })
+export type BindAccountData = z.infer<typeof bindAccountData>
+
 /** SPEC §7 and DESIGN §3: the /auth calls. */
 export const accountsApi = {
   login: post('/auth/login', 'public', loginBody, tokenData),
@@ -84,4 +131,9 @@ export const accountsApi = {
   googleNew: post('/auth/googleNew', 'public', googleBody, googleNewData),
   /** Takes no fields (an empty object or no body at all); revokes the token sent, if any. */
   logout: post('/auth/logout', 'optional', noInput, noData),
+  /** Links a Google account to the signed-in person (idempotent for the same one). */
+  bindAccount: post('/v1/user/bindAccount', 'user', bindAccountBody, bindAccountData),
+  /** Deletes the signed-in person's account: refused while money, orders or withdrawals are open. */
+  delAccount: post('/v1/user/delAccount', 'user', delAccountBody, noData),
+  delAccountInfo: get('/v1/user/delAccountInfo', 'user', noQuery, delAccountInfoData),
 }

@@ -60,3 +60,37 @@ export const adminApi = {
   user: get('/admin/user', 'admin', adminUserQuery, adminUserData),
   books: get('/admin/books', 'admin', z.object({}), booksData),
 }
+
+/** A calendar day, YYYY-MM-DD, in the installation's time zone (the wallet's). */
+const dayField = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name}: a day like 2025-01-31`)
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+      message: `${name}: not a day of the calendar`,
+    })
+
+/** The funnel's days, both included; without them the last 30 days up to today. */
+export const funnelQuery = z
+  .object({ from: dayField('from').optional(), to: dayField('to').optional() })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from: must not be after to', path: ['from'] })
+
+/**
+ * The analytics funnel over the days asked (analytics events only, so people with Do Not Track or
+ * Global Privacy Control are in no step): distinct visitors with a page view, then people whose
+ * registration, first order and first withdrawal fell in those days.
+ */
+export const funnelData = z.object({
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
+  visits: z.number().int().nonnegative(),
+  registrations: z.number().int().nonnegative(),
+  firstOrders: z.number().int().nonnegative(),
+  firstWithdrawals: z.number().int().nonnegative(),
+})
+export type FunnelData = z.infer<typeof funnelData>
+
+export const adminAnalyticsApi = {
+  funnel: get('/admin/analytics/funnel', 'admin', funnelQuery, funnelData),
+}

@@ -222,8 +222,30 @@ export const quoteData = z.object({
 })
 export type Quote = z.infer<typeof quoteData>
 
+/**
+ * A featured gift card (Home's list; `giftCardList` of /v1/user/index, SPEC §7): the brand's tile,
+ * its review ETA and its best rate — in dollars when it is bought as dollar cards (rates in other
+ * currencies do not compare), else in the currency of its first rate. The whole board is
+ * /v1/giftcard/rates; Home carries one line a brand so every page's user index stays small.
+ */
+export const giftCardSchema = brandSchema.pick({ brandId: true, name: true, logo: true, etaMinutes: true }).extend({ bestRate: rateSchema })
+export type GiftCard = z.infer<typeof giftCardSchema>
+
+/** The rate a featured card advertises ("Up to ₦1,180.00 per US$1"); undefined without rates. */
+export function bestRateOf<R extends Pick<Rate, 'rate' | 'currency'>>(rates: R[]): R | undefined {
+  const currency = rates.some((r) => r.currency === 'USD') ? 'USD' : rates[0]?.currency
+  let best: R | undefined
+  for (const r of rates) {
+    if (r.currency !== currency) continue
+    if (!best || (parseRate(r.rate) ?? 0) > (parseRate(best.rate) ?? 0)) best = r
+  }
+  return best
+}
+
 export const catalogueApi = {
   list: get('/v1/giftcard/list', 'public', z.object({}), z.array(brandSchema)),
+  /** Home's featured cards for a visitor: the same list a signed-in person's user index carries. */
+  featured: get('/v1/giftcard/featured', 'public', z.object({}), z.array(giftCardSchema)),
   rates: get('/v1/giftcard/rates', 'public', ratesQuery, z.array(rateSchema)),
   quote: get('/v1/giftcard/quote', 'public', quoteQuery, quoteData),
 }

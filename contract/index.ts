@@ -1,13 +1,16 @@
 import { accountsApi } from './accounts'
-import { adminApi } from './admin'
+import { adminAnalyticsApi, adminApi } from './admin'
 import { adminOrdersApi } from './admin-orders'
 import { analyticsApi } from './analytics'
 import { bankCardsApi } from './bank-cards'
 import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
+import { messagesApi } from './messages'
 import { ordersApi } from './orders'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
+import { supportApi } from './support'
+import { tasksApi } from './tasks'
 import { uploadsApi } from './uploads'
 import { walletApi } from './wallet'
 import { withdrawalsApi } from './withdrawals'
@@ -25,7 +28,11 @@ export const contractApis = {
   orders: ordersApi,
   uploads: uploadsApi,
   analytics: analyticsApi,
+  adminAnalytics: adminAnalyticsApi,
+  support: supportApi,
   adminOrders: adminOrdersApi,
+  tasks: tasksApi,
+  messages: messagesApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

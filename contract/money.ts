@@ -25,13 +25,24 @@ export const signedAmount = z
 
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
 
+// An Intl.NumberFormat costs tens of microseconds to build, and a page shows dozens of amounts:
+// one per currency and style, kept for the life of the process (a handful of currencies exist).
+const digitsCache = new Map<string, number>()
+const formatters = new Map<string, Intl.NumberFormat>()
+
 /** Digits after the decimal point of a currency (ISO 4217 minor units). */
 export function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
-  } catch {
-    return 2
+  let digits = digitsCache.get(currency)
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+    } catch {
+      digits = 2
+    }
+    // Only real currency codes are kept, so input cannot grow the cache without bound.
+    if (/^[A-Z]{3}$/.test(currency) && digitsCache.size < 500) digitsCache.set(currency, digits)
   }
+  return digits
 }
 
 /**
@@ -63,12 +74,17 @@ export function amountInputValue(minor: number, currency: string): string {
 /** "₦1,500.00" — the one way an amount is shown. `signed` adds "+" to credits. */
 export function formatMoney(minor: number, currency: string, options: { signed?: boolean } = {}): string {
   const digits = minorDigits(currency)
-  const text = new Intl.NumberFormat('en-NG', {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    signDisplay: options.signed ? 'exceptZero' : 'auto',
-  }).format(minor / 10 ** digits)
-  return text
+  const key = `${currency}${options.signed ? '+' : ''}`
+  let format = formatters.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat('en-NG', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      signDisplay: options.signed ? 'exceptZero' : 'auto',
+    })
+    if (/^[A-Z]{3}$/.test(currency) && formatters.size < 1000) formatters.set(key, format)
+  }
+  return format.format(minor / 10 ** digits)
 }

@@ -1,25 +1,22 @@
 import { z } from 'zod'
-import { brandSchema, rateSchema } from './catalogue'
+import { giftCardSchema } from './catalogue'
 import { get, noQuery, post } from './endpoint'
+import { orderSummarySchema } from './orders'
+import { taskInfoSchema } from './tasks'
 
-export const NICKNAME_MAX = 32
+/** A nickname is 2–20 characters (after trimming): short enough for a row on a phone. */
+export const NICKNAME_MIN = 2
+export const NICKNAME_MAX = 20
 
 export const userInfoSchema = z.object({
   userId: z.string(),
   userName: z.string(),
   email: z.string().optional(),
   headImg: z.string().nullable(),
+  /** The e-mail of the linked Google account (Google-verified), or null when none is linked. */
+  googleEmail: z.string().nullable().default(null),
 })
 export type UserInfo = z.infer<typeof userInfoSchema>
-
-/**
- * A featured gift card on Home (`giftCardList`): the brand's tile, its review ETA, and the rate in
- * force for each country × type it is bought as (the board's rows for that brand, same order).
- */
-export const giftCardSchema = brandSchema
-  .pick({ brandId: true, name: true, logo: true, etaMinutes: true })
-  .extend({ rates: z.array(rateSchema) })
-export type GiftCard = z.infer<typeof giftCardSchema>
 
 /**
  * The wallet at a glance, in the one call every page makes (Home's balance card, Account's rows),
@@ -39,20 +36,29 @@ export type WalletSummary = z.infer<typeof walletSummarySchema>
 export const userIndexData = z.object({
   userInfo: userInfoSchema.nullable(),
   wallet: walletSummarySchema.nullable().default(null),
-  taskInfos: z.array(z.unknown()).default([]),
+  taskInfos: z.array(taskInfoSchema).default([]),
   giftCardList: z.array(giftCardSchema).default([]),
   unreadCount: z.number().int().nonnegative().default(0),
+  /**
+   * Orders still waiting for a decision — pending, reviewing, or proposed (waiting for the
+   * person's answer) — newest first, at most OPEN_ORDERS_SHOWN, and how many there are: Home's
+   * "In review" list without a second call.
+   */
+  openOrders: z.object({ count: z.number().int().nonnegative(), latest: z.array(orderSummarySchema) }).default({ count: 0, latest: [] }),
 })
+export const OPEN_ORDERS_SHOWN = 3
 export type UserIndexData = z.infer<typeof userIndexData>
 
 export const userNameField = z
-  .string({ invalid_type_error: 'Nickname must be text' })
+  .string({ required_error: 'Nickname is required', invalid_type_error: 'Nickname must be text' })
   .trim()
   .min(1, 'Nickname is required')
   .max(NICKNAME_MAX, `Nickname must be at most ${NICKNAME_MAX} characters`)
   // Control characters and angle brackets have no place in a display name.
   // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f<>]*$/, 'Nickname has characters that are not allowed')
+  // Apart from min(1): an empty one says "required" alone, not twice.
+  .refine((name) => name.length === 0 || name.length >= NICKNAME_MIN, `Nickname must be at least ${NICKNAME_MIN} characters`)
 
 export const headImgField = z
   .string({ invalid_type_error: 'Avatar must be text' })

@@ -91,4 +91,36 @@ export const Refusals = {
   UPLOAD_LIMIT: { code: 4214, msg: 'You uploaded too many photos today. Try again tomorrow' },
   /** An operator's proposal that is not lower than the quote, or pays nothing at all. */
   PROPOSAL_NOT_LOWER: { code: 4215, msg: 'A proposal must lower the payout of the cards it names, and pay something' },
+  /** No such task (or it is switched off: its reward setting is 0). */
+  TASK_NOT_FOUND: { code: 4310, msg: 'This task was not found' },
+  /** The task is not finished yet; the msg names it. */
+  TASK_NOT_DONE: { code: 4311, msg: 'Finish the task first' },
+  /** The reward of this task was already credited. */
+  TASK_ALREADY_CLAIMED: { code: 4312, msg: 'You already claimed this reward' },
+  /** No such message among the person's own (someone else's id, or an unknown one). */
+  MESSAGE_NOT_FOUND: { code: 4301, msg: 'Message not found' },
+  /** Account deletion confirmed with a wrong password (counted with failed sign-ins of the address). */
+  DELETE_WRONG_PASSWORD: { code: 4320, msg: 'Wrong password. Your account was not deleted' },
+  /** Money is still available in the wallet; the msg says how much. */
+  DELETE_BALANCE_LEFT: { code: 4321, msg: 'Withdraw your balance first, then delete your account' },
+  /** Money is on hold for a withdrawal on its way; the msg says how much. */
+  DELETE_MONEY_ON_HOLD: { code: 4322, msg: 'Money is on hold for a withdrawal. Wait until it reaches your bank, then delete your account' },
+  /** A withdrawal is not yet paid or failed. */
+  DELETE_WITHDRAWALS_OPEN: { code: 4323, msg: 'A withdrawal is still on its way. Wait until it arrives, then delete your account' },
+  /** An order is waiting for review, in review, or waiting for the person's answer to an offer; the msg says how many. */
+  DELETE_ORDERS_OPEN: { code: 4324, msg: 'You have an open order. Wait until it is finished, then delete your account' },
+  /** The account has a password: a code does not delete it. */
+  DELETE_USE_PASSWORD: { code: 4325, msg: 'Confirm with your password' },
+  /** The account has no password (Google only): confirm with an e-mailed code. */
+  DELETE_USE_CODE: { code: 4326, msg: 'Your account has no password. Confirm with a code we e-mail you' },
+  /** Money is left in the wallet, but less than the smallest withdrawal; the msg says how much. */
+  DELETE_BALANCE_TOO_SMALL: { code: 4327, msg: 'Your balance is less than the smallest withdrawal. Contact support to close your account' },
+  /** bindAccount: this Google account is already linked to someone else. */
+  GOOGLE_LINKED_ELSEWHERE: { code: 4340, msg: 'This Google account is already linked to another account' },
+  /** bindAccount: the person already has a different Google account linked. */
+  GOOGLE_ALREADY_LINKED: { code: 4341, msg: 'Your account is already linked to a different Google account' },
+  /** bindAccount: Google has not verified the e-mail of this Google account (never linked by an unverified e-mail). */
+  GOOGLE_EMAIL_UNVERIFIED: { code: 4342, msg: 'Google has not verified the e-mail of this Google account. Verify it with Google first' },
+  /** An avatar over its size limit (contract/uploads.ts MAX_AVATAR_BYTES). */
+  AVATAR_TOO_LARGE: { code: 4343, msg: 'This photo is larger than 2 MB. Upload a smaller one' },
 } as const satisfies Record<string, Refusal>

@@ -24,6 +24,20 @@ export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 /** A picture bigger than this many pixels is refused before it is decoded (a 5 MB PNG can hold billions). */
 export const MAX_IMAGE_PIXELS = 40_000_000
 
+/**
+ * Profile photos (avatars) go through the same pipeline with their own limits: at most
+ * MAX_AVATAR_BYTES, typed by content, cropped square at the centre and made AVATAR_SIDE px wide
+ * (JPEG). `POST /v1/avatar/upload` takes the same one-part multipart body as /v1/file/upload and
+ * answers the same `{ fileId, … }`; the person then sets `headImg` to `avatarPath(fileId)` with
+ * setInfo. An avatar is shown to its owner only: `GET /v1/avatar/get?id=` answers its bytes to
+ * them (anything else, IMAGE_NOT_FOUND), and the web serves it at `/avatar/:id`. An avatar is
+ * never accepted as a card photo, nor a card photo as an avatar.
+ */
+export const MAX_AVATAR_BYTES = 2 * 1024 * 1024
+export const AVATAR_SIDE = 256
+/** Where the web serves an avatar: the value setInfo's headImg takes for an uploaded photo. */
+export const avatarPath = (fileId: string) => `/avatar/${fileId}`
+
 export const fileIdField = z
   .string({ required_error: 'id is required', invalid_type_error: 'id must be text' })
   .trim()
@@ -48,4 +62,7 @@ export const uploadsApi = {
   /** multipart/form-data, one part `file` (the body record is empty: nothing else is read). */
   upload: post('/v1/file/upload', 'user', noInput, uploadData),
   file: get('/v1/file/get', 'user', fileQuery, imageBytes),
+  /** multipart/form-data, one part `file`, at most MAX_AVATAR_BYTES: a profile photo. */
+  avatar: post('/v1/avatar/upload', 'user', noInput, uploadData),
+  avatarFile: get('/v1/avatar/get', 'user', fileQuery, imageBytes),
 }

@@ -19,6 +19,7 @@
 //   rates [--brand apple]                                                 the rates board with the change over 24 hours
 //   rate <brand> <country> <physical|ecode> [<rate>]                      set a rate (₦ per card-currency unit, e.g. 1450.50), or show its history
 //   eta <brand> <minutes>                                                 set a brand's review ETA
+//   stats [--from YYYY-MM-DD] [--to YYYY-MM-DD]                          the funnel: visits → registrations → first order → first withdrawal (default: the last 30 days)
 //
 // Settings: OPS_API_URL (default http://127.0.0.1:3001), ADMIN_TOKEN (default: data/admin-token, made by npm start).
 import { randomUUID } from 'node:crypto'
@@ -244,7 +245,24 @@ switch (command) {
     console.log(`${e.brandId}: reviews take about ${e.etaMinutes} minutes`)
     break
   }
+  case 'stats': {
+    for (const name of ['from', 'to']) {
+      if (name in flags && !/^\d{4}-\d{2}-\d{2}$/.test(flags[name] ?? '')) fail(`--${name} takes a day like 2025-01-31`)
+    }
+    const q = new URLSearchParams({ ...(flags.from && { from: flags.from }), ...(flags.to && { to: flags.to }) })
+    const f = await call('GET', `/admin/analytics/funnel${q.size ? `?${q}` : ''}`)
+    const count = (n) => new Intl.NumberFormat('en-NG').format(n).padStart(9)
+    const pct = (n, of) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '—').padStart(7)
+    console.log(`Funnel ${f.from} to ${f.to} (${f.timeZone}), people counted once per step`)
+    console.log(`  visits            ${count(f.visits)}`)
+    console.log(`  registrations     ${count(f.registrations)}  ${pct(f.registrations, f.visits)} of visits`)
+    console.log(`  first order       ${count(f.firstOrders)}  ${pct(f.firstOrders, f.registrations)} of registrations`)
+    console.log(`  first withdrawal  ${count(f.firstWithdrawals)}  ${pct(f.firstWithdrawals, f.firstOrders)} of first orders`)
+    console.log(`  overall: ${pct(f.firstWithdrawals, f.visits).trim()} of visits reached a first withdrawal`)
+    console.log('Not counted: people with Do Not Track or Global Privacy Control (their browsers send nothing).')
+    break
+  }
   default:
-    console.log('usage: npm run ops -- withdrawals|withdrawal|user|adjust|books|orders|order|rates|rate|eta …  (see scripts/ops.mjs)')
+    console.log('usage: npm run ops -- withdrawals|withdrawal|user|adjust|books|orders|order|rates|rate|eta|stats …  (see scripts/ops.mjs)')
     process.exitCode = command ? 2 : 0
 }

@@ -3,6 +3,9 @@ import type { Db } from './connect'
 import * as m0001 from './migrations/0001_accounts'
 import * as m0002 from './migrations/0002_wallet'
 import * as m0003 from './migrations/0003_selling'
+import * as m0004 from './migrations/0004_tasks'
+import * as m0005 from './migrations/0005_google-link-avatars'
+import * as m0006 from './migrations/0006_analytics-visitors'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -12,6 +15,9 @@ export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_wallet': m0002,
   '0003_selling': m0003,
+  '0004_tasks': m0004,
+  '0005_google-link-avatars': m0005,
+  '0006_analytics-visitors': m0006,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -29,6 +29,7 @@ export interface Database {
   order_events: OrderEventsTable
   ecode_fingerprints: EcodeFingerprintsTable
   analytics_events: AnalyticsEventsTable
+  task_claims: TaskClaimsTable
 }
 
 export interface UsersTable {
@@ -41,6 +42,8 @@ export interface UsersTable {
   head_img: string | null
   /** Google's stable `sub` claim once the account is linked. */
   google_sub: string | null
+  /** The linked Google account's e-mail, as Google verified it (migration 0005); null when not linked. */
+  google_email: string | null
   created_at: number
   updated_at: number
 }
@@ -219,12 +222,16 @@ export interface GiftCardRatesTable {
   set_by: string
 }
 
+export type UploadPurpose = 'card' | 'avatar'
+
 /** A stored photo (re-encoded JPEG). The bytes live in the storage (disk or S3) under `storage_key`. */
 export interface UploadsTable {
   id: string
   /** The person who uploaded it; null for an operator's proof photo. */
   user_id: string | null
   uploaded_by: string
+  /** 'card' (a card photo, secret) or 'avatar' (a profile photo), migration 0005. */
+  purpose: UploadPurpose
   storage_key: string
   content_type: string
   bytes: number
@@ -313,6 +320,8 @@ export interface AnalyticsEventsTable {
   context_json: string | null
   occurred_at: number | null
   created_at: number
+  /** The browser's random visitor id (page views), or null (migration 0006). */
+  visitor_id: string | null
 }
 
 export type User = Selectable<UsersTable>
@@ -331,3 +340,17 @@ export type UploadRow = Selectable<UploadsTable>
 export type OrderRow = Selectable<OrdersTable>
 export type OrderCardRow = Selectable<OrderCardsTable>
 export type OrderEventRow = Selectable<OrderEventsTable>
+
+/** A task reward a person claimed: once per person and task (UNIQUE user_id, task_id). */
+export interface TaskClaimsTable {
+  id: string
+  user_id: string
+  /** contract TaskId */
+  task_id: string
+  /** What was credited, minor units of `currency`. */
+  amount: number
+  currency: string
+  claimed_at: number
+}
+
+export type TaskClaimRow = Selectable<TaskClaimsTable>

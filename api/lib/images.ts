@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import { IMAGE_TYPES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '#contract/uploads'
 
 /**
- * Card photos: what the bytes are (never the name or the Content-Type the sender claims), and
+ * Card photos and avatars: what the bytes are (never the name or the Content-Type the sender claims), and
  * the one re-encoding every stored photo goes through: turned upright by its EXIF orientation,
  * then every metadata block (EXIF, GPS, XMP, ICC) dropped, the longest side capped, and written
  * as a plain JPEG. A stored photo is ours, not the sender's file.
@@ -27,7 +27,15 @@ sharp.concurrency(1)
 // Photos are re-encoded once; libvips' operation cache would only hold memory.
 sharp.cache(false)
 
-export async function reencodeImage(bytes: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+/**
+ * `square` (avatars): cropped to a square at the centre and scaled to `square` px a side, small
+ * pictures included, so every avatar is the same small file. Otherwise (card photos) the shape is
+ * kept and only the longest side capped.
+ */
+export async function reencodeImage(
+  bytes: Buffer,
+  shape: { square?: number } = {},
+): Promise<{ data: Buffer; width: number; height: number }> {
   const options = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' as const, sequentialRead: true }
   // The header first: a 5 MB PNG can declare billions of pixels; refuse it before decoding any.
   let meta
@@ -41,7 +49,11 @@ export async function reencodeImage(bytes: Buffer): Promise<{ data: Buffer; widt
   try {
     const { data, info } = await sharp(bytes, options)
       .rotate()
-      .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true })
+      .resize(
+        shape.square
+          ? { width: shape.square, height: shape.square, fit: 'cover', position: 'centre' }
+          : { width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true },
+      )
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 85 })
       .toBuffer({ resolveWithObject: true })

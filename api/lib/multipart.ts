@@ -1,20 +1,22 @@
 import busboy from 'busboy'
 import type { Request } from 'express'
-import { Refusals } from '#contract/refusals'
+import { Refusals, type Refusal } from '#contract/refusals'
 import { badRequest, refuse } from './envelope'
 
 /**
  * Reads the one file of a multipart/form-data upload (busboy, streamed): at most `maxBytes` are
  * ever held, the rest of an oversized body is never buffered. Other (text) parts are ignored.
- * Refuses: not multipart, no file, a second file, a file under another name, too large.
+ * Refuses: not multipart, no file, a second file, a file under another name, too large (with
+ * `tooLarge`, FILE_TOO_LARGE unless told).
  */
-export function readOneFile(req: Request, options: { field: string; maxBytes: number }): Promise<Buffer> {
+export function readOneFile(req: Request, options: { field: string; maxBytes: number; tooLarge?: Refusal }): Promise<Buffer> {
+  const tooLarge = options.tooLarge ?? Refusals.FILE_TOO_LARGE
   if (!req.is('multipart/form-data')) {
     return Promise.reject(badRequest(`${options.field}: Send the photo as multipart/form-data, in a part named ${options.field}`))
   }
   // Slack for the multipart framing around the file.
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > options.maxBytes + 64 * 1024) return Promise.reject(refuse(Refusals.FILE_TOO_LARGE))
+  if (declared > options.maxBytes + 64 * 1024) return Promise.reject(refuse(tooLarge))
 
   return new Promise<Buffer>((resolve, reject) => {
     let bb: busboy.Busboy
@@ -52,7 +54,7 @@ export function readOneFile(req: Request, options: { field: string; maxBytes: nu
         size += chunk.length
         chunks.push(chunk)
       })
-      stream.on('limit', () => fail(refuse(Refusals.FILE_TOO_LARGE)))
+      stream.on('limit', () => fail(refuse(tooLarge)))
       stream.on('end', () => {
         if (!settled && !stream.truncated) file = Buffer.concat(chunks, size)
       })

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import { newId } from '../lib/tokens'
 
@@ -8,7 +9,14 @@ import { newId } from '../lib/tokens'
  */
 export async function recordEvent(
   db: Db,
-  e: { name: string; userId: string | null; onceKey: string | null; context: Record<string, unknown> | null; occurredAt: number | null },
+  e: {
+    name: string
+    userId: string | null
+    onceKey: string | null
+    context: Record<string, unknown> | null
+    occurredAt: number | null
+    visitorId?: string | null
+  },
   now: number,
 ): Promise<boolean> {
   const r = await db
@@ -17,6 +25,7 @@ export async function recordEvent(
       id: newId(),
       name: e.name,
       user_id: e.userId,
+      visitor_id: e.visitorId ?? null,
       once_key: e.onceKey,
       context_json: e.context ? JSON.stringify(e.context) : null,
       occurred_at: e.occurredAt,
@@ -25,4 +34,36 @@ export async function recordEvent(
     .onConflict((oc) => oc.column('once_key').doNothing())
     .executeTakeFirst()
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1
+}
+
+/**
+ * Distinct visitors with a page view stored in [start, end): the browser's visitor id, or the
+ * person for a page view without one. Counted by when the api stored it, not the device's clock.
+ */
+export async function countVisitors(db: Db, start: number, end: number): Promise<number> {
+  const row = await db
+    .selectFrom('analytics_events')
+    .select(sql<number | string>`count(distinct coalesce(visitor_id, ${sql.lit('user:')} || user_id))`.as('n'))
+    .where('name', '=', 'page_view')
+    .where('created_at', '>=', start)
+    .where('created_at', '<', end)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/** People whose FIRST event `name` was stored in [start, end): a repeat later is not a new one. */
+export async function countFirstTimers(db: Db, name: string, start: number, end: number): Promise<number> {
+  const firsts = db
+    .selectFrom('analytics_events')
+    .select('user_id')
+    .where('name', '=', name)
+    .where('user_id', 'is not', null)
+    .groupBy('user_id')
+    .having((eb) => eb.fn.min('created_at'), '>=', start)
+    .having((eb) => eb.fn.min('created_at'), '<', end)
+  const row = await db
+    .selectFrom(firsts.as('firsts'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
 }

@@ -31,3 +31,40 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
     .executeTakeFirstOrThrow()
   return Number(r.n)
 }
+
+/** One page of the person's messages, newest first (the id breaks ties within a millisecond, so pages never overlap). */
+export async function pageMessages(db: Db, userId: string, pageNum: number, pageSize: number) {
+  const own = db.selectFrom('messages').where('user_id', '=', userId)
+  const [rows, count] = await Promise.all([
+    own
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((pageNum - 1) * pageSize)
+      .execute(),
+    own.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(count.n) }
+}
+
+/** A message of this person's, or undefined (someone else's id reads the same as an unknown one). */
+export function findOwnMessage(db: Db, userId: string, id: string) {
+  return db.selectFrom('messages').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+}
+
+/** Marks one message read; the first read keeps its time, so a repeat changes nothing. */
+export async function markRead(db: Db, userId: string, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('messages')
+    .set({ read_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .execute()
+}
+
+/** Marks every unread message of the person read. */
+export async function markAllRead(db: Db, userId: string, now: number): Promise<void> {
+  await db.updateTable('messages').set({ read_at: now }).where('user_id', '=', userId).where('read_at', 'is', null).execute()
+}

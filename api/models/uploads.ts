@@ -24,10 +24,16 @@ export const findReadableUpload = (db: Db, userId: string, id: string): Promise<
     )
     .executeTakeFirst()
 
-/** Which of these ids are this person's own uploads. */
+/** Which of these ids are this person's own card photos (an avatar is never a card photo). */
 export async function ownUploadIds(db: Db, userId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set()
-  const rows = await db.selectFrom('uploads').select('id').where('user_id', '=', userId).where('id', 'in', ids).execute()
+  const rows = await db
+    .selectFrom('uploads')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'card')
+    .where('id', 'in', ids)
+    .execute()
   return new Set(rows.map((r) => r.id))
 }
 
@@ -40,3 +46,7 @@ export async function countUploadsSince(db: Db, userId: string, since: number): 
     .executeTakeFirstOrThrow()
   return Number(r.n)
 }
+
+/** An avatar of this person's own (a card photo is not an avatar). */
+export const findOwnAvatar = (db: Db, userId: string, id: string): Promise<UploadRow | undefined> =>
+  db.selectFrom('uploads').selectAll().where('id', '=', id).where('user_id', '=', userId).where('purpose', '=', 'avatar').executeTakeFirst()

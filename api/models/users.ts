@@ -14,7 +14,7 @@ export const findUserByGoogleSub = (db: Db, sub: string) =>
 /** Throws a unique violation (see isUniqueViolation) when the e-mail or Google account is taken. */
 export async function createUser(
   db: Db,
-  fields: Pick<NewUser, 'email' | 'user_name'> & Partial<Pick<NewUser, 'password_hash' | 'head_img' | 'google_sub'>>,
+  fields: Pick<NewUser, 'email' | 'user_name'> & Partial<Pick<NewUser, 'password_hash' | 'head_img' | 'google_sub' | 'google_email'>>,
   now: number,
 ): Promise<User> {
   const row: User = {
@@ -24,6 +24,7 @@ export async function createUser(
     user_name: fields.user_name,
     head_img: fields.head_img ?? null,
     google_sub: fields.google_sub ?? null,
+    google_email: fields.google_email ?? null,
     created_at: now,
     updated_at: now,
   }
@@ -57,13 +58,17 @@ export async function upgradePasswordHash(db: Db, id: string, verifiedHash: stri
   await db.updateTable('users').set({ password_hash: newHash }).where('id', '=', id).where('password_hash', '=', verifiedHash).execute()
 }
 
-/** Links a Google account to a user that has none yet; false when the user already has one. */
-export async function linkGoogleSub(db: Db, id: string, sub: string, now: number): Promise<boolean> {
+/**
+ * Links a Google account (its `sub`, and the e-mail Google verified for it) to a user that has
+ * none yet, or refreshes the e-mail of the same one; false when the user has a different one.
+ * Throws a unique violation (isUniqueViolation) when another user holds this `sub`.
+ */
+export async function linkGoogleSub(db: Db, id: string, sub: string, now: number, email: string | null): Promise<boolean> {
   const result = await db
     .updateTable('users')
-    .set({ google_sub: sub, updated_at: now })
+    .set({ google_sub: sub, google_email: email, updated_at: now })
     .where('id', '=', id)
-    .where('google_sub', 'is', null)
+    .where((eb) => eb.or([eb('google_sub', 'is', null), eb('google_sub', '=', sub)]))
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
 }
@@ -74,4 +79,5 @@ export const toUserInfo = (u: User): UserInfo => ({
   userName: u.user_name,
   email: u.email,
   headImg: u.head_img,
+  googleEmail: u.google_sub ? u.google_email : null,
 })

@@ -3,7 +3,9 @@ import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import { presentedToken } from '../middleware/auth'
 import { loginFailLimiter } from '../middleware/rate-limit'
+import * as accountDeletion from '../services/account-deletion'
 import * as accounts from '../services/accounts'
+import * as google from '../services/google'
 
 /** SPEC §7 and DESIGN §3: /auth/* — sign-in, registration, codes, password reset, Google, logout. */
 export function accountsRoutes(deps: ApiDeps) {
@@ -20,5 +22,8 @@ export function accountsRoutes(deps: ApiDeps) {
   bind(api.google, async ({ input }) => (await accounts.googleSignIn(deps, input.id_token)).token)
   bind(api.googleNew, ({ input }) => accounts.googleSignIn(deps, input.id_token))
   bind(api.logout, ({ req }) => accounts.logout(deps, presentedToken(req)))
+  bind(api.bindAccount, ({ user, input }) => google.bindGoogle(deps, user, input.id_token))
+  bind(api.delAccountInfo, ({ user }) => accountDeletion.delAccountInfo(deps, user))
+  bind(api.delAccount, ({ user, input }) => accountDeletion.delAccount(deps, user, input))
   return router
 }

@@ -1,7 +1,8 @@
-import { adminApi as api } from '#contract/admin'
+import { adminAnalyticsApi, adminApi as api } from '#contract/admin'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import * as admin from '../services/admin'
+import { funnel } from '../services/analytics'
 
 /** /admin/*: operators only (Bearer ADMIN_TOKEN; absent when unset). Every action is audited. */
 export function adminRoutes(deps: ApiDeps) {
@@ -11,5 +12,6 @@ export function adminRoutes(deps: ApiDeps) {
   bind(api.updateWithdrawal, ({ actor, input }) => admin.moveWithdrawal(deps, actor, input))
   bind(api.user, ({ input }) => admin.findPerson(deps, input))
   bind(api.books, () => admin.checkBooks(deps))
+  bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
   return router
 }

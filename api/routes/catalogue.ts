@@ -7,6 +7,7 @@ import * as catalogue from '../services/catalogue'
 export function catalogueRoutes(deps: ApiDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.list, () => catalogue.giftCardList(deps))
+  bind(api.featured, () => catalogue.featuredGiftCards(deps))
   bind(api.rates, ({ input }) => catalogue.giftCardRates(deps, input))
   bind(api.quote, ({ input }) => catalogue.quote(deps, input))
   return router

@@ -15,6 +15,8 @@ export function uploadsRoutes(deps: SellingDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.upload, ({ user, req, res }) => uploads.uploadPhoto(deps, { userId: user.id }, req, res))
   bind(api.file, ({ user, input, res }) => uploads.readOwnPhoto(deps, user.id, input.id, res).then(streamed))
+  bind(api.avatar, ({ user, req, res }) => uploads.uploadPhoto(deps, { userId: user.id }, req, res, 'avatar'))
+  bind(api.avatarFile, ({ user, input, res }) => uploads.readOwnAvatar(deps, user.id, input.id, res).then(streamed))
   bind(adminOrdersApi.upload, ({ actor, req, res }) => uploads.uploadPhoto(deps, { operator: actor }, req, res))
   bind(adminOrdersApi.file, ({ input, res }) => uploads.readAnyPhoto(deps, input.id, res).then(streamed))
   return router

@@ -1,10 +1,12 @@
 import {
+  bestRateOf,
   COUNTRIES,
   type Brand,
   type CardType,
   type CardTypeOffer,
   faceValueProblem,
   formatRate,
+  type GiftCard,
   type Logo,
   parseRate,
   payoutFor,
@@ -113,6 +115,21 @@ export async function giftCardRates(deps: ApiDeps, filter: { brandId?: string; c
     }
   }
   return out
+}
+
+/**
+ * The featured brands (Home's cards), one line each with its best rate (bestRateOf); a brand with
+ * no rate in force is left out. Every signed-in page's /v1/user/index carries this, so it is small.
+ */
+export async function featuredGiftCards(deps: ApiDeps): Promise<GiftCard[]> {
+  const [brands, rates] = await Promise.all([catalogue.listBrands(deps.db), giftCardRates(deps, {})])
+  const cards: GiftCard[] = []
+  for (const b of brands) {
+    if (b.featured !== 1) continue
+    const bestRate = bestRateOf(rates.filter((r) => r.brandId === b.id))
+    if (bestRate) cards.push({ brandId: b.id, name: b.name, logo: toLogo(b), etaMinutes: b.eta_minutes, bestRate })
+  }
+  return cards
 }
 
 export type Offer = { brand: GiftCardBrandRow; variant: GiftCardVariantRow; offer: CardTypeOffer; rate: GiftCardRateRow }

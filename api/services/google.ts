@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
-import { emailField } from '#contract/accounts'
+import { emailField, type BindAccountData } from '#contract/accounts'
 import { userNameField, NICKNAME_MAX } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
@@ -13,6 +13,17 @@ export type GoogleIdentity = { sub: string; email: string; name?: string; pictur
 export type GoogleVerifier = (idToken: string) => Promise<GoogleIdentity>
 
 const GOOGLE_ISSUERS = ['accounts.google.com', 'https://accounts.google.com']
+
+/**
+ * A genuine id_token (signature, audience, issuer and expiry all checked) whose e-mail Google has
+ * not verified. Sign-in refuses it like any bad token; linking says why.
+ */
+export class GoogleEmailUnverified extends Error {
+  constructor() {
+    super('email not verified')
+    this.name = 'GoogleEmailUnverified'
+  }
+}
 
 /**
  * Checks a Google id_token offline against Google's published keys (or, in tests, a local key
@@ -30,7 +41,7 @@ export function createGoogleVerifier(opts: { clientIds: string[]; jwksUrl: strin
       currentDate: new Date(opts.now()),
       requiredClaims: ['sub', 'exp', 'iat'],
     })
-    if (payload.email_verified !== true && payload.email_verified !== 'true') throw new Error('email not verified')
+    if (payload.email_verified !== true && payload.email_verified !== 'true') throw new GoogleEmailUnverified()
     const email = emailField.safeParse(payload.email)
     if (!email.success) throw new Error('no usable email claim')
     if (typeof payload.sub !== 'string' || !payload.sub || payload.sub.length > 255) throw new Error('bad sub claim')
@@ -43,7 +54,6 @@ export function createGoogleVerifier(opts: { clientIds: string[]; jwksUrl: strin
   }
 }
 
-/** A display name the profile rules accept: Google's name, else the e-mail's local part. */
 /**
  * The name a new account starts with: Google's profile name when there is one, else a neutral
  * "Seller 4821". Never the e-mail's local part: the name is shown on trades, and half an address
@@ -71,15 +81,19 @@ export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promi
   const { db } = deps
   for (let attempt = 0; attempt < 2; attempt++) {
     const linked = await findUserByGoogleSub(db, id.sub)
-    if (linked) return { user: linked, isNew: false }
+    if (linked) {
+      // Keep the e-mail Account shows in step with Google's (it may have changed since the link).
+      if (linked.google_email !== id.email) await linkGoogleSub(db, linked.id, id.sub, deps.now(), id.email)
+      return { user: { ...linked, google_email: id.email }, isNew: false }
+    }
 
     const byEmail = await findUserByEmail(db, id.email)
     if (byEmail) {
       if (byEmail.google_sub && byEmail.google_sub !== id.sub) {
         throw refuse(Refusals.ACCOUNT_ALREADY_BOUND)
       }
-      if (byEmail.google_sub === id.sub || (await linkGoogleSub(db, byEmail.id, id.sub, deps.now()))) {
-        return { user: { ...byEmail, google_sub: id.sub }, isNew: false }
+      if (byEmail.google_sub === id.sub || (await linkOrRetry(deps, byEmail.id, id))) {
+        return { user: { ...byEmail, google_sub: id.sub, google_email: id.email }, isNew: false }
       }
       continue // linked by a parallel request meanwhile: look again
     }
@@ -92,6 +106,7 @@ export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promi
           user_name: defaultUserName(id.email, id.name),
           head_img: usablePicture(id.picture),
           google_sub: id.sub,
+          google_email: id.email,
         },
         deps.now(),
       )
@@ -102,4 +117,48 @@ export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promi
     }
   }
   throw refuse(Refusals.BAD_ID_TOKEN)
+}
+
+/** Links by `sub`; a parallel sign-in that linked this `sub` elsewhere first makes it "look again". */
+async function linkOrRetry(deps: ApiDeps, userId: string, id: GoogleIdentity): Promise<boolean> {
+  try {
+    return await linkGoogleSub(deps.db, userId, id.sub, deps.now(), id.email)
+  } catch (err) {
+    if (isUniqueViolation(err)) return false
+    throw err
+  }
+}
+
+/**
+ * bindAccount (provider google): links the Google account of a verified id_token to the signed-in
+ * person. The token is checked exactly as at sign-in (deps.google: signature against the JWKS
+ * setting, audience, issuer, expiry, a Google-verified e-mail). The link is Google's `sub`, never
+ * the e-mail. Linking the same Google account again is fine (its e-mail is refreshed); one already
+ * linked to someone else, or a second Google account, is refused and nothing changes.
+ */
+export async function bindGoogle(deps: ApiDeps, user: User, idToken: string): Promise<BindAccountData> {
+  let identity: GoogleIdentity
+  try {
+    identity = await deps.google(idToken)
+  } catch (err) {
+    if (err instanceof GoogleEmailUnverified) throw refuse(Refusals.GOOGLE_EMAIL_UNVERIFIED)
+    // As at sign-in: the reason helps operators; the token is never logged.
+    deps.logger.warn({ reason: (err as Error)?.message, jose: (err as { code?: string })?.code }, 'google id_token refused')
+    throw refuse(Refusals.BAD_ID_TOKEN)
+  }
+  if (user.google_sub && user.google_sub !== identity.sub) throw refuse(Refusals.GOOGLE_ALREADY_LINKED)
+  const holder = await findUserByGoogleSub(deps.db, identity.sub)
+  if (holder && holder.id !== user.id) throw refuse(Refusals.GOOGLE_LINKED_ELSEWHERE)
+  let linked: boolean
+  try {
+    linked = await linkGoogleSub(deps.db, user.id, identity.sub, deps.now(), identity.email)
+  } catch (err) {
+    // Linked (or signed up) elsewhere by a parallel request since the look above.
+    if (isUniqueViolation(err)) throw refuse(Refusals.GOOGLE_LINKED_ELSEWHERE)
+    throw err
+  }
+  // A parallel request linked another Google account to this person meanwhile.
+  if (!linked) throw refuse(Refusals.GOOGLE_ALREADY_LINKED)
+  deps.logger.info({ userId: user.id }, 'google account linked')
+  return { provider: 'google', email: identity.email }
 }

@@ -22,6 +22,7 @@ import { BalanceLogType } from '#contract/wallet'
 import { isUniqueViolation, type Db } from '../db/connect'
 import type { GiftCardBrandRow, OrderCardRow, OrderRow, OrdersTable, User } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
+import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
@@ -65,7 +66,7 @@ function cardStatus(order: OrderRow, card: OrderCardRow): CardStatus {
 
 const nullableNumber = (v: number | null) => (v === null ? null : Number(v))
 
-async function brandsById(deps: SellingDeps): Promise<Map<string, GiftCardBrandRow>> {
+async function brandsById(deps: ApiDeps): Promise<Map<string, GiftCardBrandRow>> {
   return new Map((await listBrands(deps.db)).map((b) => [b.id, b]))
 }
 
@@ -357,6 +358,29 @@ export async function orderPage(deps: SellingDeps, user: User, q: { pageNum: num
     ),
   )
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
+}
+
+/** Orders still waiting for a decision (Home): pending, reviewing or proposed, newest first. */
+export async function openOrders(deps: ApiDeps, user: User, limit: number): Promise<{ count: number; latest: OrderSummary[] }> {
+  const { rows, total } = await orders.pageOrders(deps.db, { userId: user.id, statuses: [...OPEN_STATUSES, 'proposed'] }, 1, limit)
+  if (rows.length === 0) return { count: total, latest: [] }
+  const [brands, cards] = await Promise.all([
+    brandsById(deps),
+    orders.cardsOf(
+      deps.db,
+      rows.map((r) => r.id),
+    ),
+  ])
+  return {
+    count: total,
+    latest: rows.map((r) =>
+      toSummary(
+        r,
+        brands.get(r.brand_id),
+        cards.filter((c) => c.order_id === r.id),
+      ),
+    ),
+  }
 }
 
 export async function orderDetail(deps: SellingDeps, user: User, id: string): Promise<Order> {

@@ -1,18 +1,19 @@
 import { pipeline } from 'node:stream/promises'
 import type { Request, Response } from 'express'
-import { Refusals } from '#contract/refusals'
-import { MAX_UPLOAD_BYTES, UPLOAD_FIELD, type UploadData } from '#contract/uploads'
-import type { UploadRow } from '../db/schema'
+import { Refusals, type Refusal } from '#contract/refusals'
+import { AVATAR_SIDE, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, type UploadData } from '#contract/uploads'
+import type { UploadPurpose, UploadRow } from '../db/schema'
 import { refuse } from '../lib/envelope'
 import { ImageRefused, reencodeImage, sniffImageType } from '../lib/images'
 import { readOneFile } from '../lib/multipart'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
-import { countUploadsSince, findReadableUpload, findUpload, insertUpload } from '../models/uploads'
+import { countUploadsSince, findOwnAvatar, findReadableUpload, findUpload, insertUpload } from '../models/uploads'
 
 /**
- * Card photos in and out (contract/uploads.ts). In: read (≤ 5 MB, streamed), typed by content,
- * re-encoded, stored, recorded. Out: streamed from the storage to the owner or an operator only.
+ * Card photos and avatars in and out (contract/uploads.ts). In: read (≤ 5 MB, or 2 MB for an
+ * avatar, streamed), typed by content, re-encoded (an avatar cropped square and made small),
+ * stored, recorded. Out: streamed from the storage to the owner or an operator only.
  */
 
 const DAY = 86_400_000
@@ -20,14 +21,28 @@ const DAY = 86_400_000
 /** Who uploads: a person (counted against UPLOADS_PER_DAY), or an operator's proof photo. */
 export type Uploader = { userId: string } | { operator: string }
 
-export async function uploadPhoto(deps: SellingDeps, who: Uploader, req: Request, res: Response): Promise<UploadData> {
+/** What differs between a card photo and an avatar: the rest of the pipeline is one. */
+const VARIANTS: Record<UploadPurpose, { maxBytes: number; tooLarge: Refusal; square?: number; folder: string }> = {
+  card: { maxBytes: MAX_UPLOAD_BYTES, tooLarge: Refusals.FILE_TOO_LARGE, folder: '' },
+  avatar: { maxBytes: MAX_AVATAR_BYTES, tooLarge: Refusals.AVATAR_TOO_LARGE, square: AVATAR_SIDE, folder: 'avatars/' },
+}
+
+export async function uploadPhoto(
+  deps: SellingDeps,
+  who: Uploader,
+  req: Request,
+  res: Response,
+  purpose: UploadPurpose = 'card',
+): Promise<UploadData> {
+  const variant = VARIANTS[purpose]
   const now = deps.now()
   let bytes: Buffer
   try {
     if ('userId' in who && (await countUploadsSince(deps.db, who.userId, now - DAY)) >= deps.config.selling.uploadsPerDay) {
       throw refuse(Refusals.UPLOAD_LIMIT)
     }
-    bytes = await readOneFile(req, { field: UPLOAD_FIELD, maxBytes: MAX_UPLOAD_BYTES })
+    // Avatars count against the same daily number: each is a stored file too.
+    bytes = await readOneFile(req, { field: UPLOAD_FIELD, maxBytes: variant.maxBytes, tooLarge: variant.tooLarge })
   } catch (err) {
     // The rest of a refused body is not worth reading: answer, then close the connection.
     if (!req.complete) res.set('Connection', 'close')
@@ -36,7 +51,7 @@ export async function uploadPhoto(deps: SellingDeps, who: Uploader, req: Request
   if (!(await sniffImageType(bytes))) throw refuse(Refusals.NOT_AN_IMAGE)
   let image
   try {
-    image = await deps.imageGate.run(() => reencodeImage(bytes))
+    image = await deps.imageGate.run(() => reencodeImage(bytes, { square: variant.square }))
   } catch (err) {
     if (err instanceof ImageRefused) throw refuse(err.why === 'too-many-pixels' ? Refusals.IMAGE_TOO_LARGE : Refusals.NOT_AN_IMAGE)
     throw err
@@ -47,7 +62,8 @@ export async function uploadPhoto(deps: SellingDeps, who: Uploader, req: Request
     id,
     user_id: 'userId' in who ? who.userId : null,
     uploaded_by: 'userId' in who ? 'person' : who.operator,
-    storage_key: `${day.slice(0, 4)}/${day.slice(5, 7)}/${id}.jpg`,
+    purpose,
+    storage_key: `${variant.folder}${day.slice(0, 4)}/${day.slice(5, 7)}/${id}.jpg`,
     content_type: 'image/jpeg',
     bytes: image.data.length,
     width: image.width,
@@ -70,8 +86,9 @@ async function sendPhoto(deps: SellingDeps, row: UploadRow | undefined, res: Res
   res.status(200)
   res.set({
     'Content-Type': row.content_type,
-    'Content-Disposition': 'inline; filename="card-photo.jpg"',
-    // A secret: no shared cache may keep it, and the browser keeps it only for this page.
+    'Content-Disposition': `inline; filename="${row.purpose === 'avatar' ? 'avatar' : 'card-photo'}.jpg"`,
+    // A card photo is a secret: no shared cache may keep it, and the browser keeps it only for
+    // this page. The web decides how an avatar is cached (app/routes/avatar.$id.tsx).
     'Cache-Control': 'private, no-store',
     'Cross-Origin-Resource-Policy': 'same-site',
   })
@@ -92,4 +109,9 @@ export async function readOwnPhoto(deps: SellingDeps, userId: string, id: string
 
 export async function readAnyPhoto(deps: SellingDeps, id: string, res: Response): Promise<void> {
   await sendPhoto(deps, await findUpload(deps.db, id.toLowerCase()), res)
+}
+
+/** The person's own avatar; a card photo, or anyone else's avatar, is "not found". */
+export async function readOwnAvatar(deps: SellingDeps, userId: string, id: string, res: Response): Promise<void> {
+  await sendPhoto(deps, await findOwnAvatar(deps.db, userId, id.toLowerCase()), res)
 }

@@ -34,6 +34,10 @@ const POSTS = [
   '/v1/order/decline',
   '/v1/file/upload',
   '/v1/analytics/event',
+  '/v1/user/getTaskReward',
+  '/v1/user/readMessage',
+  '/v1/user/delAccount',
+  '/v1/user/bindAccount',
 ] as const
 
 const FIELDS = [
@@ -54,6 +58,9 @@ const FIELDS = [
   'requestId',
   'id',
   'name',
+  'taskId',
+  'all',
+  'provider',
 ]
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }))

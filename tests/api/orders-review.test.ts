@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { adminOrdersApi, type AdminOrder } from '#contract/admin-orders'
 import type { Page } from '#contract/envelope'
 import { ORDER_MOVES, REJECTION_REASONS, type Order, type OrderMove, type OrderStatus } from '#contract/orders'
+import { userIndexData } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import type { BalanceLogEntry } from '#contract/wallet'
 import { writeTransaction } from '../../api/db/transaction'
@@ -248,7 +249,8 @@ describe('completing an order', () => {
     })
     expect(JSON.stringify(await events())).not.toContain('x@example.com')
     expect((await api.post('/v1/analytics/event', { name: 'Bad Name!' }, { token: p.token })).status).toBe(400)
-    expect((await api.post('/v1/analytics/event', { name: 'page_view' })).status).toBe(401)
+    // A visitor's page view is welcome (optional auth); it is stored without a person.
+    expect((await api.post('/v1/analytics/event', { name: 'page_view' })).body.data).toEqual({ recorded: true })
   })
 })
 
@@ -421,5 +423,36 @@ describe('the operators’ queue', () => {
     // Operators only; a person's token is not enough.
     expect((await api.get('/admin/order/page', { token: p.token })).status).toBe(403)
     expect((await admin(api).get('/admin/order/detail?id=nope')).body.code).toBe(Refusals.ORDER_NOT_FOUND.code)
+  })
+})
+
+describe("the user index's open orders (Home)", () => {
+  it('lists the orders still waiting for a decision — pending, reviewing, proposed — newest first, at most three, with the count', async () => {
+    const p = await person()
+    const openOf = async () => userIndexData.parse((await api.get('/v1/user/index', { token: p.token })).body.data).openOrders
+    expect(await openOf()).toEqual({ count: 0, latest: [] })
+    const done = await orderIn('completed', p)
+    const gone = await orderIn('rejected', p)
+    const pending = await orderIn('pending', p)
+    api.clock.advance(1000)
+    const reviewing = await orderIn('reviewing', p)
+    api.clock.advance(1000)
+    const proposed = await orderIn('proposed', p)
+    api.clock.advance(1000)
+    const newest = await orderIn('pending', p)
+    const open = await openOf()
+    expect(open.count).toBe(4)
+    expect(open.latest.map((o) => [o.id, o.status])).toEqual([
+      [newest.order.id, 'pending'],
+      [proposed.order.id, 'proposed'],
+      [reviewing.order.id, 'reviewing'],
+    ])
+    expect(open.latest.map((o) => o.id)).not.toContain(pending.order.id) // the fourth: counted, not listed
+    expect([done.order.id, gone.order.id].some((id) => open.latest.some((o) => o.id === id))).toBe(false)
+    // Someone else's orders are never there.
+    expect(await userIndexData.parse((await api.get('/v1/user/index', { token: (await person()).token })).body.data).openOrders).toEqual({
+      count: 0,
+      latest: [],
+    })
   })
 })

@@ -20,38 +20,51 @@ afterAll(async () => {
 })
 
 describe('index', () => {
-  test('answers userInfo, empty taskInfos, the featured gift cards, and no unread messages', async () => {
+  test('answers userInfo, the tasks to do, the featured gift cards, no open orders and no unread messages', async () => {
     const res = await api.get('/v1/user/index', { token })
     expect(res.status).toBe(200)
     expect(res.body.code).toBe(Code.OK)
     const data = userIndexData.parse(res.body.data)
     expect(data).toMatchObject({
       userInfo: { userId, userName: 'profile', email: 'profile@example.com', headImg: null },
-      taskInfos: [],
       unreadCount: 0,
+      openOrders: { count: 0, latest: [] },
     })
+    // A new person: every task to do, none done yet (tests/api/tasks.test.ts has the rest).
+    expect(data.taskInfos.map((t) => [t.id, t.status, t.progress])).toEqual([
+      ['set_pin', 'in_progress', 0],
+      ['add_bank_card', 'in_progress', 0],
+      ['first_order', 'in_progress', 0],
+      ['five_orders', 'in_progress', 0],
+    ])
     expect(data.giftCardList.length).toBeGreaterThan(0)
     expect(data.giftCardList.map((card) => card.brandId)).toEqual(expect.arrayContaining(['apple', 'steam', 'amazon']))
     expect(data.giftCardList.map((card) => card.brandId)).not.toContain('vanilla') // not featured
   })
 
-  test('giftCardList carries each featured card with the rates of the board, the same numbers', async () => {
+  test('giftCardList carries each featured card with its best dollar rate from the board, the same numbers', async () => {
     const index = userIndexData.parse((await api.get('/v1/user/index', { token })).body.data)
     const board = (await api.get<Rate[]>('/v1/giftcard/rates')).body.data
     for (const card of index.giftCardList) {
       expect(card.logo.initials).toMatch(/^[A-Z]{2}$/)
       expect(card.etaMinutes).toBeGreaterThan(0)
-      expect(card.rates).toEqual(board.filter((r) => r.brandId === card.brandId))
+      const dollars = board.filter((r) => r.brandId === card.brandId && r.currency === 'USD')
+      const top = Math.max(...dollars.map((r) => Number(r.rate)))
+      expect(card.bestRate.currency).toBe('USD')
+      expect(Number(card.bestRate.rate)).toBe(top)
+      expect(dollars).toContainEqual(card.bestRate)
     }
+    // The same list, for visitors, from the public catalogue.
+    expect((await api.get('/v1/giftcard/featured')).body.data).toEqual(index.giftCardList)
     // An operator's new rate shows at once.
     const admin = { authorization: 'Bearer test-admin-token-0123456789abcdef-0123456789', 'x-operator': 'tester' }
     expect(
-      (await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.5' }, { headers: admin }))
+      (await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '9234.5' }, { headers: admin }))
         .body.code,
     ).toBe(Code.OK)
     const after = userIndexData.parse((await api.get('/v1/user/index', { token })).body.data)
     const apple = after.giftCardList.find((card) => card.brandId === 'apple')!
-    expect(apple.rates.find((r) => r.country === 'US' && r.cardType === 'ecode')?.rate).toBe('1234.50')
+    expect(apple.bestRate).toMatchObject({ country: 'US', cardType: 'ecode', rate: '9234.50' })
   })
 
   test('clientType h5 and any other header do not change the answer', async () => {
@@ -71,6 +84,7 @@ describe('setInfo', () => {
       userName: 'Gift Queen',
       email: 'profile@example.com',
       headImg: null,
+      googleEmail: null,
     })
     const index = await api.get<{ userInfo: { userName: string } }>('/v1/user/index', { token })
     expect(index.body.data.userInfo.userName).toBe('Gift Queen')
@@ -87,6 +101,7 @@ describe('setInfo', () => {
     [{}, 'body: Nothing to update: send userName or headImg'],
     [{ userName: '' }, 'userName: Nickname is required'],
     [{ userName: '   ' }, 'userName: Nickname is required'],
+    [{ userName: ' a ' }, 'userName: Nickname must be at least 2 characters'],
     [{ userName: 'x'.repeat(NICKNAME_MAX + 1) }, `userName: Nickname must be at most ${NICKNAME_MAX} characters`],
     [{ userName: '<script>' }, 'userName: Nickname has characters that are not allowed'],
     [{ userName: 'a\u0000b' }, 'userName: Nickname has characters that are not allowed'],
@@ -100,7 +115,7 @@ describe('setInfo', () => {
     expect(res.body).toEqual({ code: Code.BAD_REQUEST, msg: message, data: null })
   })
 
-  test('a nickname of exactly 32 characters is fine', async () => {
+  test(`a nickname of exactly ${NICKNAME_MAX} characters is fine`, async () => {
     const name = 'n'.repeat(NICKNAME_MAX)
     expect((await setInfo({ userName: name })).body.data).toMatchObject({ userName: name })
   })
