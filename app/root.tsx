@@ -1,6 +1,8 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
+import { Analytics } from './components/analytics'
+import { ChatButton } from './components/chat-button'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
 import { mainTabs, TabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
@@ -108,6 +110,8 @@ function Document({ children }: { children: ReactNode }) {
         <Toaster toast={data?.toast ?? null} />
         {children}
         {showTabs ? <TabBar items={mainTabs} /> : null}
+        <ChatButton />
+        <Analytics />
         <Scripts nonce={nonce} />
       </body>
     </html>

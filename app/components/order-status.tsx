@@ -115,8 +115,8 @@ export function orderAmount(o: Pick<OrderSummary, 'status' | 'quotedPayout' | 'p
   return o.quotedPayout
 }
 
-/** One order in the history: the card, what it is worth now, its status and date. */
-export function OrderRow({ order: o, timeZone }: { order: OrderSummary; timeZone: string }) {
+/** One order in the history: the card, what it is worth now, its status and date (when a time zone is given). */
+export function OrderRow({ order: o, timeZone }: { order: OrderSummary; timeZone?: string }) {
   const closed = o.status === 'rejected' || o.status === 'cancelled' || o.status === 'declined'
   return (
     <Link to={`/order/${o.id}`} className="cl-row cl-orderrow">
@@ -135,9 +135,11 @@ export function OrderRow({ order: o, timeZone }: { order: OrderSummary; timeZone
       </span>
       <span className="cl-orderrow__status">
         <OrderStatusBadge status={o.status} />
-        <span className="cl-orderrow__date">
-          <When at={o.createdAt} timeZone={timeZone} />
-        </span>
+        {timeZone ? (
+          <span className="cl-orderrow__date">
+            <When at={o.createdAt} timeZone={timeZone} />
+          </span>
+        ) : null}
       </span>
       <Icon name="chevron-right" size={20} className="cl-row__chevron cl-orderrow__chevron" />
     </Link>

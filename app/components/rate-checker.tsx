@@ -1,23 +1,46 @@
 // "What would I get?" before signing up: brand, country, card type and face value → the payout.
 // A GET form to the sell page, so without JavaScript "Check rate" opens it with the payout worked
-// out and the choices made; with JavaScript the payout shows here as you type (payoutFor, the
-// api's own rule) and the lists offer only what each brand is bought as. The fields are controlled
-// from the first render, so hydration never switches them from uncontrolled to controlled.
+// out and the choices made. With JavaScript the catalogue is fetched once the page is up (/catalogue:
+// Home's document stays small), then the payout shows here as you type (payoutFor, the api's own
+// rule) and the lists offer only what each brand is bought as. Until then — and without
+// JavaScript — it is the plain form: the featured brands, every country and both types. The fields
+// are controlled from the first render, so hydration never switches them to controlled.
 import { Form } from '@remix-run/react'
-import { useState } from 'react'
-import { faceValueProblem, payoutFor, type Brand, type Rate } from '#contract/catalogue'
+import { useEffect, useState } from 'react'
+import { COUNTRIES, faceValueProblem, payoutFor, type Brand, type Rate } from '#contract/catalogue'
 import { formatMoney, parseAmount } from '#contract/money'
 import { Button } from './button'
 import { RateText } from './rate-row'
-import { useHydrated } from './ui'
 
-export function RateChecker({ brands, rates }: { brands: Brand[]; rates: Rate[] }) {
-  const hydrated = useHydrated()
-  const [brandId, setBrandId] = useState(brands[0]?.brandId ?? '')
-  const brand = brands.find((b) => b.brandId === brandId)
-  const [countryCode, setCountryCode] = useState(brand?.countries[0]?.country ?? '')
+type Choice = { brandId: string; name: string }
+
+const ALL_COUNTRIES = Object.entries(COUNTRIES).map(([code, c]) => ({ code, name: c.name }))
+
+type Catalogue = { brands: Brand[]; rates: Rate[] }
+
+export function RateChecker({ choices }: { choices: Choice[] }) {
+  // A plain fetch, not a fetcher: if it fails (offline, api down) the checker simply stays the
+  // plain form, where a fetcher's error would replace Home with its error page.
+  const [catalogue, setCatalogue] = useState<Catalogue | null>(null)
+  useEffect(() => {
+    const abort = new AbortController()
+    fetch('/catalogue', { signal: abort.signal, headers: { accept: 'application/json' } })
+      .then((res) => (res.ok ? (res.json() as Promise<Catalogue>) : null))
+      .then((data) => {
+        if (data?.brands && data.rates) setCatalogue({ brands: data.brands, rates: data.rates })
+      })
+      .catch(() => undefined)
+    return () => abort.abort()
+  }, [])
+  const live = catalogue !== null
+  const brands: Choice[] = catalogue?.brands ?? choices
+  const rates = catalogue?.rates ?? []
+
+  const [brandId, setBrandId] = useState(choices[0]?.brandId ?? '')
+  const brand = catalogue?.brands.find((b) => b.brandId === brandId)
+  const [countryCode, setCountryCode] = useState('US')
   const country = brand?.countries.find((c) => c.country === countryCode) ?? brand?.countries[0]
-  const [cardType, setCardType] = useState<string>(country?.cardTypes[0]?.cardType ?? 'physical')
+  const [cardType, setCardType] = useState<string>('physical')
   const offer = country?.cardTypes.find((t) => t.cardType === cardType) ?? country?.cardTypes[0]
   const [faceValue, setFaceValue] = useState('100')
   const rate =
@@ -25,12 +48,12 @@ export function RateChecker({ brands, rates }: { brands: Brand[]; rates: Rate[] 
       ? rates.find((r) => r.brandId === brand.brandId && r.country === country.country && r.cardType === offer.cardType)
       : undefined
 
-  // Without JavaScript every country and type is offered; the sell page says which are not bought.
-  const countries = hydrated && brand ? brand.countries.map((c) => ({ code: c.country, name: c.countryName })) : allCountries(brands)
-  const types = hydrated && country ? country.cardTypes.map((t) => t.cardType) : ['physical', 'ecode']
+  // Until the catalogue is here every country and type is offered; the sell page says which are not bought.
+  const countries = live && brand ? brand.countries.map((c) => ({ code: c.country, name: c.countryName })) : ALL_COUNTRIES
+  const types = live && country ? country.cardTypes.map((t) => t.cardType) : ['physical', 'ecode']
 
   let result: { payout?: string; problem?: string } = {}
-  if (hydrated && rate && offer && country) {
+  if (live && rate && offer && country) {
     const minor = faceValue.includes('-') ? undefined : parseAmount(faceValue, country.currency)
     const problem = minor && minor > 0 ? faceValueProblem(offer, minor, country.currency)?.msg : 'Enter the face value like 100 or 25.50'
     result =
@@ -55,10 +78,12 @@ export function RateChecker({ brands, rates }: { brands: Brand[]; rates: Rate[] 
             className="cl-input"
             value={brandId}
             onChange={(e) => {
-              const next = brands.find((b) => b.brandId === e.currentTarget.value)
+              const next = catalogue?.brands.find((b) => b.brandId === e.currentTarget.value)
               setBrandId(e.currentTarget.value)
-              setCountryCode(next?.countries[0]?.country ?? '')
-              setCardType(next?.countries[0]?.cardTypes[0]?.cardType ?? 'physical')
+              if (next) {
+                setCountryCode(next.countries[0]?.country ?? 'US')
+                setCardType(next.countries[0]?.cardTypes[0]?.cardType ?? 'physical')
+              }
             }}
           >
             {brands.map((b) => (
@@ -110,7 +135,7 @@ export function RateChecker({ brands, rates }: { brands: Brand[]; rates: Rate[] 
         </div>
         <div className="cl-field">
           <label className="cl-field__label" htmlFor="checker-value">
-            Face value{country && hydrated ? ` (${country.currency})` : ''}
+            Face value{country && live ? ` (${country.currency})` : ''}
           </label>
           <input
             id="checker-value"
@@ -124,7 +149,7 @@ export function RateChecker({ brands, rates }: { brands: Brand[]; rates: Rate[] 
           />
         </div>
       </div>
-      {hydrated ? (
+      {live ? (
         <p className="cl-checker__result" aria-live="polite">
           {result.payout ? (
             <>
@@ -140,15 +165,9 @@ export function RateChecker({ brands, rates }: { brands: Brand[]; rates: Rate[] 
           )}
         </p>
       ) : null}
-      <Button type="submit" variant={hydrated ? 'secondary' : 'primary'} block>
-        {hydrated ? 'Continue to sell' : 'Check rate'}
+      <Button type="submit" variant={live ? 'secondary' : 'primary'} block>
+        {live ? 'Continue to sell' : 'Check rate'}
       </Button>
     </Form>
   )
-}
-
-function allCountries(brands: Brand[]) {
-  const seen = new Map<string, string>()
-  for (const b of brands) for (const c of b.countries) if (!seen.has(c.country)) seen.set(c.country, c.countryName)
-  return [...seen].map(([code, name]) => ({ code, name }))
 }

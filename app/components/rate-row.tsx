@@ -1,9 +1,8 @@
 // Rates as a person reads them: "₦1,180.00 per US$1", the change over 24 hours with its
 // direction in words (colour only supports it), and a featured card's row with a way to sell it.
 import { Link } from '@remix-run/react'
-import { COUNTRIES, parseRate, payoutFor, rateChangePercent, type Rate } from '#contract/catalogue'
+import { COUNTRIES, payoutFor, rateChangePercent, type GiftCard, type Rate } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
-import type { GiftCard } from '#contract/profile'
 import { BrandTile } from './brand-tile'
 import { cx } from './ui'
 
@@ -62,20 +61,14 @@ export function sellHref(v: { brandId: string; country?: string; cardType?: stri
  * ("Up to ₦1,180.00 per US$1"; rates in other currencies do not compare), its review time, and Sell.
  */
 export function RateRow({ card }: { card: GiftCard }) {
-  const currency = card.rates.some((r) => r.currency === 'USD') ? 'USD' : card.rates[0]?.currency
-  const best = card.rates
-    .filter((r) => r.currency === currency)
-    .reduce<Rate | undefined>((top, r) => (!top || (parseRate(r.rate) ?? 0) > (parseRate(top.rate) ?? 0) ? r : top), undefined)
   return (
     <div className="cl-raterow">
       <BrandTile logo={card.logo} />
       <div className="cl-raterow__text">
         <p className="cl-raterow__name">{card.name}</p>
-        {best ? (
-          <p className="cl-raterow__rate">
-            Up to <RateText rate={best} />
-          </p>
-        ) : null}
+        <p className="cl-raterow__rate">
+          Up to <RateText rate={card.bestRate} />
+        </p>
         <p className="cl-raterow__meta">Reviewed in about {card.etaMinutes} min</p>
       </div>
       <Link

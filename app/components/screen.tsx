@@ -4,7 +4,6 @@
 // (so it does not remount between tabs), for routes whose `handle` says `{ tabs: true }`.
 import type { ReactNode } from 'react'
 import { useTabBar } from '~/utils/routes'
-import { ChatButton } from './chat-button'
 import { TopBar } from './top-bar'
 import { cx } from './ui'
 
@@ -25,7 +24,7 @@ export function Screen({ title, backTo, children, topBarEnd, className }: Screen
   const tabs = useTabBar()
   return (
     <div className={cx('cl-screen', tabs && 'cl-screen--tabs')}>
-      <TopBar title={title} backTo={backTo} end={topBarEnd ?? <ChatButton />} />
+      <TopBar title={title} backTo={backTo} end={topBarEnd} />
       <main id="main" className={cx('cl-screen__main', className)}>
         {children}
       </main>

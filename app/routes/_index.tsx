@@ -1,18 +1,25 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import type { OrderSummary } from '#contract/orders'
+import type { TaskInfo } from '#contract/tasks'
 import { Avatar } from '~/components/avatar'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon, type IconName } from '~/components/icon'
+import { List } from '~/components/list-row'
 import { Money } from '~/components/money'
+import { OrderRow } from '~/components/order-status'
 import { RateChecker } from '~/components/rate-checker'
 import { RateRow } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
+import { TaskList, taskListStylesheet } from '~/components/task-list'
 import homeStyles from '~/styles/screens/home.css'
+import ordersStyles from '~/styles/screens/orders.css'
 import sellStyles from '~/styles/screens/sell.css'
 import walletStyles from '~/styles/screens/wallet.css'
 import { featuredCardsFlow } from '~/upstream/catalogue.server'
+import { homeFlow } from '~/upstream/profile.server'
 import { getToken } from '~/utils/auth.server'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
 import type { ScreenHandle } from '~/utils/routes'
@@ -24,20 +31,25 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: homeStyles },
   { rel: 'stylesheet', href: walletStyles },
   { rel: 'stylesheet', href: sellStyles },
+  { rel: 'stylesheet', href: ordersStyles },
+  taskListStylesheet,
 ]
 
 /**
- * A signed-in person's balance, for the card near the top, and the featured cards to sell (theirs
- * come with their user info; a visitor's from the public catalogue, with the rate checker's list).
+ * A signed-in person's balance, for the card near the top, and the featured cards to sell, one
+ * line a brand (theirs come with their user info; a visitor's from the public catalogue's
+ * featured list). The rate checker loads the whole catalogue itself once the page is up.
  * Home is public: a wallet or a catalogue the api cannot give right now leaves its part out
  * rather than the page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const signedIn = Boolean(await getToken(request))
-  // Signed in, the featured cards come with the user index the root asks for too: one api call
-  // for the page (request-memo.server.ts); the balance card reads the same answer (useUser).
-  const featured = await featuredCardsFlow(request, signedIn)
-  return json({ featured: featured.success ? featured.data : null })
+  if (await getToken(request)) {
+    const home = await homeFlow(request)
+    if (!home.success) return json({ featured: null, openOrders: null, tasks: [] as TaskInfo[] })
+    return json(home.data)
+  }
+  const featured = await featuredCardsFlow(request)
+  return json({ featured: featured.success ? featured.data : null, openOrders: null, tasks: [] as TaskInfo[] })
 }
 
 /** What Cardlane promises, in the words a seller cares about (the competitors' failures, fixed). */
@@ -53,7 +65,7 @@ export default function HomeScreen() {
   const user = useOptionalUser()
   const signedIn = useSignedIn()
   const brand = usePublicEnv().brandName
-  const { featured } = useLoaderData<typeof loader>()
+  const { featured, openOrders, tasks } = useLoaderData<typeof loader>()
   const wallet = user?.wallet ?? null
   return (
     <Screen title={brand}>
@@ -83,15 +95,33 @@ export default function HomeScreen() {
         </section>
       )}
 
-      {featured?.brands && featured.rates ? (
-        <section className="cl-section" aria-label="Check a rate">
-          <Card>
-            <RateChecker brands={featured.brands} rates={featured.rates} />
+      {user && openOrders ? <OpenOrders {...openOrders} /> : null}
+
+      {user && tasks.some((t) => t.status !== 'claimed') ? (
+        <section className="cl-section" aria-labelledby="home-rewards">
+          <div className="cl-inline cl-inline--between">
+            <h2 id="home-rewards" className="cl-section__title">
+              Rewards
+            </h2>
+            <Link to="/tasks" className="cl-link cl-link--touch">
+              See all
+            </Link>
+          </div>
+          <Card flush>
+            <TaskList tasks={tasks} hideClaimed label="Rewards to earn" />
           </Card>
         </section>
       ) : null}
 
-      {featured && featured.giftCardList.length > 0 ? (
+      {!signedIn && featured && featured.length > 0 ? (
+        <section className="cl-section" aria-label="Check a rate">
+          <Card>
+            <RateChecker choices={featured.map(({ brandId, name }) => ({ brandId, name }))} />
+          </Card>
+        </section>
+      ) : null}
+
+      {featured && featured.length > 0 ? (
         <section className="cl-section" aria-labelledby="home-featured">
           <div className="cl-inline cl-inline--between">
             <h2 id="home-featured" className="cl-section__title">
@@ -105,7 +135,7 @@ export default function HomeScreen() {
           </div>
           <Card flush>
             <ul className="cl-featured">
-              {featured.giftCardList.map((card) => (
+              {featured.map((card) => (
                 <li key={card.brandId} className="cl-featured__item">
                   <RateRow card={card} />
                 </li>
@@ -115,6 +145,19 @@ export default function HomeScreen() {
         </section>
       ) : null}
 
+      {user ? null : <Pitch brand={brand} />}
+
+      <p className="cl-home__links">
+        <Link to="/download">Get the app</Link> · <Link to="/user/privacy">Privacy Policy</Link>
+      </p>
+    </Screen>
+  )
+}
+
+/** Why to sell here and how: for visitors only (a signed-in person has seen it and wants their things). */
+function Pitch({ brand }: { brand: string }) {
+  return (
+    <>
       <section className="cl-section" aria-labelledby="home-promises">
         <h2 id="home-promises" className="cl-section__title">
           Why sellers choose {brand}
@@ -151,11 +194,45 @@ export default function HomeScreen() {
           </ol>
         </Card>
       </section>
+    </>
+  )
+}
 
-      <p className="cl-home__links">
-        <Link to="/download">Get the app</Link> · <Link to="/user/privacy">Privacy Policy</Link>
-      </p>
-    </Screen>
+/**
+ * Orders still waiting for a decision, newest first (they come with the user index: no extra
+ * call). A lower offer waiting for the person's answer is called out: it needs them.
+ */
+function OpenOrders({ count, latest }: { count: number; latest: OrderSummary[] }) {
+  if (count === 0) return null
+  const offers = latest.filter((o) => o.status === 'proposed').length
+  return (
+    <section className="cl-section" aria-labelledby="home-open">
+      <div className="cl-inline cl-inline--between">
+        <h2 id="home-open" className="cl-section__title">
+          Your open orders
+        </h2>
+        {count > latest.length ? (
+          <Link to="/history" className="cl-link cl-link--touch">
+            All {count}
+          </Link>
+        ) : null}
+      </div>
+      {offers > 0 ? (
+        <div className="cl-callout cl-callout--warning">
+          <Icon name="alert-triangle" size={20} className="cl-callout__icon" />
+          <p className="cl-callout__body">
+            {offers === 1 ? 'An offer is waiting for your answer.' : `${offers} offers are waiting for your answer.`}
+          </p>
+        </div>
+      ) : null}
+      <Card flush>
+        <List label="Your open orders">
+          {latest.map((o) => (
+            <OrderRow key={o.id} order={o} />
+          ))}
+        </List>
+      </Card>
+    </section>
   )
 }
 

@@ -1,34 +1,42 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form } from '@remix-run/react'
+import { Form, Link, useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { Avatar } from '~/components/avatar'
 import { Button } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { GoogleLinkRow } from '~/components/google-link-row'
 import { ListRow } from '~/components/list-row'
 import { Screen } from '~/components/screen'
+import { TaskList, taskListStylesheet } from '~/components/task-list'
 import profileStyles from '~/styles/screens/profile.css'
+import { tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
+import { notificationMessages as N } from '~/utils/messages'
 import type { ScreenHandle } from '~/utils/routes'
 import { useUser } from '~/utils/user'
 
 export const handle: ScreenHandle = { tabs: true }
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }]
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }, taskListStylesheet]
 
 /**
- * The person and the wallet at a glance both come from the root's one /v1/user/index call
- * (useUser): the page costs one api call. The wallet rows say the balance, the accounts and
- * whether a PIN is set; without the wallet the rows still lead there.
+ * The hub of everything that is the person's: profile, rewards, wallet, notifications, sign-in,
+ * help, and leaving. The person, the wallet at a glance and the tasks all come with the root's
+ * one /v1/user/index call (useUser, and the request memo for the tasks): one api call a page.
+ * Without the wallet the rows still lead there; without the tasks the rewards row stays.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireToken(request)
-  return json(null)
+  const tasks = await tasksFlow(request)
+  return json({ tasks: tasks.success ? tasks.data : [] })
 }
 
 export default function AccountScreen() {
   const user = useUser()
+  const { tasks } = useLoaderData<typeof loader>()
   const wallet = user.wallet
+  const claimable = tasks.filter((t) => t.status === 'claimable').length
   return (
     <Screen title="Account">
       <Card className="cl-profile">
@@ -37,16 +45,26 @@ export default function AccountScreen() {
           <h2 className="cl-profile__name">{user.userName}</h2>
           <p className="cl-profile__email">{user.email}</p>
         </div>
+        <Link to="/edit-profile" className="cl-link cl-link--touch" aria-label="Edit profile">
+          Edit
+        </Link>
       </Card>
 
-      <section className="cl-section" aria-labelledby="account-profile">
-        <h2 id="account-profile" className="cl-section__title">
-          Profile
-        </h2>
-        <Card flush>
-          <ListRow to="/edit-profile" icon="edit" label="Edit profile" value={user.userName} />
-        </Card>
-      </section>
+      {tasks.some((t) => t.status !== 'claimed') ? (
+        <section className="cl-section" aria-labelledby="account-rewards">
+          <div className="cl-inline cl-inline--between">
+            <h2 id="account-rewards" className="cl-section__title">
+              Rewards
+            </h2>
+            <Link to="/tasks" className="cl-link cl-link--touch">
+              See all
+            </Link>
+          </div>
+          <Card flush>
+            <TaskList tasks={tasks} hideClaimed label="Rewards to earn" />
+          </Card>
+        </section>
+      ) : null}
 
       <section className="cl-section" aria-labelledby="account-wallet">
         <h2 id="account-wallet" className="cl-section__title">
@@ -69,11 +87,38 @@ export default function AccountScreen() {
         </Card>
       </section>
 
-      <section className="cl-section" aria-labelledby="account-about">
-        <h2 id="account-about" className="cl-section__title">
-          About
+      <section className="cl-section" aria-labelledby="account-activity">
+        <h2 id="account-activity" className="cl-section__title">
+          Activity
         </h2>
         <Card flush>
+          <ListRow
+            to="/notification"
+            icon="bell"
+            label="Notifications"
+            value={user.unreadCount > 0 ? N.unreadShort(user.unreadCount) : undefined}
+          />
+          <ListRow to="/history" icon="receipt" label="Orders" />
+          <ListRow to="/tasks" icon="gift" label="Rewards" value={claimable > 0 ? `${claimable} to claim` : undefined} />
+        </Card>
+      </section>
+
+      <section className="cl-section" aria-labelledby="account-signin">
+        <h2 id="account-signin" className="cl-section__title">
+          Profile and sign-in
+        </h2>
+        <Card flush>
+          <ListRow to="/edit-profile" icon="edit" label="Edit profile" value={user.userName} />
+          <GoogleLinkRow googleEmail={user.googleEmail} />
+        </Card>
+      </section>
+
+      <section className="cl-section" aria-labelledby="account-about">
+        <h2 id="account-about" className="cl-section__title">
+          Help and about
+        </h2>
+        <Card flush>
+          <ListRow to="/support" icon="chat" label="Help & Support" />
           <ListRow to="/user/privacy" icon="shield" label="Privacy Policy" />
           <ListRow to="/download" icon="download" label="Download app" />
         </Card>
@@ -84,6 +129,12 @@ export default function AccountScreen() {
           Sign out
         </Button>
       </Form>
+
+      <section className="cl-section" aria-label="Leave">
+        <Card flush>
+          <ListRow to="/delete-account" icon="trash" label="Delete account" tone="danger" />
+        </Card>
+      </section>
     </Screen>
   )
 }

@@ -1,28 +1,51 @@
-import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type LoaderFunctionArgs, type Session } from '@remix-run/node'
 import { redirectSignedIn } from '~/utils/auth.server'
-import { googleAuthenticator, GoogleLoginError, googleReturnCookie } from '~/utils/google.server'
-import { flowFallbacks, successMessages } from '~/utils/messages'
-import { safeRedirect } from '~/utils/redirect'
+import { forgetGoogleTrip, googleAuthenticator, googleIntent, GoogleLoginError, googleReturnTo } from '~/utils/google.server'
+import { flowFallbacks, profileMessages, successMessages } from '~/utils/messages'
+import { getSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 
-/** Google sends the person back here; a new account goes on to choose a nickname. */
+/**
+ * Google sends the person back here. Signing in: a new account goes on to choose a nickname.
+ * Linking (signed in): back to where they started (Account) with "Google account linked" or the
+ * refusal, still signed in as themselves.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const authenticator = googleAuthenticator()
   if (!authenticator) return redirect('/login')
-  let result
+  const linking = (await googleIntent(request)) === 'link'
+  const returnTo = await googleReturnTo(request, linking ? '/account' : '/')
+  let outcome
   try {
-    result = await authenticator.authenticate('google', request)
+    outcome = await authenticator.authenticate('google', request)
   } catch (error) {
     if (error instanceof Response) throw error
     const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : undefined
-    const message =
-      cause instanceof GoogleLoginError ? cause.message : error instanceof GoogleLoginError ? error.message : flowFallbacks.google
-    return redirectWithToast(request, '/login', { type: 'error', message: message || flowFallbacks.google })
+    const fallback = linking ? profileMessages.googleLinkFailed : flowFallbacks.google
+    const message = cause instanceof GoogleLoginError ? cause.message : error instanceof GoogleLoginError ? error.message : fallback
+    if (linking) return redirectWithToast(request, returnTo, { type: 'error', message: message || fallback }, await linkEnd(request))
+    return redirectWithToast(request, '/login', { type: 'error', message: message || fallback })
   }
-  const returnTo = safeRedirect(await googleReturnCookie.parse(request.headers.get('Cookie')), '/')
-  return redirectSignedIn(result.token, {
-    to: result.isNew ? '/edit-profile' : returnTo,
-    message: result.isNew ? successMessages.googleNew : successMessages.loggedIn,
-    headers: { 'Set-Cookie': await googleReturnCookie.serialize('', { maxAge: 0 }) },
+  if (outcome.kind === 'linked') {
+    return redirectWithToast(request, returnTo, { type: 'success', message: profileMessages.googleLinked }, await linkEnd(request))
+  }
+  return redirectSignedIn(outcome.token, {
+    to: outcome.isNew ? '/edit-profile' : returnTo,
+    message: outcome.isNew ? successMessages.googleNew : successMessages.loggedIn,
+    headers: await tripEnd(),
   })
+}
+
+/** The trip's cookies (the way back, the mode) end with it. */
+async function tripEnd(): Promise<Headers> {
+  const headers = new Headers()
+  for (const line of await forgetGoogleTrip()) headers.append('Set-Cookie', line)
+  return headers
+}
+
+/** A link ends in the person's own session, minus the OAuth state the strategy kept in it. */
+async function linkEnd(request: Request) {
+  const session = await getSession(request)
+  ;(session as unknown as Session).unset('oauth2:state')
+  return { session, headers: await tripEnd() }
 }

@@ -1,7 +1,8 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
-import { googleAuthenticator, googleReturnCookie } from '~/utils/google.server'
-import { flowFallbacks } from '~/utils/messages'
+import { googleAuthenticator, googleIntentCookie, googleReturnCookie } from '~/utils/google.server'
+import { flowFallbacks, profileMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -9,17 +10,32 @@ export async function loader() {
   return redirect('/login')
 }
 
-/** POST only: starts the OAuth redirect to Google (the strategy throws that redirect). */
+/**
+ * POST only: starts the OAuth redirect to Google (the strategy throws that redirect). `intent=link`
+ * (Account's "Link Google", signed in only) links the Google account instead of signing in.
+ */
 export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request.clone())
+  const intent = form.get('intent') === 'link' ? 'link' : 'login'
+  if (intent === 'link') await requireToken(request)
+  const redirectTo = safeRedirect(form.get('redirectTo'), intent === 'link' ? '/account' : '/')
   const authenticator = googleAuthenticator()
-  if (!authenticator) return redirectWithToast(request, '/login', { type: 'error', message: flowFallbacks.google })
-  const redirectTo = safeRedirect((await readForm(request.clone())).get('redirectTo'), '/')
+  if (!authenticator) {
+    return intent === 'link'
+      ? redirectWithToast(request, redirectTo, { type: 'error', message: profileMessages.googleUnavailable })
+      : redirectWithToast(request, '/login', { type: 'error', message: flowFallbacks.google })
+  }
   try {
     return await authenticator.authenticate('google', request)
   } catch (thrown) {
-    // Remember where to come back to for the few minutes the trip to Google takes.
-    if (thrown instanceof Response && thrown.status === 302)
+    // Remember where to come back to, and why, for the few minutes the trip to Google takes.
+    if (thrown instanceof Response && thrown.status === 302) {
       thrown.headers.append('Set-Cookie', await googleReturnCookie.serialize(redirectTo))
+      thrown.headers.append(
+        'Set-Cookie',
+        intent === 'link' ? await googleIntentCookie.serialize('link') : await googleIntentCookie.serialize('', { maxAge: 0 }),
+      )
+    }
     throw thrown
   }
 }

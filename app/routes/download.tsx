@@ -1,19 +1,38 @@
-// Download app (SPEC §2, public). An honest page: the product is a web app today, so it explains how
-// to put it on the home screen in Safari and Chrome, and says plainly that native apps are not out
-// yet (no store badges that lead nowhere, and a warning about look-alike apps).
-import type { LinksFunction } from '@remix-run/node'
+// Download app (SPEC §2, public). An honest page: the product is a web app, so it explains how to put
+// it on the home screen in Safari and Chrome, with a QR code (drawn on the server, app/utils/qr.server.ts)
+// that opens the site on a phone. The store links appear only once the apps are out (APP_STORE_URL,
+// PLAY_STORE_URL); until then it says plainly that they are not, and warns about look-alike apps.
+import { json, type LinksFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { ActionBar, Screen } from '~/components/screen'
 import downloadStyles from '~/styles/screens/download.css'
+import { getWebEnv } from '~/utils/env.server'
+import { qrSvg, siteUrl } from '~/utils/qr.server'
 import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: downloadStyles }]
 
+export async function loader() {
+  // Public: no guard. The QR code's address is the configured one only, never the request's Host.
+  const env = getWebEnv()
+  const url = siteUrl()
+  return json({
+    qr: url ? { url, svg: await qrSvg(url) } : null,
+    stores: {
+      appStore: env.APP_STORE_URL ?? null,
+      playStore: env.PLAY_STORE_URL ?? null,
+    },
+  })
+}
+
 export default function Download() {
   const brand = usePublicEnv().brandName
+  const { qr, stores } = useLoaderData<typeof loader>()
+  const hasStores = Boolean(stores.appStore || stores.playStore)
   return (
     <Screen title="Download app" backTo="/">
       <div className="cl-page-hero">
@@ -26,6 +45,47 @@ export default function Download() {
           and wallet.
         </p>
       </div>
+
+      {hasStores ? (
+        <Card title="Get the app">
+          <div className="cl-stack cl-stack--sm">
+            {stores.appStore ? (
+              <a className="cl-button cl-button--secondary cl-button--block" href={stores.appStore} rel="noopener noreferrer">
+                <span className="cl-button__content">
+                  <Icon name="download" size={20} className="cl-button__icon" />
+                  Download on the App Store
+                </span>
+              </a>
+            ) : null}
+            {stores.playStore ? (
+              <a className="cl-button cl-button--secondary cl-button--block" href={stores.playStore} rel="noopener noreferrer">
+                <span className="cl-button__content">
+                  <Icon name="download" size={20} className="cl-button__icon" />
+                  Get it on Google Play
+                </span>
+              </a>
+            ) : null}
+            <p className="cl-muted cl-small">Only these links lead to our apps. Any other app that claims to be {brand} is not ours.</p>
+          </div>
+        </Card>
+      ) : null}
+
+      {qr ? (
+        <Card title="Open it on your phone">
+          <div className="cl-qr">
+            <div
+              className="cl-qr__code"
+              role="img"
+              aria-label={`QR code: scan it with your phone's camera to open ${qr.url}`}
+              // The SVG comes from the qrcode library, drawn from the configured address only.
+              dangerouslySetInnerHTML={{ __html: qr.svg }}
+            />
+            <p className="cl-muted cl-small">
+              Point your phone&apos;s camera at the code, then tap the link that appears: <span className="cl-qr__url">{qr.url}</span>
+            </p>
+          </div>
+        </Card>
+      ) : null}
 
       <Card title="iPhone and iPad (Safari)">
         <ol className="cl-howto">
@@ -69,18 +129,20 @@ export default function Download() {
         </ol>
       </Card>
 
-      <Card>
-        <div className="cl-stack cl-stack--sm">
-          <div className="cl-inline cl-inline--between">
-            <h2 className="cl-card__title">Apps for iPhone and Android</h2>
-            <span className="cl-badge cl-badge--brand">Coming soon</span>
+      {hasStores ? null : (
+        <Card>
+          <div className="cl-stack cl-stack--sm">
+            <div className="cl-inline cl-inline--between">
+              <h2 className="cl-card__title">Apps for iPhone and Android</h2>
+              <span className="cl-badge cl-badge--brand">Coming soon</span>
+            </div>
+            <p className="cl-muted">
+              We are building native apps. They are not in the App Store or Google Play yet, so any app there that claims to be {brand} is
+              not ours. When they are ready we will say so on this page and in your notifications.
+            </p>
           </div>
-          <p className="cl-muted">
-            We are building native apps. They are not in the App Store or Google Play yet, so any app there that claims to be {brand} is not
-            ours. When they are ready we will say so on this page and in your notifications.
-          </p>
-        </div>
-      </Card>
+        </Card>
+      )}
 
       <ActionBar>
         <ButtonLink to="/" variant="primary" block>

@@ -8,6 +8,7 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Screen } from '~/components/screen'
 import privacyStyles from '~/styles/screens/privacy.css'
+import { FINANCIAL_RECORDS_YEARS } from '~/utils/messages'
 import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: privacyStyles }]
@@ -19,6 +20,7 @@ const sections = [
   { id: 'what-we-collect', title: 'What we collect' },
   { id: 'why', title: 'Why we use it' },
   { id: 'retention', title: 'How long we keep it' },
+  { id: 'deleting', title: 'Deleting your account' },
   { id: 'security', title: 'How we protect it' },
   { id: 'sharing', title: 'Who we share it with' },
   { id: 'transfers', title: 'Where it is processed' },
@@ -117,9 +119,11 @@ export default function Privacy() {
             <strong>Notifications</strong> we send you in the app, and whether you have read them.
           </li>
           <li>
-            <strong>Device and usage data:</strong> when you use the app we record events with the time, your browser’s user agent,
-            platform, screen resolution, language and time zone, and, when you are signed in, your user ID and e-mail address. Our servers
-            also log IP addresses, the pages requested and errors.
+            <strong>Device and usage data:</strong> when you use the app we record events (pages viewed, signing up or in, orders submitted,
+            withdrawals made) with the time, your browser’s user agent, platform, screen resolution, language and time zone, a random
+            visitor ID kept in your browser’s storage, and, when you are signed in, your user ID — never your e-mail address. If your
+            browser asks for Do Not Track or Global Privacy Control, the app records no usage events at all. Our servers also log IP
+            addresses, the pages requested and errors.
           </li>
           <li>
             <strong>Cookies and local storage:</strong> one session cookie keeps you signed in. It is strictly necessary, so it needs no
@@ -165,20 +169,21 @@ export default function Privacy() {
         <p>We keep personal data only as long as we need it for the purposes above:</p>
         <ul>
           <li>
-            <strong>Account data</strong> (e-mail, nickname, avatar): while your account is open, and deleted within 30 days after you
-            delete it.
+            <strong>Account data</strong> (e-mail, nickname, avatar): while your account is open. It is erased at once when you delete your
+            account (see <a href="#deleting">Deleting your account</a>).
           </li>
           <li>
             <strong>Gift-card codes and images:</strong> while the order is processed and for 12 months after it closes, so we can handle
             disputes and fraud claims from card issuers. Then they are deleted.
           </li>
           <li>
-            <strong>Orders, wallet records and withdrawals:</strong> for as long as financial record-keeping law requires, usually 5 to 7
-            years after the transaction, even if you delete your account. These records are kept apart and used for nothing else.
+            <strong>Orders, wallet records and withdrawals:</strong> {FINANCIAL_RECORDS_YEARS} years after the transaction, then deleted,
+            because financial record-keeping law requires them. This holds even if you delete your account sooner; they are then kept
+            without your name, and used for nothing else.
           </li>
           <li>
-            <strong>Bank account details:</strong> until you remove the account or delete your {brand} account; details needed to explain
-            past withdrawals stay with those records.
+            <strong>Bank account details:</strong> until you delete your {brand} account. A bank account you remove stays attached to the
+            withdrawals made to it until then; deleting your account erases its number and holder name.
           </li>
           <li>
             <strong>Verification codes:</strong> they expire within minutes and are stored only as hashes.
@@ -190,6 +195,42 @@ export default function Privacy() {
             <strong>Support conversations:</strong> up to 24 months after the last message.
           </li>
         </ul>
+      </Section>
+
+      <Section id="deleting">
+        <p>
+          You can delete your account yourself in <Link to="/delete-account">Delete account</Link>. You confirm with your password, or with
+          a code we e-mail you if your account has no password. First withdraw your balance and let open orders and withdrawals finish: we
+          cannot pay money to an account that no longer exists, so the app asks for this before it deletes anything.
+        </p>
+        <h3>Erased at once</h3>
+        <ul>
+          <li>Your e-mail address, nickname and profile photo, your password and the link to your Google account.</li>
+          <li>Every sign-in on every device, and any e-mail verification code not yet used.</li>
+          <li>The account number and holder name of every bank account you saved, and your withdrawal PIN.</li>
+          <li>Your notifications, and photos you uploaded that are not part of an order.</li>
+          <li>
+            The device details and e-mail address recorded with your usage events. Only each event’s name and time stay, in our totals.
+          </li>
+        </ul>
+        <p>Your e-mail address is free again at once: you can sign up with it later, as a new account with nothing of the old one.</p>
+        <h3>Kept without your name</h3>
+        <p>
+          Your orders (with the card details and photos submitted in them), your wallet entries and your withdrawals (amount, bank, status
+          and dates), and a note that the account was deleted and when. They keep an internal user ID that no longer leads to you: no name,
+          e-mail address or bank account number is attached to them.
+        </p>
+        <p>
+          <strong>
+            Retention rule: financial records are kept for {FINANCIAL_RECORDS_YEARS} years after the transaction, then deleted.
+          </strong>{' '}
+          Card codes and photos go sooner, as set out in <a href="#retention">How long we keep it</a>.
+        </p>
+        <h3>Gone within days</h3>
+        <p>
+          Server logs, which may show your user ID and IP address, are deleted within 90 days, and short-lived security counters (such as
+          failed sign-ins for an e-mail address) within 24 hours.
+        </p>
       </Section>
 
       <Section id="security">
@@ -262,8 +303,8 @@ export default function Privacy() {
             <strong>Correct</strong> it. You can change your nickname and avatar yourself in <Link to="/edit-profile">Edit profile</Link>.
           </li>
           <li>
-            <strong>Delete</strong> it. Ask us and we delete your account. Please withdraw your balance and wait for open orders to finish
-            first, because we cannot pay out to a deleted account. Records the law makes us keep are kept as described above.
+            <strong>Delete</strong> it. Delete your account yourself in <Link to="/delete-account">Delete account</Link>, or ask us. What is
+            erased and what the law makes us keep is set out in <a href="#deleting">Deleting your account</a>.
           </li>
           <li>
             <strong>Take it with you</strong> in a machine-readable format.

@@ -1,7 +1,7 @@
 import { accountsApi as api, type LoginBody } from '#contract/accounts'
 import type { InputOf } from '#contract/endpoint'
 import { callApi } from '~/utils/auth.server'
-import { flowFallbacks as fallback } from '~/utils/messages'
+import { flowFallbacks as fallback, profileMessages } from '~/utils/messages'
 import { flow } from './flow.server'
 
 /** The account flows (SPEC §7 /auth, §8 fallbacks), one per contract call. */
@@ -24,3 +24,7 @@ export const googleLoginFlow = (request: Request, idToken: string) =>
   flow(fallback.google, () => callApi(request, api.googleNew, { id_token: idToken }))
 
 export const logoutFlow = (request: Request) => flow(fallback.login, () => callApi(request, api.logout, {}))
+
+/** Links the Google account of this id_token to the signed-in person (bindAccount). */
+export const bindGoogleFlow = (request: Request, idToken: string) =>
+  flow(profileMessages.googleLinkFailed, () => callApi(request, api.bindAccount, { provider: 'google', id_token: idToken }))

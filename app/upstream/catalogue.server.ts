@@ -1,6 +1,5 @@
 import { catalogueApi as api, COUNTRIES, type Brand } from '#contract/catalogue'
 import type { InputOf } from '#contract/endpoint'
-import { profileApi, type GiftCard } from '#contract/profile'
 import { callApi } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
 import { flow } from './flow.server'
@@ -21,26 +20,12 @@ function inOurOrder(brands: Brand[]): Brand[] {
 export const giftCardRatesFlow = (request: Request, query: InputOf<typeof api.rates> = {}) =>
   flow(M.catalogueFailed, () => callApi(request, api.rates, query))
 
-/**
- * Home's featured cards: the signed-in person's come with their user info (`giftCardList` of
- * /v1/user/index, SPEC §7); a visitor's are read from the public catalogue in the same shape, with
- * the whole list for the rate checker.
- */
-export function featuredCardsFlow(request: Request, signedIn: boolean) {
-  return flow(M.catalogueFailed, async () => {
-    if (signedIn) return { giftCardList: (await callApi(request, profileApi.index, {})).giftCardList, brands: null, rates: null }
+/** Home's featured cards for a visitor (a signed-in person's come with their user index: homeFlow). */
+export const featuredCardsFlow = (request: Request) => flow(M.catalogueFailed, () => callApi(request, api.featured, {}))
+
+/** The rate checker's catalogue (brands and the board), loaded by the browser after the page. */
+export const checkerCatalogueFlow = (request: Request) =>
+  flow(M.catalogueFailed, async () => {
     const [list, rates] = await Promise.all([callApi(request, api.list, {}), callApi(request, api.rates, {})])
-    const brands = inOurOrder(list)
-    const giftCardList: GiftCard[] = brands
-      .filter((b) => b.featured)
-      .map((b) => ({
-        brandId: b.brandId,
-        name: b.name,
-        logo: b.logo,
-        etaMinutes: b.etaMinutes,
-        rates: rates.filter((r) => r.brandId === b.brandId),
-      }))
-      .filter((card) => card.rates.length > 0)
-    return { giftCardList, brands, rates }
+    return { brands: inOurOrder(list), rates }
   })
-}

@@ -4,17 +4,17 @@ import https from 'node:https'
 import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { Refusals } from '#contract/refusals'
-import { fileIdField, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
+import { Refusals, type Refusal } from '#contract/refusals'
+import { fileIdField, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
 import { clientIp, expiredResponse, getToken } from '~/utils/auth.server'
 import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
-import { sellingMessages as M, transportMessages } from '~/utils/messages'
+import { sellingMessages as M, profileMessages, transportMessages } from '~/utils/messages'
 import { fromResponse, fromThrown, UpstreamError } from './client.server'
 import { flow, type FlowResult } from './flow.server'
 
 /**
- * Card photos (contract/uploads.ts): the two api calls that are not JSON, so they cannot go
+ * Card photos and avatars (contract/uploads.ts): the api calls that are not JSON, so they cannot go
  * through upstream.call. Both stream: a photo goes to the api as the browser sends it, and comes
  * back to its owner as the api reads it from storage, never held whole by the web. Otherwise they
  * behave as every other call (SPEC §7 headers, the 60 s timeout, the §8 messages, 401 → /login).
@@ -68,27 +68,76 @@ function postStream(url: string, headers: Record<string, string>, body: AsyncIte
 
 class PhotoTooLarge extends Error {}
 
+/** A card photo or an avatar: one pipeline, its own api call, limit and messages. */
+type UploadVariant = {
+  path: string
+  maxBytes: number
+  tooLarge: Refusal
+  fallback: string
+  /**
+   * Past `maxBytes`, read the rest of the photo away (never sent) instead of breaking off: the
+   * form it came in is then read to its end and its page can answer in words. The route's byte
+   * limit (body-limit.server.ts) bounds how much that is.
+   */
+  readToEnd: boolean
+}
+
+const CARD_PHOTO: UploadVariant = {
+  path: uploadsApi.upload.path,
+  maxBytes: MAX_UPLOAD_BYTES,
+  tooLarge: Refusals.FILE_TOO_LARGE,
+  fallback: M.uploadFailed,
+  readToEnd: false,
+}
+const AVATAR: UploadVariant = {
+  path: uploadsApi.avatar.path,
+  maxBytes: MAX_AVATAR_BYTES,
+  tooLarge: Refusals.AVATAR_TOO_LARGE,
+  fallback: profileMessages.uploadFailed,
+  readToEnd: true,
+}
+
 /**
  * POST /v1/file/upload with one photo, streamed as it arrives in a one-part multipart body. Past
  * MAX_UPLOAD_BYTES the sending stops (the api is never sent the rest) and the answer is the api's
  * own FILE_TOO_LARGE refusal. The type is the api's to judge, from the bytes.
  */
 export function uploadPhotoFlow(request: Request, photo: AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<FlowResult<UploadData>> {
-  return flow(M.uploadFailed, async () => {
+  return uploadFlow(CARD_PHOTO, request, photo, signal)
+}
+
+/** POST /v1/avatar/upload: the same, for a profile photo (≤ MAX_AVATAR_BYTES, AVATAR_TOO_LARGE past it). */
+export function uploadAvatarFlow(
+  request: Request,
+  photo: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<FlowResult<UploadData>> {
+  return uploadFlow(AVATAR, request, photo, signal)
+}
+
+function uploadFlow(
+  variant: UploadVariant,
+  request: Request,
+  photo: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<FlowResult<UploadData>> {
+  return flow(variant.fallback, async () => {
     const boundary = `----cardlane-${randomBytes(12).toString('hex')}`
     let tooLarge = false
+    // Read by hand, so that stopping the upload does not end the photo (readToEnd decides).
+    const source = photo[Symbol.asyncIterator]()
     async function* body() {
       yield Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${UPLOAD_FIELD}"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`,
       )
       let size = 0
-      for await (const chunk of photo) {
-        size += chunk.length
-        if (size > MAX_UPLOAD_BYTES) {
+      for (let next = await source.next(); !next.done; next = await source.next()) {
+        size += next.value.length
+        if (size > variant.maxBytes) {
           tooLarge = true
           throw new PhotoTooLarge()
         }
-        yield chunk
+        yield next.value
       }
       yield Buffer.from(`\r\n--${boundary}--\r\n`)
     }
@@ -96,23 +145,35 @@ export function uploadPhotoFlow(request: Request, photo: AsyncIterable<Uint8Arra
     let text: string
     try {
       ;({ status, text } = await postStream(
-        apiUrl(uploadsApi.upload.path),
+        apiUrl(variant.path),
         { ...(await apiHeaders(request)), accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
         body(),
         deadline(signal),
       ))
     } catch (error) {
-      if (tooLarge) throw new UpstreamError('refused', Refusals.FILE_TOO_LARGE.msg, { code: Refusals.FILE_TOO_LARGE.code })
+      if (tooLarge) throw new UpstreamError('refused', variant.tooLarge.msg, { code: variant.tooLarge.code })
       throw fromThrown(error)
+    } finally {
+      await finish(source, variant.readToEnd)
     }
     const envelope = await answered(request, () => fromResponse<unknown>(status, text))
     const parsed = uploadData.safeParse(envelope.data)
     if (!parsed.success) {
-      logger.error({ path: uploadsApi.upload.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
+      logger.error({ path: variant.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
       throw new UpstreamError('unknown', transportMessages.unknown, { status })
     }
     return parsed.data
   })
+}
+
+/** After an upload: the rest of the photo read away (readToEnd), or the photo ended at once. */
+async function finish(source: AsyncIterator<Uint8Array>, readToEnd: boolean): Promise<void> {
+  try {
+    if (!readToEnd) await source.return?.()
+    else while (!(await source.next()).done);
+  } catch {
+    // The body broke off or was cut at the route's limit: nothing more to read.
+  }
 }
 
 /** A 401 from the api ends here as everywhere (auth.server.ts callApi): session gone, to /login. */
@@ -133,21 +194,32 @@ const PHOTO_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 }
 
+/**
+ * An avatar is shown on every page that shows the person: their own browser may keep it for an
+ * hour (an avatar's id never changes its picture; a new photo is a new id). No shared cache.
+ */
+const AVATAR_HEADERS = {
+  ...PHOTO_HEADERS,
+  'Cache-Control': 'private, max-age=3600',
+  'Content-Disposition': 'inline; filename="avatar.jpg"',
+}
+
 const photoRefusal = (status: number, message: string) =>
   new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 
 /**
- * GET /v1/file/get?id= for the signed-in person: the image bytes streamed through, or a refusal
+ * GET /v1/file/get?id= (or /v1/avatar/get for an avatar) for the signed-in person: the image bytes streamed through, or a refusal
  * (not theirs, unknown, malformed: 404 alike). The api answers bytes or a JSON envelope; the
  * Content-Type tells them apart (contract/uploads.ts).
  */
-export async function photoResponse(request: Request, id: string): Promise<Response> {
+export async function photoResponse(request: Request, id: string, kind: 'card' | 'avatar' = 'card'): Promise<Response> {
   const parsedId = fileIdField.safeParse(id)
   if (!parsedId.success) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
   const query = new URLSearchParams({ id: parsedId.data, _t: String(Date.now()) })
+  const path = kind === 'avatar' ? uploadsApi.avatarFile.path : uploadsApi.file.path
   let response: Response
   try {
-    response = await fetch(`${apiUrl(uploadsApi.file.path)}?${query}`, {
+    response = await fetch(`${apiUrl(path)}?${query}`, {
       headers: { ...(await apiHeaders(request)), accept: 'image/*, application/json' },
       signal: deadline(request.signal),
     })
@@ -156,7 +228,7 @@ export async function photoResponse(request: Request, id: string): Promise<Respo
   }
   const type = response.headers.get('content-type') ?? ''
   if (response.ok && /^image\//i.test(type) && response.body) {
-    const headers = new Headers({ ...PHOTO_HEADERS, 'Content-Type': type })
+    const headers = new Headers({ ...(kind === 'avatar' ? AVATAR_HEADERS : PHOTO_HEADERS), 'Content-Type': type })
     const length = response.headers.get('content-length')
     if (length) headers.set('Content-Length', length)
     return new Response(response.body, { status: 200, headers })

@@ -87,6 +87,8 @@ export type SessionUser = {
   email: string
   userName: string
   headImg: string | null
+  /** The linked Google account's e-mail; null when none is linked. */
+  googleEmail: string | null
   unreadCount: number
   /** The wallet at a glance (Home's balance card, Account's rows); null if the api left it out. */
   wallet: WalletSummary | null
@@ -113,6 +115,7 @@ export async function loadSessionUser(
     email,
     userName: info.userName,
     headImg: info.headImg,
+    googleEmail: info.googleEmail ?? null,
     unreadCount: index.unreadCount,
     wallet: index.wallet,
   }

@@ -7,6 +7,11 @@ import { parseTrustProxy, type TrustProxy } from './client-address.server'
  */
 const DEV_SECRET = 'dev-only-secret-change-me-0123456789abcdef'
 
+/** Only web addresses: a `javascript:` or `data:` URL is never a link or a script source. */
+function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   BRAND_NAME: z.string().trim().min(1).default('Cardlane'),
@@ -19,12 +24,16 @@ const schema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   /** Public origin used for the Google callback, e.g. https://cardlane.example. */
   PUBLIC_URL: z.string().url().optional(),
-  CHAT_WIDGET_URL: z.string().url().optional(),
+  /** A chat provider's script, loaded when the chat button is tapped; its origin joins the CSP. */
+  CHAT_WIDGET_URL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
   SUPPORT_EMAIL: z.string().email().default('support@cardlane.local'),
   /** Secure cookies (and the __Host- prefix); on by default in production, off for plain-http localhost. */
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   /** The proxies whose X-Forwarded-For is believed (client-address.server.ts); unset: none. */
   TRUST_PROXY: z.string().optional(),
+  /** The native apps' store pages, linked from /download; a link is hidden while its setting is unset. */
+  APP_STORE_URL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
+  PLAY_STORE_URL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
 })
 
 export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookieSecure: boolean; trustProxy: TrustProxy }

@@ -214,3 +214,118 @@ export const cardStatusLabels = {
   cancelled: 'Cancelled',
   declined: 'Declined',
 } as const satisfies Record<string, string>
+
+/** Notifications: the person's messages (the /notification screen, the bell and the tab's badge). */
+export const notificationMessages = {
+  loadFailed: 'Failed to load your notifications, please try again later',
+  readFailed: 'Failed to update your notifications, please try again later',
+  chooseOne: 'Choose a notification',
+  allRead: 'All notifications marked as read',
+  markAllRead: 'Mark all read',
+  allCaughtUp: 'You are all caught up',
+  /** Above the list, beside "Mark all read". */
+  unreadShort: (count: number) => `${count} unread`,
+  unread: 'Unread',
+  empty: 'No notifications yet',
+  emptyText: 'We tell you here when an order is reviewed, a payout is made or a withdrawal reaches your bank.',
+  emptyPage: 'There is nothing more on this page.',
+  backToNewest: 'Back to the newest',
+  /** The badge's accessible text, hidden at 0. */
+  unreadLabel: (count: number) => (count === 1 ? '1 unread notification' : `${count} unread notifications`),
+  /** What the badge shows: the number, "99+" above 99. */
+  badge: (count: number) => (count > 99 ? '99+' : String(count)),
+  /** The bell's name when nothing is unread. */
+  bell: 'Notifications',
+} as const
+
+/** Task rewards: the Rewards screen and the task list on Home and Account. */
+export const taskMessages = {
+  loadFailed: 'Failed to load your rewards, please try again later',
+  claimFailed: 'Failed to claim the reward, please try again later',
+  chooseTask: 'Choose a task to claim',
+  claimed: (amount: string) => `${amount} added to your wallet`,
+  claimedBadge: 'Claimed',
+  /** The progress bar's words, shown and read out: "1 of 5". */
+  progress: (done: number, target: number) => `${done} of ${target}`,
+  heading: 'Earn as you get started',
+  lead: 'Each task pays a one-time reward into your wallet. Finish it, then claim it here.',
+  /** After the amount of the rewards not yet claimed: "₦4,500.00 still to earn". */
+  toEarn: 'still to earn',
+  allClaimed: 'You claimed every reward. Thank you for selling with us.',
+  empty: 'No rewards right now',
+  emptyText: 'New tasks and their rewards show here.',
+  /** The way to do each task, by its id; a task this web does not know yet gets no link. */
+  go: {
+    set_pin: 'Set PIN',
+    add_bank_card: 'Add account',
+    first_order: 'Sell a card',
+    five_orders: 'Sell a card',
+  } as Record<string, string | undefined>,
+} as const
+
+/** Help & Support: the floating button and the support screen (app/routes/support.tsx). */
+export const supportMessages = {
+  chatButton: 'Chat with support',
+  helpButton: 'Help & Support',
+  /** The landmark around the button. */
+  helpRegion: 'Help',
+  infoFailed: 'Failed to load the current limits, please try again later',
+  /** When the api cannot say today's numbers: where a person still finds them. */
+  limitsUnavailable: 'We cannot load the current limits right now. The Withdraw screen always shows them before you confirm.',
+  reviewUnavailable: 'Each card shows its review time when you choose it on the Sell screen.',
+} as const
+
+/** Edit profile (nickname and photo) and linking Google (issue 9). */
+export const profileMessages = {
+  googleLinked: 'Google account linked',
+  googleLinkFailed: 'Linking Google failed, please try again later',
+  googleUnavailable: 'Google sign-in is not available right now',
+  // The api's own words (NOT_AN_IMAGE, AVATAR_TOO_LARGE), said before uploading when JavaScript can.
+  notAPhoto: 'This file is not a photo. Upload a JPEG, PNG or WebP image',
+  photoTooLarge: 'This photo is larger than 2 MB. Upload a smaller one',
+  choosePhoto: 'Choose a photo to upload',
+  photoUnreadable: 'The photo could not be read. Please choose it again.',
+  oneAtATime: 'Choose one photo',
+  photoUploading: 'Wait for the photo to finish uploading',
+  photoReady: 'New photo ready. Save to use it.',
+  uploadFailed: 'Failed to upload the photo, please try again later',
+} as const
+
+/**
+ * Deleting the account (app/routes/delete-account.tsx), and what the privacy policy says about it
+ * (app/routes/user.privacy.tsx): the same words in both places.
+ */
+export const FINANCIAL_RECORDS_YEARS = 6
+export const deleteAccountMessages = {
+  infoFailed: 'Failed to load your account, please try again later',
+  deleteFailed: 'Failed to delete your account, please try again later',
+  deleted: 'Your account has been deleted',
+  heading: 'Delete your account',
+  lead: 'This cannot be undone. Read what goes and what stays first.',
+  blockedTitle: 'You cannot delete your account yet',
+  /** What the person loses, each a line. */
+  lost: [
+    'Signing in to this account: your password, e-mail codes and Google sign-in stop working at once, on every device.',
+    'Your e-mail address, nickname and profile photo.',
+    'Your saved bank accounts and your withdrawal PIN.',
+    'Your notifications, and photos you uploaded that are not part of an order.',
+    'Your order history and wallet activity in the app.',
+  ],
+  /** What is kept, without anything that says who you are. */
+  kept: [
+    `Records of your orders, wallet entries and withdrawals, for ${FINANCIAL_RECORDS_YEARS} years, because financial law requires them. They keep an internal user ID that no longer leads to you: no name, no e-mail, no bank account number.`,
+    'Your e-mail address is free again: you can sign up with it later, as a new account with nothing of this one.',
+  ],
+  confirmPassword: 'Type your password to confirm.',
+  confirmCode: 'Your account has no password, so we e-mail you a code to confirm.',
+  submit: 'Delete my account',
+  keep: 'Keep my account',
+  /** The way out of each refusal (contract/refusals.ts DELETE_*), by its code. */
+  unblock: {
+    4321: { to: '/wallet/withdraw', label: 'Withdraw' },
+    4322: { to: '/wallet', label: 'See your wallet' },
+    4323: { to: '/wallet', label: 'See your wallet' },
+    4324: { to: '/history', label: 'See your orders' },
+    4327: { to: '/support', label: 'Contact support' },
+  } as Record<number, { to: string; label: string } | undefined>,
+} as const

@@ -35,6 +35,10 @@ export const screens: ScreenRoute[] = [
   { path: '/user/privacy', screen: 'Privacy', title: 'Privacy Policy', access: 'public' },
   { path: '/download', screen: 'Download', title: 'Download app', access: 'public' },
   { path: '/trading-plaza', screen: 'TradingPlaza', title: 'Trading Plaza', access: 'login' },
+  // Beyond SPEC §2's list: where the chat button leads without a chat provider (SPEC §1 customer chat).
+  { path: '/support', screen: 'Support', title: 'Help & Support', access: 'public' },
+  // Beyond SPEC §2's list: the task rewards (SPEC §1 "task rewards"), also shown on Home and Account.
+  { path: '/tasks', screen: 'Rewards', title: 'Rewards', access: 'login' },
 ]
 
 function matches(pattern: string, pathname: string) {
@@ -53,9 +57,16 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/auth/google', access: 'public' },
   { path: '/auth/google/callback', access: 'public' },
   { path: '/healthcheck', access: 'public' },
+  // Home's rate checker reads the public catalogue once the page is up.
+  { path: '/catalogue', access: 'public' },
   // Card photos: uploaded one by one from the sell page, and shown to their owner only.
   { path: '/file/upload', access: 'login' },
   { path: '/file/:id', access: 'login' },
+  // The analytics collector's beacon (visitors' page views too); always answers 204.
+  { path: '/analytics', access: 'public' },
+  // Edit Profile's photo, uploaded from the page's JavaScript; avatars, shown to their owner only.
+  { path: '/edit-profile/photo', access: 'login' },
+  { path: '/avatar/:id', access: 'login' },
 ]
 
 /** Unknown paths are public: they answer 404 without revealing whether you are signed in. */

@@ -51,7 +51,7 @@ describe('the shell (SPEC §2)', () => {
     })
     expect(counted).toEqual({ a: 1, b: 2 })
 
-    const res = await page.goto(`${app.url}/notification`)
+    const res = await page.goto(`${app.url}/no-such-page`)
     expect(res?.status()).toBe(404)
     expect(await page.title()).toBe('Page not found - Cardlane')
     await context.close()
@@ -148,19 +148,12 @@ describe('forms', () => {
 })
 
 describe('the help button and the segmented switch', () => {
-  it('help sits in the top bar (a landmark) and covers nothing, also on a 320 px phone', async () => {
+  it('help floats in its own landmark and leads to Help & Support (that it covers no button: tests/browser/support.test.ts)', async () => {
     const { context, page } = await phone(browser, true, { width: 320, height: 568 })
     await page.goto(`${app.url}/login`)
-    const help = page.getByRole('banner').getByRole('link', { name: /support/ })
+    const help = page.getByRole('complementary', { name: 'Help' }).getByRole('link')
     expect(await help.isVisible()).toBe(true)
-    const signIn = page.getByRole('button', { name: 'Sign in' })
-    for (const y of [0, 200, 400]) {
-      await page.evaluate((top) => window.scrollTo(0, top), y)
-      const a = (await help.boundingBox())!
-      const b = (await signIn.boundingBox())!
-      const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
-      expect(overlap).toBe(false)
-    }
+    expect(await help.getAttribute('href')).toBe('/support')
     await context.close()
   })
 
@@ -197,8 +190,18 @@ describe('home-screen icons', () => {
 
 describe('accessibility (axe-core) on every screen, light and dark', () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  const visitor = ['/', '/login', '/login?mode=code', '/register', '/forgot-password', '/download', '/user/privacy', '/no-such-page']
-  const member = ['/', '/account', '/edit-profile']
+  const visitor = [
+    '/',
+    '/login',
+    '/login?mode=code',
+    '/register',
+    '/forgot-password',
+    '/download',
+    '/user/privacy',
+    '/support',
+    '/no-such-page',
+  ]
+  const member = ['/', '/account', '/edit-profile', '/notification', '/tasks', '/delete-account']
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`${colorScheme}: no violations`, async () => {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { expect } from 'vitest'
+import { openRequestMemo, REQUEST_ID_HEADER } from '~/utils/request-memo.server'
 import { commitSession, getSession } from '~/utils/session.server'
 import type { ToastInput } from '~/utils/session.server'
 
@@ -64,6 +65,19 @@ export async function call(handler: unknown, request: Request, params: Record<st
 /** GET a loader as the browser would. */
 export function load(handler: unknown, path: string, jar?: CookieJar, params?: Record<string, string>) {
   return call(handler, makeRequest(path, { jar }), params, jar)
+}
+
+/**
+ * A document request as server.ts runs it: the root's and the screen's loaders side by side,
+ * sharing one request memo (one GET to the api per request), answers in the same order.
+ */
+export async function loadDocument(handlers: unknown[], path: string, jar?: CookieJar): Promise<Response[]> {
+  const memo = openRequestMemo()
+  try {
+    return await Promise.all(handlers.map((h) => call(h, makeRequest(path, { jar, headers: { [REQUEST_ID_HEADER]: memo.id } }))))
+  } finally {
+    memo.close()
+  }
 }
 
 /** POST a form to an action as the browser would. */

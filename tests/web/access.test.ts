@@ -72,15 +72,16 @@ const appRoutes = routeTree(appDir)
 const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path)])
 
 describe('the route table is the one place for access and titles (SPEC §2)', () => {
-  it('lists the 23 screens of the specification', () => {
-    expect(screens).toHaveLength(23)
-    expect(new Set(screens.map((s) => s.path)).size).toBe(23)
+  it('lists the 23 screens of the specification, and the two the product adds (Help & Support, Rewards)', () => {
+    expect(screens).toHaveLength(25)
+    expect(new Set(screens.map((s) => s.path)).size).toBe(25)
+    expect(screens.slice(23).map((s) => s.path)).toEqual(['/support', '/tasks'])
     expect(
       screens
         .filter((s) => s.access === 'public')
         .map((s) => s.path)
         .sort(),
-    ).toEqual(['/', '/download', '/forgot-password', '/order/sell', '/user/privacy'].sort())
+    ).toEqual(['/', '/download', '/forgot-password', '/order/sell', '/support', '/user/privacy'].sort())
     expect(
       screens
         .filter((s) => s.access === 'guest')

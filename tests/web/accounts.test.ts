@@ -12,7 +12,7 @@ import { lockoutMessages } from '~/utils/messages'
 import { getSession } from '~/utils/session.server'
 import { seedUser, startTestApi } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
-import { CookieJar, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
+import { CookieJar, jsonOf, load, loadDocument, makeRequest, signedInJar, submit } from '../support/web'
 
 /** The account flows through the real loaders and actions, against the real api on a throw-away DB. */
 const api = useTestApi()
@@ -150,8 +150,9 @@ describe('login, logout, guards', () => {
       ['/edit-profile', editProfile],
     ] as const) {
       const before = userIndexCalls()
-      // A document request runs the root's and the screen's loaders side by side, as here.
-      const [rootData, screenData] = await Promise.all([load(root.loader, path, jar), load(screen.loader, path, jar)])
+      // A document request runs the root's and the screen's loaders side by side, sharing the
+      // request memo (server.ts): the screen reads the same answer (Account: its tasks).
+      const [rootData, screenData] = await loadDocument([root.loader, screen.loader], path, jar)
       expect((await jsonOf(rootData)).user.userId).toBeTruthy()
       // The screen's own data never carries the person: that is the root's.
       expect((await jsonOf(screenData))?.user).toBeUndefined()
@@ -256,8 +257,8 @@ describe('edit profile', () => {
     const empty = await submit(editProfile.action, '/edit-profile', { userName: '   ' }, jar)
     expect(empty.status).toBe(400)
     expect((await jsonOf(empty)).result.error.userName).toEqual(['Nickname is required'])
-    const long = await submit(editProfile.action, '/edit-profile', { userName: 'x'.repeat(33) }, jar)
-    expect((await jsonOf(long)).result.error.userName).toEqual(['Nickname must be at most 32 characters'])
+    const long = await submit(editProfile.action, '/edit-profile', { userName: 'x'.repeat(21) }, jar)
+    expect((await jsonOf(long)).result.error.userName).toEqual(['Nickname must be at most 20 characters'])
 
     const saved = await submit(editProfile.action, '/edit-profile', { userName: 'Ada Seller' }, jar)
     expect(saved).toHaveRedirect('/account')

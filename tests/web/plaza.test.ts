@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { rateChangePercent } from '#contract/catalogue'
 import * as home from '~/routes/_index'
+import * as catalogue from '~/routes/catalogue'
 import * as plaza from '~/routes/trading-plaza'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
-import { ops, rateOf, useSellingApi } from '../support/selling'
+import { ops, rateOf, sold, useSellingApi } from '../support/selling'
 import { jsonOf, load, signedInJar } from '../support/web'
 
 /** The rates board (/trading-plaza) and Home's featured cards and rate checker, against the real api. */
@@ -66,24 +67,38 @@ describe('/trading-plaza', () => {
 })
 
 describe('Home', () => {
-  it('a visitor gets the featured cards with their rates and the whole catalogue for the rate checker', async () => {
+  it('a visitor gets the featured cards, one line a brand, and not the whole catalogue', async () => {
     const data = await jsonOf(await load(home.loader, '/'))
-    expect(data.featured.giftCardList.map((c: { brandId: string }) => c.brandId)).toEqual(
-      expect.arrayContaining(['apple', 'steam', 'amazon']),
-    )
-    expect(data.featured.giftCardList.map((c: { brandId: string }) => c.brandId)).not.toContain('vanilla')
-    expect(data.featured.brands.length).toBeGreaterThanOrEqual(12)
-    expect(data.featured.brands[0].countries[0].country).toBe('US')
-    expect(data.featured.rates.length).toBeGreaterThan(20)
+    expect(data.featured.map((c: { brandId: string }) => c.brandId)).toEqual(expect.arrayContaining(['apple', 'steam', 'amazon']))
+    expect(data.featured.map((c: { brandId: string }) => c.brandId)).not.toContain('vanilla')
+    expect(Object.keys(data.featured[0]).sort()).toEqual(['bestRate', 'brandId', 'etaMinutes', 'logo', 'name'])
+  })
+
+  it('the rate checker reads the whole catalogue from /catalogue, in our country order', async () => {
+    const res = await load(catalogue.loader, '/catalogue')
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=30')
+    const data = await jsonOf(res)
+    expect(data.brands.length).toBeGreaterThanOrEqual(12)
+    expect(data.brands[0].countries[0].country).toBe('US')
+    expect(data.rates.length).toBeGreaterThan(20)
+  })
+
+  it('a signed-in person gets their open orders with the user index; a visitor has none', async () => {
+    const { token } = await seedUser(api, { email: newEmail('home') })
+    const jar = await signedInJar(token)
+    expect((await jsonOf(await load(home.loader, '/', jar))).openOrders).toEqual({ count: 0, latest: [] })
+    const order = await sold(api, token)
+    const data = await jsonOf(await load(home.loader, '/', jar))
+    expect(data.openOrders.count).toBe(1)
+    expect(data.openOrders.latest[0]).toMatchObject({ id: order.id, status: 'pending', brandId: order.brandId })
+    expect((await jsonOf(await load(home.loader, '/'))).openOrders).toBeNull()
   })
 
   it('a signed-in person gets the featured cards from their user info (giftCardList)', async () => {
     const data = await jsonOf(await load(home.loader, '/', await member()))
-    expect(data.featured.brands).toBeNull()
-    const apple = data.featured.giftCardList.find((c: { brandId: string }) => c.brandId === 'apple')
+    const apple = data.featured.find((c: { brandId: string }) => c.brandId === 'apple')
     expect(apple).toMatchObject({ name: 'Apple', logo: { initials: 'AP' }, etaMinutes: 15 })
-    expect(apple.rates.find((r: { country: string; cardType: string }) => r.country === 'US' && r.cardType === 'ecode').rate).toBe(
-      (await rateOf(api, 'apple', 'US', 'ecode')).rate,
-    )
+    const board = [await rateOf(api, 'apple', 'US', 'ecode'), await rateOf(api, 'apple', 'US', 'physical')]
+    expect(Number(apple.bestRate.rate)).toBe(Math.max(...board.map((r) => Number(r.rate))))
   })
 })

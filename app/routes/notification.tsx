@@ -1,0 +1,233 @@
+// Notification (SPEC §2, login): the person's messages, newest first, twenty a page with plain
+// Newer/Older links. An unread one is marked (a dot, a bold title, the word "Unread" for screen
+// readers); opening it is a POST (readMessage, then a redirect to the order or withdrawal it is
+// about), so it works without JavaScript and the badge counts down on the next page. A message
+// already read is a plain link. "Mark all read" is one more small form.
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { MessageKind, messageIdField, type Message } from '#contract/messages'
+import { Refusals } from '#contract/refusals'
+import { ActionToast } from '~/components/action-toast'
+import { Button, ButtonLink } from '~/components/button'
+import { Card } from '~/components/card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormError } from '~/components/forms'
+import { Icon, type IconName } from '~/components/icon'
+import { When } from '~/components/money'
+import { Screen } from '~/components/screen'
+import { cx } from '~/components/ui'
+import notificationStyles from '~/styles/screens/notification.css'
+import walletStyles from '~/styles/screens/wallet.css'
+import { messagePageFlow, readMessageFlow } from '~/upstream/messages.server'
+import { orderTimeZone } from '~/upstream/orders.server'
+import { loaded } from '~/upstream/wallet.server'
+import { requireToken } from '~/utils/auth.server'
+import { readForm, toastNow } from '~/utils/form.server'
+import { usePendingIntent } from '~/utils/forms'
+import { flowMessage, notificationMessages as N } from '~/utils/messages'
+import { redirectWithToast, type Toast } from '~/utils/toast.server'
+import { useUser } from '~/utils/user'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: walletStyles },
+  { rel: 'stylesheet', href: notificationStyles },
+]
+
+const PAGE_SIZE = 20
+const MAX_PAGE = 100_000
+
+/** `?page=N` as a page number; anything else is the first page. */
+function pageOf(request: Request): number {
+  const raw = new URL(request.url).searchParams.get('page') ?? ''
+  const n = /^\d{1,6}$/.test(raw) ? Number(raw) : 1
+  return Math.min(Math.max(n, 1), MAX_PAGE)
+}
+
+const listHref = (page: number) => (page > 1 ? `/notification?page=${page}` : '/notification')
+
+/** Where a message leads: the order or withdrawal it is about, the wallet for an adjustment; null for a kind this web does not know. */
+function messageHref(m: Pick<Message, 'kind' | 'refId'>): string | null {
+  if (m.kind === MessageKind.ORDER && m.refId) return `/order/${encodeURIComponent(m.refId)}`
+  if (m.kind === MessageKind.WITHDRAWAL && m.refId) return `/wallet/withdraw/${encodeURIComponent(m.refId)}`
+  if (m.kind === MessageKind.WALLET) return '/wallet'
+  return null
+}
+
+const KIND_ICONS: Record<string, IconName> = { order: 'tag', withdrawal: 'bank', wallet: 'wallet' }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireToken(request)
+  const [page, timeZone] = await Promise.all([
+    messagePageFlow(request, { pageNum: pageOf(request), pageSize: PAGE_SIZE }),
+    orderTimeZone(request),
+  ])
+  return json({ page: loaded(page), timeZone })
+}
+
+const actionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('open'), id: messageIdField }),
+  z.object({ intent: z.literal('all') }),
+])
+
+type ActionReply = { error: string; toast: Toast }
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireToken(request)
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request)))
+  const refused = (error: string, status: number) =>
+    json<ActionReply>({ error, toast: toastNow({ type: 'error', message: error }) }, { status })
+  if (!parsed.success) return refused(N.chooseOne, 400)
+  const here = listHref(pageOf(request))
+
+  if (parsed.data.intent === 'all') {
+    const result = await readMessageFlow(request, { all: true })
+    if (!result.success) return refused(flowMessage(result), 503)
+    return redirectWithToast(request, here, { type: 'success', message: N.allRead })
+  }
+
+  const result = await readMessageFlow(request, { id: parsed.data.id })
+  if (!result.success) {
+    if (result.code === Refusals.MESSAGE_NOT_FOUND.code || result.code === 400) return refused(Refusals.MESSAGE_NOT_FOUND.msg, 404)
+    return refused(flowMessage(result), 503)
+  }
+  // The target comes from the api's copy of the message, never from the form.
+  return redirect((result.data.message && messageHref(result.data.message)) ?? here)
+}
+
+export default function NotificationScreen() {
+  const { page, timeZone } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { unreadCount } = useUser()
+  const lastPage = Math.max(1, Math.ceil(page.total / page.pageSize))
+  return (
+    <Screen title="Notifications" backTo="/account">
+      <ActionToast toast={actionData?.toast} />
+      {actionData?.error ? <FormError errors={[actionData.error]} /> : null}
+
+      {page.total > 0 ? (
+        <div className="cl-notes-head">
+          <p className="cl-notes-head__count">{unreadCount > 0 ? N.unreadShort(unreadCount) : N.allCaughtUp}</p>
+          {unreadCount > 0 ? <MarkAllRead /> : null}
+        </div>
+      ) : null}
+
+      {page.list.length > 0 ? (
+        <section className="cl-section" aria-labelledby="notes-title">
+          <h2 id="notes-title" className="cl-visually-hidden">
+            {/* Not "notifications": the toasts' region has that name. */}
+            {page.pageNum > 1 ? `Messages, page ${page.pageNum}` : 'Newest messages'}
+          </h2>
+          <Card flush>
+            <ul className="cl-list">
+              {page.list.map((m) => (
+                <li key={m.id} className="cl-list__item">
+                  <MessageRow message={m} timeZone={timeZone} />
+                </li>
+              ))}
+            </ul>
+          </Card>
+          {lastPage > 1 ? (
+            <nav className="cl-pager" aria-label="Notification pages">
+              {page.pageNum > 1 ? (
+                <Link to={listHref(page.pageNum - 1)} className="cl-button cl-button--secondary" rel="prev">
+                  <Icon name="chevron-left" size={20} /> Newer
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="cl-pager__where">
+                Page {page.pageNum} of {lastPage}
+              </span>
+              {page.pageNum < lastPage ? (
+                <Link to={listHref(page.pageNum + 1)} className="cl-button cl-button--secondary" rel="next">
+                  Older <Icon name="chevron-right" size={20} />
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </section>
+      ) : page.total > 0 ? (
+        <Card className="cl-empty cl-empty--compact">
+          <p className="cl-empty__text">{N.emptyPage}</p>
+          <Link to="/notification" className="cl-link cl-link--touch">
+            {N.backToNewest}
+          </Link>
+        </Card>
+      ) : (
+        <Card className="cl-empty">
+          <span className="cl-icon-tile" aria-hidden="true">
+            <Icon name="bell" size={28} />
+          </span>
+          <h2 className="cl-empty__title">{N.empty}</h2>
+          <p className="cl-empty__text">{N.emptyText}</p>
+          <ButtonLink to="/order/sell" variant="primary" block icon="tag">
+            Sell a gift card
+          </ButtonLink>
+        </Card>
+      )}
+    </Screen>
+  )
+}
+
+function MarkAllRead() {
+  const pending = usePendingIntent('all')
+  return (
+    <Form method="post" className="cl-notes-head__form">
+      <Button type="submit" name="intent" value="all" variant="secondary" icon="check-circle" pending={pending}>
+        {N.markAllRead}
+      </Button>
+    </Form>
+  )
+}
+
+/**
+ * One message. Unread: a button in its own small form (mark read, then go where it leads). Read:
+ * a plain link to where it leads, or plain text when it leads nowhere.
+ */
+function MessageRow({ message: m, timeZone }: { message: Message; timeZone: string }) {
+  const navigation = useNavigation()
+  const href = messageHref(m)
+  const opening = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'open' && navigation.formData.get('id') === m.id
+  const body = (
+    <>
+      <span className="cl-row__icon" aria-hidden="true">
+        <Icon name={KIND_ICONS[m.kind] ?? 'bell'} size={20} />
+      </span>
+      <span className="cl-note__title">
+        {m.read ? null : <span className="cl-visually-hidden">{N.unread}: </span>}
+        {m.title}
+      </span>
+      {m.read ? null : <span className="cl-note__dot" aria-hidden="true" />}
+      <span className="cl-note__content">{m.content}</span>
+      <span className="cl-note__meta">
+        <When at={m.createdAt} timeZone={timeZone} />
+      </span>
+      {href ? <Icon name="chevron-right" size={20} className="cl-row__chevron" /> : null}
+    </>
+  )
+  const classes = cx('cl-row', 'cl-note', !m.read && 'cl-note--unread')
+  if (!m.read) {
+    return (
+      <Form method="post" className="cl-note__form">
+        <input type="hidden" name="id" value={m.id} />
+        <button type="submit" name="intent" value="open" className={classes} aria-busy={opening || undefined}>
+          {body}
+        </button>
+      </Form>
+    )
+  }
+  return href ? (
+    <Link to={href} className={classes}>
+      {body}
+    </Link>
+  ) : (
+    <div className={classes}>{body}</div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,15 @@
+import { profileApi } from '#contract/profile'
+import { tasksApi as api, type GetTaskRewardBody } from '#contract/tasks'
+import { callApi } from '~/utils/auth.server'
+import { taskMessages as T } from '~/utils/messages'
+import { flow } from './flow.server'
+
+/**
+ * Task rewards (DESIGN §3). The tasks come with /v1/user/index, which the root loader asks for on
+ * every page: callApi shares that GET within a request (request-memo.server.ts), so reading them
+ * on Home, Account or Rewards costs no extra api call.
+ */
+export const tasksFlow = (request: Request) => flow(T.loadFailed, async () => (await callApi(request, profileApi.index, {})).taskInfos)
+
+export const claimTaskFlow = (request: Request, body: GetTaskRewardBody) =>
+  flow(T.claimFailed, () => callApi(request, api.getTaskReward, body))
