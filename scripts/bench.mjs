@@ -57,7 +57,15 @@ async function signedInCookie() {
     .map((c) => c.split(';')[0])
     .join('; ')
   if (!cookie) throw new Error(`login through the web failed (${login.status})`)
-  return { email, cookie }
+  // The login cookie still holds the "Welcome back" toast; a browser shows it once and gets the
+  // session back without it. Measure that steady state, not a toast committed on every request.
+  const first = await fetch(`${base}/`, { headers: { cookie }, redirect: 'manual' })
+  await first.arrayBuffer()
+  const steady = first.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  return { email, cookie: steady || cookie }
 }
 
 /** The newest mail to `email` in the outbox, by its content (file names need not hold the address). */

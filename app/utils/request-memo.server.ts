@@ -9,7 +9,13 @@ import { randomUUID } from 'node:crypto'
  */
 export const REQUEST_ID_HEADER = 'x-cardlane-request-id'
 
-const memos = new Map<string, Map<string, Promise<unknown>>>()
+// One table per process: server.ts and the Remix build are bundled apart (build/server.js,
+// build/remix/index.js), each with its own copy of this module, so a module-level Map would give
+// the web two tables, the id opened in one and looked up in the other: never a shared answer.
+type Memos = Map<string, Map<string, Promise<unknown>>>
+const shared = globalThis as unknown as Record<symbol, Memos | undefined>
+const TABLE = Symbol.for('cardlane.requestMemos')
+const memos: Memos = (shared[TABLE] ??= new Map())
 
 /** Opens a memo for one incoming request; the returned function closes it. */
 export function openRequestMemo(): { id: string; close(): void } {

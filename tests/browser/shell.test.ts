@@ -188,6 +188,24 @@ describe('home-screen icons', () => {
   })
 })
 
+describe('the production build', () => {
+  // tests/web/server.test.ts asks the same of a build made of the source modules; this one runs
+  // `npm run build`'s bundle, where server.ts and the routes are two bundles (the memo was two tables).
+  it('a signed-in page makes one /v1/user/index call between the root and its own loader', async () => {
+    const { token } = await seedUser(app.api, { email: newEmail('onecall'), password: null })
+    const { context } = await phone(browser, false)
+    await signIn(context, app.url, token)
+    const calls = () => app.api.logs.filter((l) => JSON.parse(l).path === '/v1/user/index').length
+    for (const path of ['/', '/account', '/notification']) {
+      const before = calls()
+      const res = await context.request.get(`${app.url}${path}`)
+      expect(res.status(), path).toBe(200)
+      expect(calls() - before, path).toBe(1)
+    }
+    await context.close()
+  })
+})
+
 describe('accessibility (axe-core) on every screen, light and dark', () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   const visitor = [
