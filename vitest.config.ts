@@ -48,6 +48,10 @@ export default defineConfig({
           poolOptions: { forks: { singleFork: true } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page that answers a form without JavaScript (a PIN checked by argon2, a redirect,
+          // a render) can take more than expect.poll's default second while other suites load
+          // the machine: what a poll waits for is the answer, not a speed.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

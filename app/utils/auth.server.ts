@@ -3,7 +3,7 @@ import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { profileApi, type UserInfo, type WalletSummary } from '#contract/profile'
 import { upstream, UpstreamError } from '~/upstream/client.server'
 import { accessMessages, transportMessages } from './messages'
-import { memoized } from './request-memo.server'
+import { afterChange, memoized } from './request-memo.server'
 import { commitSession, emptySession, getSession, type AppSession } from './session.server'
 import { combineHeaders, flashToast } from './toast.server'
 
@@ -76,7 +76,10 @@ export async function callApi<E extends Endpoint>(request: Request, endpoint: E,
   const token = await getToken(request)
   const send = () => upstream.call(endpoint, input, { token, clientIp: clientIp(request) })
   // A page's loaders asking the same GET (the root's and Home's user index) make one call.
-  const answer = endpoint.method === 'GET' ? memoized(request, `${token ?? ''} ${endpoint.path} ${JSON.stringify(input)}`, send) : send()
+  const answer =
+    endpoint.method === 'GET'
+      ? memoized(request, `${token ?? ''} ${endpoint.path} ${JSON.stringify(input)}`, send)
+      : afterChange(request, send)
   const envelope = await withExpiry(request, () => answer)
   return envelope.data
 }

@@ -37,3 +37,17 @@ export function memoized<T>(request: Request, key: string, run: () => Promise<T>
   }
   return pending
 }
+
+/**
+ * A change through the api (any call but a GET) makes what the request has read stale: without
+ * JavaScript an action and the page's loaders run in one request, and the loaders must see the
+ * change (five wrong PINs lock the form, a claim moves the balance). Runs `change`, then forgets
+ * every answer the request shared, whether the change went through or was refused.
+ */
+export async function afterChange<T>(request: Request, change: () => Promise<T>): Promise<T> {
+  try {
+    return await change()
+  } finally {
+    memos.get(request.headers.get(REQUEST_ID_HEADER) ?? '')?.clear()
+  }
+}

@@ -8,6 +8,7 @@ import * as bankCards from '~/routes/wallet.bank-cards'
 import * as success from '~/routes/wallet.withdraw-success'
 import * as detail from '~/routes/wallet.withdraw.$id'
 import * as withdraw from '~/routes/wallet.withdraw._index'
+import { openRequestMemo, REQUEST_ID_HEADER } from '~/utils/request-memo.server'
 import { useTestApi } from '../support/kit'
 import { admin, PIN, walletInfo, walletUser, withdraw as apiWithdraw, type WalletUser } from '../support/wallet'
 import { call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
@@ -118,6 +119,24 @@ describe('/wallet/withdraw', () => {
     expect(locked.result.error['']).toEqual([expect.stringMatching(/locked until \d\d:\d\d$/)])
     expect((await screenOf(u)).data.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
+  })
+
+  it('without JavaScript the action and the page’s loaders share one request: the loaders see the lock the fifth PIN made', async () => {
+    const u = await walletUser(api, { balance: 1_000_000 })
+    const { jar, form } = await screenOf(u)
+    for (let i = 0; i < 4; i++) await submit(withdraw.action, '/wallet/withdraw', form({ pin: '999998' }), jar)
+    // As server.ts runs a document POST: one memo for the action, then the loaders.
+    const memo = openRequestMemo()
+    try {
+      const headers = { [REQUEST_ID_HEADER]: memo.id }
+      const before = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar, headers })))
+      expect(before.info.pin.lockedUntil).toBeFalsy()
+      await call(withdraw.action, makeRequest('/wallet/withdraw', { jar, headers, form: form({ pin: '999998' }) }))
+      const after = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar, headers })))
+      expect(after.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
+    } finally {
+      memo.close()
+    }
   })
 
   it('a PIN reset less than 24 hours ago: the refusal says until when', async () => {
