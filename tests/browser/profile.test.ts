@@ -118,6 +118,16 @@ for (const js of [true, false]) {
       expect(await page.getByLabel('E-mail').getAttribute('readonly')).not.toBeNull()
 
       if (js) {
+        // A phone's upload (1 MB a second up): on loopback the 1.5 MB photo would be sent before
+        // Chromium reports any progress, and the page would go straight to "ready".
+        const cdp = await context.newCDPSession(page)
+        await cdp.send('Network.enable')
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false,
+          latency: 20,
+          downloadThroughput: -1,
+          uploadThroughput: 1_000_000,
+        })
         // Watch the page while the photo goes up: the progress bar and how far it got.
         await page.evaluate(() => {
           const seen = { progress: false, max: 0 }
