@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react'
 import { MAX_IMAGES_PER_CARD } from '#contract/orders'
 import { IMAGE_TYPES, MAX_UPLOAD_BYTES } from '#contract/uploads'
 import { sellingMessages as M } from '~/utils/messages'
+import { uploadPhoto } from '~/utils/upload-photo'
 import { ErrorList } from './forms'
 import { Icon } from './icon'
 import { cx, useHydrated } from './ui'
@@ -36,29 +37,6 @@ export type PhotoPickerProps = {
 
 let nextKey = 0
 const newKey = () => `photo-${++nextKey}`
-
-/** POST one photo to the web's upload route, reporting progress (fetch cannot, for uploads). */
-function uploadPhoto(file: File, onProgress: (fraction: number) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/file/upload')
-    xhr.responseType = 'json'
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total)
-    }
-    xhr.onload = () => {
-      const answer = xhr.response as { fileId?: string; error?: string } | null
-      if (xhr.status === 200 && answer?.fileId) return resolve(answer.fileId)
-      // Signed out meanwhile: the route sent the request on to /login; the page goes there too.
-      if (xhr.responseURL && new URL(xhr.responseURL).pathname === '/login') window.location.assign(xhr.responseURL)
-      reject(new Error(answer?.error ?? M.uploadFailed))
-    }
-    xhr.onerror = () => reject(new Error('Network connection failed. Please check your internet connection.'))
-    const body = new FormData()
-    body.append('file', file)
-    xhr.send(body)
-  })
-}
 
 /** A small picture of the chosen file, drawn on a canvas. */
 function Preview({ file, label }: { file: File; label: string }) {
@@ -115,7 +93,7 @@ export function PhotoPicker({ prefix, position, initialIds, errors, onPendingCha
     setProblems(found)
     setItems((all) => [...all, ...accepted])
     for (const item of accepted) {
-      uploadPhoto(item.file!, (progress) => update(item.key, { progress }))
+      uploadPhoto('/file/upload', item.file!, (progress) => update(item.key, { progress }), M.uploadFailed)
         .then((fileId) => update(item.key, { fileId, progress: 1 }))
         .catch((error: Error) => update(item.key, { error: error.message }))
     }

@@ -2,11 +2,12 @@
 // with its reward, a progress bar ("1 of 5", read out too), and what can be done about it — a
 // Claim button (a plain POST form to /tasks, so it works without JavaScript, coming back here),
 // "Claimed", or the way to do the task. Put it in a <Card flush>; link `taskListStylesheet`.
-import { Form, useLocation, useNavigation } from '@remix-run/react'
+import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
 import type { TaskInfo } from '#contract/tasks'
 import tasksStyles from '~/styles/screens/tasks.css'
 import { taskMessages as T } from '~/utils/messages'
 import { Button, ButtonLink } from './button'
+import { Card } from './card'
 import { Icon } from './icon'
 import { Money } from './money'
 
@@ -118,5 +119,28 @@ function TaskItem({ task, back }: { task: TaskInfo; back: string }) {
         ) : null}
       </div>
     </>
+  )
+}
+
+/**
+ * Home's and Account's "Rewards": the tasks still to earn or claim, with "See all" to /tasks.
+ * Nothing once every task is claimed. `id` names the heading (one per page).
+ */
+export function RewardsSection({ tasks, id }: { tasks: TaskInfo[]; id: string }) {
+  if (!tasks.some((t) => t.status !== 'claimed')) return null
+  return (
+    <section className="cl-section" aria-labelledby={id}>
+      <div className="cl-inline cl-inline--between">
+        <h2 id={id} className="cl-section__title">
+          Rewards
+        </h2>
+        <Link to="/tasks" className="cl-link cl-link--touch">
+          See all
+        </Link>
+      </div>
+      <Card flush>
+        <TaskList tasks={tasks} hideClaimed label="Rewards to earn" />
+      </Card>
+    </section>
   )
 }

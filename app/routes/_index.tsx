@@ -13,7 +13,7 @@ import { OrderRow } from '~/components/order-status'
 import { RateChecker } from '~/components/rate-checker'
 import { RateRow } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
-import { TaskList, taskListStylesheet } from '~/components/task-list'
+import { RewardsSection, taskListStylesheet } from '~/components/task-list'
 import homeStyles from '~/styles/screens/home.css'
 import ordersStyles from '~/styles/screens/orders.css'
 import sellStyles from '~/styles/screens/sell.css'
@@ -97,21 +97,7 @@ export default function HomeScreen() {
 
       {user && openOrders ? <OpenOrders {...openOrders} /> : null}
 
-      {user && tasks.some((t) => t.status !== 'claimed') ? (
-        <section className="cl-section" aria-labelledby="home-rewards">
-          <div className="cl-inline cl-inline--between">
-            <h2 id="home-rewards" className="cl-section__title">
-              Rewards
-            </h2>
-            <Link to="/tasks" className="cl-link cl-link--touch">
-              See all
-            </Link>
-          </div>
-          <Card flush>
-            <TaskList tasks={tasks} hideClaimed label="Rewards to earn" />
-          </Card>
-        </section>
-      ) : null}
+      {user ? <RewardsSection tasks={tasks} id="home-rewards" /> : null}
 
       {!signedIn && featured && featured.length > 0 ? (
         <section className="cl-section" aria-label="Check a rate">

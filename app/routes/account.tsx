@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { GoogleLinkRow } from '~/components/google-link-row'
 import { ListRow } from '~/components/list-row'
 import { Screen } from '~/components/screen'
-import { TaskList, taskListStylesheet } from '~/components/task-list'
+import { RewardsSection, taskListStylesheet } from '~/components/task-list'
 import profileStyles from '~/styles/screens/profile.css'
 import { tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
@@ -50,21 +50,7 @@ export default function AccountScreen() {
         </Link>
       </Card>
 
-      {tasks.some((t) => t.status !== 'claimed') ? (
-        <section className="cl-section" aria-labelledby="account-rewards">
-          <div className="cl-inline cl-inline--between">
-            <h2 id="account-rewards" className="cl-section__title">
-              Rewards
-            </h2>
-            <Link to="/tasks" className="cl-link cl-link--touch">
-              See all
-            </Link>
-          </div>
-          <Card flush>
-            <TaskList tasks={tasks} hideClaimed label="Rewards to earn" />
-          </Card>
-        </section>
-      ) : null}
+      <RewardsSection tasks={tasks} id="account-rewards" />
 
       <section className="cl-section" aria-labelledby="account-wallet">
         <h2 id="account-wallet" className="cl-section__title">

@@ -35,6 +35,7 @@ import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { flowMessage, profileMessages as M, successMessages } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
 import { redirectWithToast } from '~/utils/toast.server'
+import { uploadPhoto } from '~/utils/upload-photo'
 import { usePublicEnv, useUser } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: editProfileStyles }]
@@ -140,29 +141,6 @@ type Photo =
   | { status: 'ready'; fileId: string; file?: File }
   | { status: 'failed'; error: string; file?: File }
 
-/** POST the photo to the web's upload route, reporting progress (fetch cannot, for uploads). */
-function uploadPhoto(file: File, onProgress: (fraction: number) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/edit-profile/photo')
-    xhr.responseType = 'json'
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total)
-    }
-    xhr.onload = () => {
-      const answer = xhr.response as { fileId?: string; error?: string } | null
-      if (xhr.status === 200 && answer?.fileId) return resolve(answer.fileId)
-      // Signed out meanwhile: the route sent the request on to /login; the page goes there too.
-      if (xhr.responseURL && new URL(xhr.responseURL).pathname === '/login') window.location.assign(xhr.responseURL)
-      reject(new Error(answer?.error ?? M.uploadFailed))
-    }
-    xhr.onerror = () => reject(new Error('Network connection failed. Please check your internet connection.'))
-    const body = new FormData()
-    body.append('file', file)
-    xhr.send(body)
-  })
-}
-
 /** The chosen picture as the api will keep it: the centre square, drawn on a canvas. */
 function Preview({ file, size }: { file: File; size: number }) {
   const canvas = useRef<HTMLCanvasElement>(null)
@@ -219,9 +197,14 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
     if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return setPhoto({ status: 'failed', error: M.notAPhoto })
     if (file.size > MAX_AVATAR_BYTES) return setPhoto({ status: 'failed', error: M.photoTooLarge })
     setPhoto({ status: 'uploading', file, progress: 0 })
-    uploadPhoto(file, (progress) => {
-      if (ticket === upload.current) setPhoto({ status: 'uploading', file, progress })
-    })
+    uploadPhoto(
+      '/edit-profile/photo',
+      file,
+      (progress) => {
+        if (ticket === upload.current) setPhoto({ status: 'uploading', file, progress })
+      },
+      M.uploadFailed,
+    )
       .then((fileId) => ticket === upload.current && setPhoto({ status: 'ready', fileId, file }))
       .catch((error: Error) => ticket === upload.current && setPhoto({ status: 'failed', error: error.message, file }))
   }
