@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { CodeType } from '#contract/accounts'
 import { seedUser } from '../support/api'
-import { launchChromium, phone, signedInPhone, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import { phone, signedInPhone, TEST_PASSWORD, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 
 /**
@@ -10,19 +10,7 @@ import { newEmail } from '../support/kit'
  * on and off, against the production build and the real api on a throw-away database. One test
  * signs up through the screens; the others start from a person seeded in the database.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-
-beforeAll(async () => {
-  app = await startApp()
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-})
+const { app, browser } = useBrowserApp()
 
 /** The toast on the screen (role status or alert, in the "Notifications" region), if any. */
 const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { CodeType } from '#contract/accounts'
 import { seedUser } from '../support/api'
-import { launchChromium, phone, signedInPhone, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import { phone, signedInPhone, signIn, TEST_PASSWORD, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 import { adjust } from '../support/wallet'
 
@@ -12,19 +12,7 @@ import { adjust } from '../support/wallet'
  * Deleting an account as a person does it: Debian Chromium, a 390×844 phone, JavaScript on and
  * off, the production build and the real api on a throw-away database.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-
-beforeAll(async () => {
-  app = await startApp()
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-})
+const { app, browser } = useBrowserApp()
 
 const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
 const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)

@@ -1,25 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
-import { launchChromium, phone, signedInPhone, signIn, startApp, type RunningApp } from '../support/app'
+import { phone, signedInPhone, signIn, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 
 /** The shell every screen shares: toasts, top bar, help button, tab bar, icons, accessibility. */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-
-beforeAll(async () => {
-  app = await startApp()
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-})
+const { app, browser } = useBrowserApp()
 
 const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, phone, signedInPhone, signIn, startApp, type RunningApp } from '../support/app'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { phone, signedInPhone, signIn, useBrowserApp } from '../support/app'
 import { newCode, ops, sold } from '../support/selling'
 import { PIN, walletUser } from '../support/wallet'
 
@@ -10,19 +10,7 @@ import { PIN, walletUser } from '../support/wallet'
  * Task rewards as a person earns them: Debian Chromium, a 390×844 phone, JavaScript on and off,
  * the production build and the real api on a throw-away database.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-
-beforeAll(async () => {
-  app = await startApp()
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-})
+const { app, browser } = useBrowserApp()
 
 const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
 const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)

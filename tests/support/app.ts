@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { commitSession, getSession } from '../../app/utils/session.server'
 import { createWebApp, loadBuild } from '../../server'
 import { seedUser, startTestApi, type StartTestApiOptions, type TestApi } from './api'
@@ -33,6 +34,34 @@ export async function startApp(options: StartTestApiOptions = {}): Promise<Runni
       await api.close()
     },
   }
+}
+
+/**
+ * The whole app and a Chromium for one test file: started in beforeAll, closed in afterAll, as
+ * useTestApi() does for the api. Use the returned objects inside tests only; they forward to the
+ * running app and browser.
+ */
+export function useBrowserApp(options: StartTestApiOptions = {}): { app: RunningApp; browser: Browser } {
+  let app: RunningApp | undefined
+  let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined
+  beforeAll(async () => {
+    app = await startApp(options)
+    chrome = await launchChromium()
+  })
+  afterAll(async () => {
+    await chrome?.close()
+    await app?.close()
+  })
+  const forward = <T extends object>(name: string, current: () => T | undefined) =>
+    new Proxy({} as T, {
+      get(_target, key) {
+        const target = current()
+        if (!target) throw new Error(`useBrowserApp(): the ${name} is started in beforeAll; use it inside tests`)
+        const value = Reflect.get(target, key)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+  return { app: forward('app', () => app), browser: forward('browser', () => chrome?.browser) }
 }
 
 /** Debian's Chromium, headless, with nothing that calls home (the machine has no internet). */
