@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { seedUser, startFakeGoogle, TEST_GOOGLE_CLIENT_ID, type FakeGoogle } from '../support/api'
+import { seedUser, startFakeGoogle, TEST_GOOGLE_CLIENT_ID, type FakeGoogle, stubGoogleEndpoints } from '../support/api'
 import { launchChromium, phone, signedInPhone, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
 import { newEmail } from '../support/kit'
 
@@ -37,21 +37,7 @@ beforeAll(async () => {
       },
     },
   })
-  const realFetch = globalThis.fetch
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
-    if (url.host === 'oauth2.googleapis.com' && url.pathname === '/token') {
-      return Response.json({
-        access_token: 'google-access',
-        token_type: 'Bearer',
-        expires_in: 3600,
-        scope: 'openid email',
-        id_token: nextIdToken,
-      })
-    }
-    if (url.host === 'www.googleapis.com') return Response.json({ sub: '1', name: 'Ada', email: 'ada@gmail.com', email_verified: true })
-    return realFetch(input, init)
-  })
+  stubGoogleEndpoints({ idToken: () => nextIdToken })
   chrome = await launchChromium()
   browser = chrome.browser
 })

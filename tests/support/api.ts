@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload, type KeyLike } from 'jose'
 import { pino } from 'pino'
+import { vi } from 'vitest'
 import type { Envelope } from '#contract/envelope'
 import type { User } from '../../api/db/schema'
 import { hashSecret, type HashCost } from '../../api/lib/hash'
@@ -183,6 +184,36 @@ export type FakeGoogle = {
   /** A key pair Google never published, for forged tokens. */
   otherKey(): Promise<KeyLike>
   close(): Promise<void>
+}
+
+/**
+ * Google's token and userinfo endpoints as remix-auth-google calls them, faked by intercepting
+ * fetch for Google's hosts only (every other call goes through). The token endpoint answers the
+ * id_token `idToken()` gives at that moment (signed by startFakeGoogle's key); with `code`, only
+ * for that code (anything else: invalid_grant). Undo with vi.unstubAllGlobals().
+ */
+export function stubGoogleEndpoints({
+  idToken,
+  code,
+  scope = 'openid email',
+  userinfo = { sub: '1', name: 'Ada', email: 'ada@gmail.com', email_verified: true },
+}: {
+  idToken: () => string
+  code?: string
+  scope?: string
+  userinfo?: Record<string, unknown>
+}) {
+  const realFetch = globalThis.fetch
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
+    if (url.host === 'oauth2.googleapis.com' && url.pathname === '/token') {
+      if (code !== undefined && new URLSearchParams(String(init?.body)).get('code') !== code)
+        return Response.json({ error: 'invalid_grant' }, { status: 400 })
+      return Response.json({ access_token: 'google-access', token_type: 'Bearer', expires_in: 3600, scope, id_token: idToken() })
+    }
+    if (url.host === 'www.googleapis.com') return Response.json(userinfo)
+    return realFetch(input, init)
+  })
 }
 
 export async function startFakeGoogle(): Promise<FakeGoogle> {

@@ -3,7 +3,7 @@ import * as root from '~/root'
 import * as google from '~/routes/auth.google'
 import * as googleCallback from '~/routes/auth.google.callback'
 import { getSession } from '~/utils/session.server'
-import { startFakeGoogle, startTestApi, TEST_GOOGLE_CLIENT_ID, type FakeGoogle, type TestApi } from '../support/api'
+import { startFakeGoogle, startTestApi, TEST_GOOGLE_CLIENT_ID, type FakeGoogle, type TestApi, stubGoogleEndpoints } from '../support/api'
 import { CookieJar, expectRedirect, jsonOf, load, makeRequest, submit } from '../support/web'
 
 /**
@@ -21,32 +21,11 @@ beforeAll(async () => {
   process.env.API_BASE_URL = api.url
   process.env.GOOGLE_CLIENT_ID = TEST_GOOGLE_CLIENT_ID
   process.env.GOOGLE_CLIENT_SECRET = 'test-secret'
-  const realFetch = globalThis.fetch
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
-    if (url.host === 'oauth2.googleapis.com' && url.pathname === '/token') {
-      const body = new URLSearchParams(String(init?.body))
-      if (body.get('code') !== 'good-code') return Response.json({ error: 'invalid_grant' }, { status: 400 })
-      return Response.json({
-        access_token: 'google-access',
-        token_type: 'Bearer',
-        expires_in: 3600,
-        scope: 'openid email profile',
-        id_token: nextIdToken,
-      })
-    }
-    if (url.host === 'www.googleapis.com') {
-      return Response.json({
-        sub: '1',
-        name: 'Ada',
-        given_name: 'Ada',
-        family_name: 'L',
-        picture: '',
-        email: 'ada@gmail.com',
-        email_verified: true,
-      })
-    }
-    return realFetch(input, init)
+  stubGoogleEndpoints({
+    idToken: () => nextIdToken,
+    code: 'good-code',
+    scope: 'openid email profile',
+    userinfo: { sub: '1', name: 'Ada', given_name: 'Ada', family_name: 'L', picture: '', email: 'ada@gmail.com', email_verified: true },
   })
 })
 afterAll(async () => {
