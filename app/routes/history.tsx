@@ -10,6 +10,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { List } from '~/components/list-row'
 import { OrderRow } from '~/components/order-status'
+import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
 import sellStyles from '~/styles/screens/sell.css'
@@ -92,27 +93,7 @@ export default function HistoryScreen() {
               ))}
             </List>
           </Card>
-          {lastPage > 1 ? (
-            <nav className="cl-pager" aria-label="Order pages">
-              {page.pageNum > 1 ? (
-                <Link to={historyHref(status, page.pageNum - 1)} className="cl-button cl-button--secondary" rel="prev">
-                  <Icon name="chevron-left" size={20} /> Newer
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="cl-pager__where">
-                Page {Math.min(page.pageNum, lastPage)} of {lastPage}
-              </span>
-              {page.pageNum < lastPage ? (
-                <Link to={historyHref(status, page.pageNum + 1)} className="cl-button cl-button--secondary" rel="next">
-                  Older <Icon name="chevron-right" size={20} />
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
+          <Pager label="Order pages" pageNum={page.pageNum} lastPage={lastPage} href={(n) => historyHref(status, n)} />
         </section>
       ) : (
         <Card className="cl-empty">

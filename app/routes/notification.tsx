@@ -15,6 +15,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormError } from '~/components/forms'
 import { Icon, type IconName } from '~/components/icon'
 import { When } from '~/components/money'
+import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'
 import { cx } from '~/components/ui'
 import notificationStyles from '~/styles/screens/notification.css'
@@ -127,27 +128,7 @@ export default function NotificationScreen() {
               ))}
             </ul>
           </Card>
-          {lastPage > 1 ? (
-            <nav className="cl-pager" aria-label="Notification pages">
-              {page.pageNum > 1 ? (
-                <Link to={listHref(page.pageNum - 1)} className="cl-button cl-button--secondary" rel="prev">
-                  <Icon name="chevron-left" size={20} /> Newer
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="cl-pager__where">
-                Page {page.pageNum} of {lastPage}
-              </span>
-              {page.pageNum < lastPage ? (
-                <Link to={listHref(page.pageNum + 1)} className="cl-button cl-button--secondary" rel="next">
-                  Older <Icon name="chevron-right" size={20} />
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
+          <Pager label="Notification pages" pageNum={page.pageNum} lastPage={lastPage} href={listHref} />
         </section>
       ) : page.total > 0 ? (
         <Card className="cl-empty cl-empty--compact">

@@ -10,6 +10,7 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon, type IconName } from '~/components/icon'
 import { formatClock, Money, When } from '~/components/money'
+import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { balanceLogFlow, loaded, walletInfoFlow } from '~/upstream/wallet.server'
@@ -159,30 +160,8 @@ export default function WalletScreen() {
             <p className="cl-empty__text">{W.noActivityText}</p>
           </Card>
         )}
-        {lastPage > 1 && log.list.length > 0 ? (
-          <nav className="cl-pager" aria-label="Activity pages">
-            {log.pageNum > 1 ? (
-              <Link
-                to={log.pageNum === 2 ? '/wallet' : `/wallet?page=${log.pageNum - 1}`}
-                className="cl-button cl-button--secondary"
-                rel="prev"
-              >
-                <Icon name="chevron-left" size={20} /> Newer
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="cl-pager__where">
-              Page {log.pageNum} of {lastPage}
-            </span>
-            {log.pageNum < lastPage ? (
-              <Link to={`/wallet?page=${log.pageNum + 1}`} className="cl-button cl-button--secondary" rel="next">
-                Older <Icon name="chevron-right" size={20} />
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
+        {log.list.length > 0 ? (
+          <Pager label="Activity pages" pageNum={log.pageNum} lastPage={lastPage} href={(n) => (n > 1 ? `/wallet?page=${n}` : '/wallet')} />
         ) : null}
       </section>
 
