@@ -89,12 +89,30 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 
-  // Source never imports tests.
+  // Source never imports tests. Documents render in one piece (entry.server.tsx, decision 009): a
+  // deferred value would never stream, the page would wait for it; load it before rendering.
   {
     files: ['**/*.ts', '**/*.tsx'],
     ignores: testFiles,
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/tests/**'], message: 'Do not import test files in source files' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/tests/**'], message: 'Do not import test files in source files' }],
+          paths: [
+            {
+              name: '@remix-run/node',
+              importNames: ['defer'],
+              message: 'Pages render with renderToString (decision 009): nothing streams.',
+            },
+            {
+              name: '@remix-run/react',
+              importNames: ['Await'],
+              message: 'Pages render with renderToString (decision 009): nothing streams.',
+            },
+          ],
+        },
+      ],
     },
   },
 )
