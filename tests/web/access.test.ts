@@ -265,6 +265,27 @@ describe('the session cookie', () => {
     expect((await getSession(makeRequest('/', { jar }))).get('token')).toBeUndefined()
   })
 
+  it('a cookie verified once (getSession remembers it) still gives each read its own session; a tampered one stays nobody', async () => {
+    const jar = new CookieJar()
+    const session = await getSession(makeRequest('/'))
+    session.set('token', 'mine')
+    session.flash('toast', { type: 'success', message: 'Saved', id: 't1' })
+    jar.absorb(new Response(null, { headers: { 'Set-Cookie': await commitSession(session) } }))
+
+    const first = await getSession(makeRequest('/', { jar }))
+    expect(first.get('toast')?.message).toBe('Saved') // reading a flash unsets it, in this session only
+    first.set('token', 'changed')
+    const second = await getSession(makeRequest('/', { jar }))
+    expect(second.get('token')).toBe('mine')
+    expect(second.get('toast')?.message).toBe('Saved')
+
+    const cookie = jar.header()
+    const tampered = cookie.replace(/=([A-Za-z0-9])/, (_, c: string) => `=${c === 'e' ? 'f' : 'e'}`)
+    for (let i = 0; i < 2; i++) {
+      expect((await getSession(makeRequest('/', { headers: { Cookie: tampered } }))).get('token')).toBeUndefined()
+    }
+  })
+
   it('combineHeaders keeps two Set-Cookie headers', () => {
     const h = combineHeaders({ 'Set-Cookie': 'a=1; Path=/' }, new Headers({ 'Set-Cookie': 'b=2; Path=/' }))
     expect(h.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/'])
