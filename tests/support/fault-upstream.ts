@@ -9,6 +9,7 @@ export type Fault =
   | { kind: 'json'; status: number; body: unknown }
   | { kind: 'text'; status: number; body: string; contentType?: string }
   | { kind: 'hang' }
+  | { kind: 'stall-body' }
   | { kind: 'destroy' }
 
 export type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
@@ -31,6 +32,10 @@ export async function startFaultUpstream() {
           return
         case 'hang':
           return // never answers; the client's timeout must fire
+        case 'stall-body':
+          // Headers and the start of a body, then nothing: the timeout must cover the body too.
+          res.writeHead(200, { 'Content-Type': 'application/json' }).write('{"code":200,"msg":"","data":')
+          return
         case 'destroy':
           req.socket.destroy()
           return

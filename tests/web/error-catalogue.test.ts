@@ -124,6 +124,12 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
       message: 'Network connection failed. Please check your internet connection.',
     },
     { name: 'timeout', fault: { kind: 'hang' }, kind: 'timeout', message: 'Request timeout. Please try again later.' },
+    {
+      name: 'timeout while the body is read (headers came, the rest never does)',
+      fault: { kind: 'stall-body' },
+      kind: 'timeout',
+      message: 'Request timeout. Please try again later.',
+    },
   ]
   for (const c of cases) {
     it(c.name, async () => {
