@@ -45,6 +45,17 @@ describe('envelope and headers', () => {
     expect(res.headers.get('x-powered-by')).toBeNull()
   })
 
+  test("security headers are an api's (OWASP REST), not a browser page's: the web parses each one on every call", async () => {
+    const res = await api.get('/healthz')
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'")
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(res.headers.get('x-frame-options')).toBe('DENY')
+    expect(res.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/)
+    const pageOnly = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options']
+    expect(pageOnly.filter((name) => res.headers.has(name))).toEqual([])
+    expect([...res.headers.keys()].length).toBeLessThanOrEqual(10)
+  })
+
   test('GETs accept the _t cache buster and other query parameters', async () => {
     const { token } = await seedUser(api, { email: 'query@example.com' })
     const res = await api.get('/v1/user/index?_t=123&_t=456&x[y]=1', { token })
