@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema'
 
@@ -69,7 +69,35 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
   // FULL: a committed movement of money survives a power cut, not only a crash of the process.
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
-  return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }) }
+  return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }) }
+}
+
+/** How many prepared statements are kept: the query builder writes a few hundred distinct texts at most. */
+export const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * better-sqlite3 with its prepared statements kept: Kysely prepares every query anew, and SQLite's
+ * parsing and planning were a third of the api's CPU for /v1/user/index (docs/performance.md).
+ * Safe to share: Kysely runs one query at a time on its one SQLite connection, each to the end
+ * (`all`/`run`) before the next, and SQLite re-prepares a statement itself after a schema change.
+ * Bounded (least recently used first out): a text with a variable-length `in (…)` list is a new text.
+ */
+export function withStatementCache(sqlite: SQLite.Database, max = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql)
+      if (statement) {
+        statements.delete(sql) // to the back of the line
+      } else {
+        statement = sqlite.prepare(sql)
+        if (statements.size >= max) statements.delete(statements.keys().next().value as string)
+      }
+      statements.set(sql, statement)
+      return statement
+    },
+  }
 }
 
 /**

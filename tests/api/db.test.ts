@@ -2,8 +2,10 @@ import { statSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createDb, isUniqueViolation, type Db } from '../../api/db/connect'
+import SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
+import { createDb, isUniqueViolation, withStatementCache, type Db } from '../../api/db/connect'
 import { migrateToLatest, migrations } from '../../api/db/migrate'
 import { hitRateLimit } from '../../api/models/rate-limits'
 import { createTestDatabase, usePostgres, type TestDatabase } from '../support/db'
@@ -111,4 +113,35 @@ test.runIf(!usePostgres())('the SQLite file and its -wal and -shm are readable b
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+})
+
+test('SQLite keeps each prepared statement (Kysely prepares every query): the same text is prepared once, the cache is bounded', () => {
+  const sqlite = new SQLite(':memory:')
+  const prepare = vi.spyOn(sqlite, 'prepare')
+  const cached = withStatementCache(sqlite, 2)
+  const a = cached.prepare('select 1 as a')
+  expect(cached.prepare('select 1 as a')).toBe(a)
+  expect(prepare).toHaveBeenCalledTimes(1)
+  cached.prepare('select 2 as b')
+  cached.prepare('select 1 as a') // used again: the most recent now
+  cached.prepare('select 3 as c') // over the bound: the least recently used ('select 2') goes
+  expect(prepare).toHaveBeenCalledTimes(3)
+  cached.prepare('select 1 as a')
+  expect(prepare).toHaveBeenCalledTimes(3)
+  cached.prepare('select 2 as b')
+  expect(prepare).toHaveBeenCalledTimes(4)
+  cached.close()
+  expect(sqlite.open).toBe(false)
+})
+
+test('a kept statement runs again with new parameters, and after a schema change', async () => {
+  const { db: memory } = createDb(':memory:')
+  await sql`create table t (n integer)`.execute(memory)
+  for (const n of [1, 2, 3]) await sql`insert into t (n) values (${n})`.execute(memory)
+  const over = (n: number) => sql<{ n: number }>`select n from t where n > ${n} order by n`.execute(memory)
+  expect((await over(1)).rows.map((r) => r.n)).toEqual([2, 3])
+  expect((await over(2)).rows.map((r) => r.n)).toEqual([3])
+  await sql`alter table t add column m integer default 7`.execute(memory)
+  expect((await over(0)).rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }])
+  await memory.destroy()
 })
