@@ -19,22 +19,19 @@ export const CLAIM_ACTION = '/tasks'
 
 export type TaskListProps = {
   tasks: readonly TaskInfo[]
-  /** Leave out the claimed ones (Home: what is still to earn). Renders nothing when none is left. */
-  hideClaimed?: boolean
   /** Where a claim comes back to; the page it is on by default. Checked on the server (safeRedirect). */
   redirectTo?: string
   /** The list's accessible name. */
   label?: string
 }
 
-export function TaskList({ tasks, hideClaimed = false, redirectTo, label = 'Rewards' }: TaskListProps) {
+export function TaskList({ tasks, redirectTo, label = 'Rewards' }: TaskListProps) {
   const location = useLocation()
   const back = redirectTo ?? location.pathname + location.search
-  const shown = hideClaimed ? tasks.filter((t) => t.status !== 'claimed') : tasks
-  if (shown.length === 0) return null
+  if (tasks.length === 0) return null
   return (
     <ul className="cl-tasks" aria-label={label}>
-      {shown.map((task) => (
+      {tasks.map((task) => (
         <li key={task.id} className="cl-task">
           <TaskItem task={task} back={back} />
         </li>
@@ -122,12 +119,24 @@ function TaskItem({ task, back }: { task: TaskInfo; back: string }) {
   )
 }
 
+/** How many tasks Home and Account show: what to do next, not the whole list (that is /tasks). */
+export const NEXT_TASKS = 2
+
+/** The tasks to show first: money waiting to be claimed, then the next ones to do, in their order. */
+export function nextTasks(tasks: readonly TaskInfo[], limit = NEXT_TASKS): TaskInfo[] {
+  const claimable = tasks.filter((t) => t.status === 'claimable')
+  const toDo = tasks.filter((t) => t.status === 'in_progress')
+  return [...claimable, ...toDo].slice(0, Math.max(limit, claimable.length))
+}
+
 /**
- * Home's and Account's "Rewards": the tasks still to earn or claim, with "See all" to /tasks.
- * Nothing once every task is claimed. `id` names the heading (one per page).
+ * Home's and Account's "Rewards": every reward ready to claim, else the next tasks to earn one
+ * (NEXT_TASKS), with "See all" to /tasks. Nothing once every task is claimed. `id` names the
+ * heading (one per page).
  */
 export function RewardsSection({ tasks, id }: { tasks: TaskInfo[]; id: string }) {
-  if (!tasks.some((t) => t.status !== 'claimed')) return null
+  const next = nextTasks(tasks)
+  if (next.length === 0) return null
   return (
     <section className="cl-section" aria-labelledby={id}>
       <div className="cl-inline cl-inline--between">
@@ -139,7 +148,7 @@ export function RewardsSection({ tasks, id }: { tasks: TaskInfo[]; id: string })
         </Link>
       </div>
       <Card flush>
-        <TaskList tasks={tasks} hideClaimed label="Rewards to earn" />
+        <TaskList tasks={next} label="Rewards to earn" />
       </Card>
     </section>
   )

@@ -68,7 +68,7 @@ export default function AccountScreen() {
             to={wallet && !wallet.hasPin ? '/set-pin?redirectTo=%2Faccount' : '/change-pin?redirectTo=%2Faccount'}
             icon="lock"
             label="Withdrawal PIN"
-            value={wallet ? (wallet.hasPin ? 'Change' : 'Set') : undefined}
+            value={wallet ? (wallet.hasPin ? 'Set' : 'Not set') : undefined}
           />
         </Card>
       </section>

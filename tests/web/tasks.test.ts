@@ -9,6 +9,7 @@ import { closedPort } from '../support/fault-upstream'
 import { newEmail, useTestApi } from '../support/kit'
 import { walletInfo, walletUser } from '../support/wallet'
 import { call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
+import { startWeb } from './web-app'
 
 /** The Rewards screen and the Claim action every task list posts to, with real Requests against the real api. */
 const api = useTestApi()
@@ -173,5 +174,33 @@ describe('/tasks action: Claim', () => {
       expect(res).toHaveRedirect('/')
       await expect(res).toSendToast({ type: 'error', message: transportMessages.refused })
     })
+  })
+})
+
+describe('Rewards on Home and Account (the real render over HTTP)', () => {
+  /** The task titles in the page's "Rewards to earn" list, in order. */
+  const listed = (html: string) => {
+    const list = /<ul class="cl-tasks" aria-label="Rewards to earn">(.*?)<\/ul>/s.exec(html)?.[1] ?? ''
+    return [...list.matchAll(/class="cl-task__title"[^>]*>([^<]+)</g)].map((m) => m[1])
+  }
+
+  it('show what to do next, not the whole list: a reward to claim first, then the next task, two in all, and See all', async () => {
+    const web = await startWeb()
+    try {
+      const u = await walletUser(api, { card: false }) // PIN set: its reward waits to be claimed
+      const cookie = (await signedInJar(u.token)).header()
+      for (const page of ['/', '/account']) {
+        const html = (await (await fetch(`${web.url}${page}`, { headers: { cookie } })).text()).replace(/<!-- -->/g, '')
+        expect(listed(html), page).toEqual(['Set your withdrawal PIN', 'Add a bank account'])
+        expect(html, page).toMatch(/Claim<span class="cl-visually-hidden"> reward for Set your withdrawal PIN/)
+        expect(html, page).toContain('href="/tasks"')
+      }
+      // Claimed, the PIN task leaves; the next two to do take its place.
+      await api.post('/v1/user/getTaskReward', { taskId: 'set_pin' }, { token: u.token })
+      const home = await (await fetch(`${web.url}/`, { headers: { cookie } })).text()
+      expect(listed(home)).toEqual(['Add a bank account', 'Complete your first order'])
+    } finally {
+      await web.close()
+    }
   })
 })

@@ -12,6 +12,7 @@ import { closedPort } from '../support/fault-upstream'
 import { newEmail, useTestApi } from '../support/kit'
 import { admin, adjust, PIN, walletInfo, walletUser, withdraw } from '../support/wallet'
 import { jsonOf, load, signedInJar, submit } from '../support/web'
+import { startWeb } from './web-app'
 
 /** The wallet screen, Home's balance card, Account's wallet rows and the PIN screens, against the real api. */
 const api = useTestApi()
@@ -257,5 +258,29 @@ describe('/change-pin', () => {
     expect(res).toHaveRedirect('/wallet')
     await expect(res).toSendToast({ type: 'success', message: 'New PIN set. For your safety, withdrawals open again in 24 hours.' })
     expect((await walletInfo(api, u.token)).pin.withdrawBlockedUntil).toBe(api.clock.now() + 24 * 3_600_000)
+  })
+})
+
+describe("Account's Withdrawal PIN row (the real render over HTTP)", () => {
+  /** The value the row shows, where it leads. */
+  const pinRow = (html: string) => {
+    const row = /<a[^>]*href="([^"]*)"[^>]*>(?:(?!<\/a>).)*?Withdrawal PIN(?:(?!<\/a>).)*?<\/a>/s.exec(html.replace(/<!-- -->/g, ''))
+    return { href: row?.[1]?.replace(/&amp;/g, '&'), value: /class="cl-row__value"[^>]*>([^<]*)</.exec(row?.[0] ?? '')?.[1] }
+  }
+
+  it('says the state of the PIN, as the other rows do ("Not set" leads to setting one, "Set" to changing it)', async () => {
+    const web = await startWeb()
+    try {
+      for (const [pin, expected] of [
+        [null, { value: 'Not set', href: '/set-pin?redirectTo=%2Faccount' }],
+        [PIN, { value: 'Set', href: '/change-pin?redirectTo=%2Faccount' }],
+      ] as const) {
+        const u = await walletUser(api, { pin, card: false })
+        const cookie = (await signedInJar(u.token)).header()
+        expect(pinRow(await (await fetch(`${web.url}/account`, { headers: { cookie } })).text())).toEqual(expected)
+      }
+    } finally {
+      await web.close()
+    }
   })
 })
