@@ -34,7 +34,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return {
       url: url.toString(),
       kind: 'postgres',
-      drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+      drop: () =>
+        withAdmin(async (c) => {
+          // A pool that was just ended may still be saying goodbye (pg-pool resolves end() before
+          // its clients have closed): FORCE would cut such a client off, and it would report the
+          // cut as an error of the api's. Wait, briefly, until nobody is connected; then drop.
+          for (let tries = 0; tries < 100; tries++) {
+            const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+            if (rows[0]?.n === 0) break
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
+          await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+        }),
     }
   }
   const dir = await mkdtemp(join(tmpdir(), 'cardlane-t-'))
