@@ -60,7 +60,7 @@ for (const js of [true, false]) {
       await expect.poll(() => page.title()).toBe('Home - Cardlane')
       await expectToast(page, 'Your account is ready')
       // New, so welcomed as new: not "Good to see you again".
-      expect(await page.getByText('Welcome to Cardlane').isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Welcome to Cardlane').isVisible()).toBe(true)
       expect(await page.getByText('Good to see you again').count()).toBe(0)
       await context.close()
     })
@@ -80,14 +80,14 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/`)
       await expectToast(page, 'Welcome back')
-      expect(await page.getByText('Good to see you again.').isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Good to see you again.').isVisible()).toBe(true)
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click()
       await page.waitForURL(`${app.url}/account`)
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.waitForURL(`${app.url}/`)
       await expectToast(page, 'You are signed out')
-      expect(await page.getByRole('link', { name: 'Create a free account' }).isVisible()).toBe(true)
+      await expect.poll(() => page.getByRole('link', { name: 'Create a free account' }).isVisible()).toBe(true)
       await context.close()
     })
 
@@ -101,7 +101,7 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/account`)
       await expect.poll(() => page.title()).toBe('Account - Cardlane')
-      expect(await page.getByText(email).isVisible()).toBe(true)
+      await expect.poll(() => page.getByText(email).isVisible()).toBe(true)
       await context.close()
     })
 

@@ -130,7 +130,7 @@ for (const js of [true, false]) {
       await photoInput(page).setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await noisyPng() })
       if (js) {
         // Drawn at once from the file, then uploaded with its progress.
-        expect(await page.getByRole('img', { name: 'Preview of your new photo' }).isVisible()).toBe(true)
+        await expect.poll(() => page.getByRole('img', { name: 'Preview of your new photo' }).isVisible()).toBe(true)
         await expect.poll(() => page.getByRole('status').textContent(), { timeout: 15_000 }).toBe('New photo ready. Save to use it.')
         const seen = await page.evaluate(() => (window as unknown as { seen: { progress: boolean; max: number } }).seen)
         expect(seen.progress).toBe(true)
@@ -165,7 +165,7 @@ for (const js of [true, false]) {
         await readFirst(page)
         await page.getByRole('button', { name: 'Save' }).click()
         await page.waitForURL(`${app.url}/edit-profile`)
-        expect(await page.getByText('This file is not a photo. Upload a JPEG, PNG or WebP image').isVisible()).toBe(true)
+        await expect.poll(() => page.getByText('This file is not a photo. Upload a JPEG, PNG or WebP image').isVisible()).toBe(true)
       }
       await page.getByLabel('Nickname').fill('')
       await readFirst(page)
@@ -200,7 +200,7 @@ for (const js of [true, false]) {
       const row = await app.api.db.selectFrom('users').select('google_email').where('id', '=', user.id).executeTakeFirstOrThrow()
       expect(row.google_email).toBe(googleEmail)
       await goto(page, js, '/edit-profile')
-      expect(await page.getByText(googleEmail).isVisible()).toBe(true)
+      await expect.poll(() => page.getByText(googleEmail).isVisible()).toBe(true)
       expect(await page.getByRole('button', { name: /Link Google/ }).count()).toBe(0)
       await context.close()
     })

@@ -130,20 +130,20 @@ for (const js of [true, false]) {
       await page.waitForURL(`${app.url}/order/${orderId}`)
       await page.getByRole('link', { name: 'Back' }).click()
       await page.waitForURL(`${app.url}/history`)
-      expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).getAttribute('aria-current')).toBe(
-        'page',
-      )
+      await expect
+        .poll(() => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).getAttribute('aria-current'))
+        .toBe('page')
       await page.getByRole('link', { name: new RegExp(`Apple.*${payout.replace(/[.$]/g, '\\$&')}`) }).click()
       await page.waitForURL(`${app.url}/order/${orderId}`)
-      expect(await page.getByText(`•••• ${code.slice(-4)}`).isVisible()).toBe(true)
-      expect(await page.getByText('In queue').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText(`•••• ${code.slice(-4)}`).isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('In queue').first().isVisible()).toBe(true)
 
       // The operator pays it (as `npm run ops -- order <id> claim`, then `complete`).
       await ops(app.api).claim(orderId)
       await ops(app.api).complete(orderId, 'Redeemed, thank you.')
       await page.reload()
-      expect(await page.getByText('Paid to your wallet').first().isVisible()).toBe(true)
-      expect(await page.getByText('Redeemed, thank you.').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Paid to your wallet').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Redeemed, thank you.').first().isVisible()).toBe(true)
       expect(await wallet(await tokenOf(email))).toMatchObject({ balance: order.quotedPayout })
       expect(await messagesAbout(orderId)).toEqual(['Order received', 'Order in review', 'Order completed'])
       await goto(page, js, '/')
@@ -158,7 +158,7 @@ for (const js of [true, false]) {
       const one = payoutFor(10_000, rate, 'USD', 'NGN')
       await page.getByLabel('Face value of card 1').fill('100')
       if (!js) {
-        expect(await page.getByRole('button', { name: 'Check rate' }).isVisible()).toBe(true)
+        await expect.poll(() => page.getByRole('button', { name: 'Check rate' }).isVisible()).toBe(true)
         await page.getByRole('button', { name: 'Check rate' }).click()
       }
       await expect
@@ -173,7 +173,7 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Add another card' }).click()
       await expect.poll(() => page.getByLabel('Face value of card 2').inputValue()).toBe('100')
       await page.getByLabel('Face value of card 2').fill('5')
-      if (js) expect(await page.getByText('The face value must be between US$10.00 and US$500.00').isVisible()).toBe(true) // as you type
+      if (js) await expect.poll(() => page.getByText('The face value must be between US$10.00 and US$500.00').isVisible()).toBe(true) // as you type
       await page.getByLabel('Face value of card 2').fill('50')
       if (!js) {
         await readFirst(page)
@@ -251,7 +251,7 @@ for (const js of [true, false]) {
           why.getByRole('img', { name: 'What our team saw when redeeming the card' }).evaluate((i) => (i as HTMLImageElement).naturalWidth),
         )
         .toBeGreaterThan(0)
-      expect(await page.getByText('Rejected').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Rejected').first().isVisible()).toBe(true)
       await context.close()
     })
 
@@ -280,7 +280,7 @@ for (const js of [true, false]) {
       await readFirst(page)
       await page.getByRole('button', { name: 'Yes, decline the offer' }).click()
       await expectToast(page, 'Offer declined')
-      expect(await page.getByText('Declined').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Declined').first().isVisible()).toBe(true)
       expect(await wallet(token)).toMatchObject({ balance: accepted.offered })
       await context.close()
     })
@@ -295,7 +295,7 @@ for (const js of [true, false]) {
       await readFirst(page)
       await yes.click()
       await expectToast(page, 'Order cancelled')
-      expect(await page.getByText('Cancelled').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Cancelled').first().isVisible()).toBe(true)
       await context.close()
     })
   })
@@ -472,6 +472,15 @@ describe('screenshots (390×844 and 320 wide, light and dark) for a person to lo
               ),
           )
           expect(small, `${name} at ${size.width}`).toEqual([])
+          // No text runs out of its box (under the button beside it): a box of text whose content is
+          // wider than itself while it lets the overflow show.
+          const spilled = await page.evaluate(() =>
+            [...document.querySelectorAll('main *')]
+              .filter((el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim()))
+              .filter((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible')
+              .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 40)}"`),
+          )
+          expect(spilled, `${name} at ${size.width}`).toEqual([])
           await page.screenshot({ path: `${dir}/${name}-${size.width}-${colorScheme}.png`, fullPage: true })
           await context.close()
         }

@@ -84,7 +84,7 @@ describe('toasts', () => {
     await page.goto(`${app.url}/account`) // a visitor: sent to /login with an info toast
     const shown = toast(page).getByRole('status')
     expect(await shown.textContent()).toContain('Please sign in to continue')
-    expect(await shown.isVisible()).toBe(true)
+    await expect.poll(() => shown.isVisible()).toBe(true)
     // Info toasts last 3000 ms; give a loaded machine slack, but it must go by itself.
     await expect.poll(() => shown.isVisible(), { timeout: 8000, interval: 250 }).toBe(false)
     expect(await toast(page).count()).toBe(1) // hidden by CSS, not removed: no script ran
@@ -140,7 +140,7 @@ describe('the help button and the segmented switch', () => {
     const { context, page } = await phone(browser, true, { width: 320, height: 568 })
     await page.goto(`${app.url}/login`)
     const help = page.getByRole('complementary', { name: 'Help' }).getByRole('link')
-    expect(await help.isVisible()).toBe(true)
+    await expect.poll(() => help.isVisible()).toBe(true)
     expect(await help.getAttribute('href')).toBe('/support')
     await context.close()
   })

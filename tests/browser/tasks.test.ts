@@ -70,7 +70,7 @@ for (const js of [true, false]) {
       // The money is in the wallet.
       await goto(page, js, '/wallet')
       await expect.poll(() => page.getByText('₦500.00').first().isVisible()).toBe(true)
-      expect(await page.getByText('Task reward').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Task reward').first().isVisible()).toBe(true)
       await context.close()
     })
   })
@@ -87,7 +87,7 @@ describe('a refusal reads as a toast, and the page stays usable', () => {
     await page.getByRole('button', { name: 'Claim reward for Set your withdrawal PIN' }).click()
     await page.waitForURL(`${app.url}/tasks`)
     await expectToast(page, 'You already claimed this reward')
-    expect(await pinTask(page).getByText('Claimed').isVisible()).toBe(true)
+    await expect.poll(() => pinTask(page).getByText('Claimed').isVisible()).toBe(true)
     await context.close()
   })
 })

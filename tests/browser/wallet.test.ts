@@ -44,7 +44,7 @@ for (const js of [true, false]) {
       await expect.poll(() => page.getByText('Available balance').isVisible()).toBe(true)
       await page.getByRole('link', { name: 'Open wallet' }).click()
       await page.waitForURL(`${app.url}/wallet`)
-      expect(await page.getByText('₦10,000.00').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('₦10,000.00').first().isVisible()).toBe(true)
       await page.getByRole('link', { name: 'Withdraw', exact: true }).click()
 
       // Withdraw without a PIN: set one first, and come back.
@@ -95,12 +95,12 @@ for (const js of [true, false]) {
 
       await page.waitForURL(/\/wallet\/withdraw-success\?id=[\w-]+$/)
       await expectToast(page, 'Withdrawal requested')
-      expect(await page.getByRole('heading', { name: 'Withdrawal requested' }).isVisible()).toBe(true)
-      expect(await page.getByText('₦2,950.00').first().isVisible()).toBe(true)
-      expect(await page.getByText(/In your bank by \d{1,2} \w{3} \d{4}, \d\d:\d\d Lagos time/).isVisible()).toBe(true)
+      await expect.poll(() => page.getByRole('heading', { name: 'Withdrawal requested' }).isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('₦2,950.00').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText(/In your bank by \d{1,2} \w{3} \d{4}, \d\d:\d\d Lagos time/).isVisible()).toBe(true)
       await page.getByRole('link', { name: 'Track this withdrawal' }).click()
       await page.waitForURL(/\/wallet\/withdraw\/[\w-]+$/)
-      expect(await page.getByText('Requested', { exact: true }).first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Requested', { exact: true }).first().isVisible()).toBe(true)
       const steps = page.getByRole('list', { name: 'Progress of this withdrawal' }).getByRole('listitem')
       expect(await steps.count()).toBe(3)
 
@@ -137,9 +137,9 @@ for (const js of [true, false]) {
       expect(await page.getByRole('button', { name: 'Withdraw', exact: true }).isDisabled()).toBe(true)
       // Change PIN says it too, and offers the e-mail code instead.
       await goto(page, js, '/change-pin')
-      expect(await page.getByText(`locked until ${lagosClock(info.pin.lockedUntil)}`).isVisible()).toBe(true)
+      await expect.poll(() => page.getByText(`locked until ${lagosClock(info.pin.lockedUntil)}`).isVisible()).toBe(true)
       expect(await page.getByRole('button', { name: 'Change PIN' }).isDisabled()).toBe(true)
-      expect(await page.getByRole('link', { name: 'Forgot PIN?' }).isVisible()).toBe(true)
+      await expect.poll(() => page.getByRole('link', { name: 'Forgot PIN?' }).isVisible()).toBe(true)
       await context.close()
     })
 
@@ -148,14 +148,14 @@ for (const js of [true, false]) {
       const w = (await withdraw(app.api, u, 400_000)).body.data
       await admin(app.api).post('/admin/withdraw/update', { id: w.id, status: 'processing' })
       await goto(page, js, `/wallet/withdraw/${w.id}`)
-      expect(await page.getByText('Processing', { exact: true }).first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Processing', { exact: true }).first().isVisible()).toBe(true)
       await admin(app.api).post('/admin/withdraw/update', { id: w.id, status: 'success', reference: 'NIP-20240611-000123' })
       await goto(page, js, `/wallet/withdraw/${w.id}`)
-      expect(await page.getByText('Paid', { exact: true }).first().isVisible()).toBe(true)
-      expect(await page.getByText('Paid to Guaranty Trust Bank').isVisible()).toBe(true)
-      expect(await page.getByText('NIP-20240611-000123').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Paid', { exact: true }).first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Paid to Guaranty Trust Bank').isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('NIP-20240611-000123').first().isVisible()).toBe(true)
       await goto(page, js, '/wallet')
-      expect(await page.getByText('Paid to your bank').isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Paid to your bank').isVisible()).toBe(true)
       await context.close()
     })
 
@@ -170,8 +170,8 @@ for (const js of [true, false]) {
       await refund.click()
       await page.waitForURL(`${app.url}/wallet/withdraw/${w.id}`)
       await expect.poll(() => page.getByRole('heading', { name: 'Withdrawal Detail' }).isVisible()).toBe(true)
-      expect(await page.getByText('The bank refused the account name').first().isVisible()).toBe(true)
-      expect(await page.getByText('The full amount is back in your available balance.').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('The bank refused the account name').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('The full amount is back in your available balance.').first().isVisible()).toBe(true)
       await context.close()
     })
 
@@ -180,7 +180,7 @@ for (const js of [true, false]) {
       const res = await page.goto(`${app.url}/wallet/withdraw/00000000-0000-0000-0000-000000000000`)
       expect(res?.status()).toBe(404)
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Withdrawal not found')
-      expect(await page.getByRole('link', { name: 'Back to wallet' }).isVisible()).toBe(true)
+      await expect.poll(() => page.getByRole('link', { name: 'Back to wallet' }).isVisible()).toBe(true)
       await context.close()
     })
   })
