@@ -3,10 +3,11 @@
 //   node scripts/bench.mjs [--base http://127.0.0.1:3000] [--api http://127.0.0.1:3001]
 //       latency: p50/p95/max and requests per second per scenario (--requests 200 --concurrency 8)
 //
-//   node scripts/bench.mjs --cost [--ref http://127.0.0.1:3300] [--rounds 3] [--seconds 3] [--pages /,/account] [--connections 50]
+//   node scripts/bench.mjs --cost [--ref http://127.0.0.1:3300] [--rounds 3] [--seconds 3] [--warm 1] [--pages /,/account] [--connections 50]
 //       page cost: CPU of the web process per request (utime + stime from /proc/PID/stat ÷ requests
 //       served), each page plain and with a browser's Accept-Encoding, interleaved round by round
-//       with the bare Remix reference's /data page (../shared/perf-baseline: `run.sh start 3300 3310`).
+//       with the bare Remix reference's /data page (../shared/perf-baseline: `run.sh start 3300 3310`),
+//       each run after --warm seconds of unmeasured load.
 //       Shared machines drift 15–25 % between runs; the ratio to the reference in the same run is
 //       the figure (docs/performance.md). Load from wrk -t1 -c50 when installed, else from Node.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -220,6 +221,7 @@ async function cost() {
   const ref = arg('ref', 'http://127.0.0.1:3300')
   const rounds = Number(arg('rounds', 3))
   const seconds = Number(arg('seconds', 3))
+  const warmSeconds = Math.max(0, Number(arg('warm', 1)) || 0)
   const deadline = Date.now() + Number(arg('max-seconds', 420)) * 1000
   const ours = pidOnPort(Number(new URL(base).port || 80))
   const theirs = pidOnPort(Number(new URL(ref).port || 80))
@@ -260,6 +262,9 @@ async function cost() {
   for (let round = 1; round <= rounds && Date.now() < deadline; round++) {
     for (const s of scenarios) {
       if (Date.now() >= deadline) break
+      // Steady state only: a process coming back from idle (while the others were measured) costs
+      // more for its first second (the reference: 2.3 ms a request, then 1.4). Unmeasured load first.
+      if (warmSeconds > 0) await load(s.url, s.headers, warmSeconds)
       const before = cpuMs(s.pid)
       const { requests, bad } = await load(s.url, s.headers, seconds)
       const used = cpuMs(s.pid) - before
