@@ -1,10 +1,14 @@
 import { isIP } from 'node:net'
-import { ofetch, FetchError } from 'ofetch'
+import { createFetch, FetchError } from 'ofetch'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { Code, type Envelope } from '#contract/envelope'
 import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
 import { transportMessages as M } from '~/utils/messages'
+import { leanFetch } from './lean-fetch.server'
+
+/** ofetch (base URL, query, JSON bodies) over undici's request() instead of fetch (lean-fetch.server.ts). */
+const ofetch = createFetch({ fetch: leanFetch, Headers, AbortController })
 
 /**
  * The one client for the upstream api (SPEC §7): base URL, 60 s timeout, JSON,

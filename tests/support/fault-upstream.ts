@@ -11,6 +11,7 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'stall-body' }
   | { kind: 'destroy' }
+  | { kind: 'redirect'; location: string }
 
 export type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -38,6 +39,9 @@ export async function startFaultUpstream() {
           return
         case 'destroy':
           req.socket.destroy()
+          return
+        case 'redirect':
+          res.writeHead(302, { Location: fault.location }).end()
           return
       }
     })

@@ -141,6 +141,19 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
     })
   }
 
+  it('a redirect from the api is an answer, never followed to another host (the token would go with it)', async () => {
+    const elsewhere = await startFaultUpstream()
+    try {
+      upstream.set({ kind: 'redirect', location: `${elsewhere.url}/collect` })
+      const error = await failureOf(client().get('/v1/user/index', { token: 'secret-token' }))
+      expect(error.kind).toBe('http')
+      expect(error.status).toBe(302)
+      expect(elsewhere.seen).toEqual([])
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   it('connection refused', async () => {
     const error = await failureOf(createUpstream({ baseURL: await closedPort() }).get('/v1/user/index'))
     expect(error.kind).toBe('connection-refused')
