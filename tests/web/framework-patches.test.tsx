@@ -5,16 +5,39 @@ import { useContext } from 'react'
 import { renderToString } from 'react-dom/server'
 import { UNSAFE_DataRouterContext, type RouteObject } from 'react-router-dom'
 import type * as ReactRouterServer from 'react-router-dom/server'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 /**
  * patches/ (decision 010): a server renders the same routes on every request, so what is derived
  * from them alone is derived once. Each test fails on the unpatched packages.
  */
 // The file the server loads: @remix-run/react (CommonJS) requires react-router-dom/server.js.
-const { createStaticHandler, createStaticRouter } = createRequire(import.meta.url)('react-router-dom/server') as typeof ReactRouterServer
+const require = createRequire(import.meta.url)
+const { createStaticHandler, createStaticRouter } = require('react-router-dom/server') as typeof ReactRouterServer
+// The router as the server runtime and react-router load it (CommonJS).
+const { matchRoutes } = require('@remix-run/router') as typeof import('@remix-run/router')
 
 describe('framework patches: what depends on the routes alone is made once', () => {
+  it('@remix-run/router: a pathname is matched once per route tree, and each caller gets its own matches', () => {
+    const routes = [{ id: 'root', path: '/', children: [{ id: 'order', path: 'order/:id' }, { id: 'home', index: true }] }]
+    const first = matchRoutes(routes, '/order/7')
+    // Matching decodes the pathname segment by segment; an answer already known is not matched again.
+    const decode = vi.spyOn(globalThis, 'decodeURIComponent')
+    try {
+      const second = matchRoutes(routes, '/order/7')
+      expect(decode).not.toHaveBeenCalled()
+      expect(second).toEqual(first)
+      expect(second).not.toBe(first)
+      second![1].params.id = 'changed by a caller'
+      expect(matchRoutes(routes, '/order/7')![1].params).toEqual({ id: '7' })
+      expect(matchRoutes(routes, '/order/8')![1].params).toEqual({ id: '8' })
+      expect(decode).toHaveBeenCalled()
+    } finally {
+      decode.mockRestore()
+    }
+    expect(matchRoutes(routes, '/nowhere/at/all')).toBeNull()
+  })
+
   it('react-router-dom: createStaticRouter keeps the data routes of a routes array', async () => {
     const routes: RouteObject[] = [{ path: '/', element: <p>home</p> }, { path: '/a' }]
     const handler = createStaticHandler(routes)
