@@ -21,6 +21,23 @@ installGlobals({ nativeFetch: true })
  * The web process: Express 4 in front of the Remix build (the official stacks' wiring),
  * plus security headers, the cross-site guard, the body limits and the client address for the api.
  */
+/**
+ * A fresh 128-bit CSP nonce per response, cut from a block of random bytes refilled 256 nonces at a
+ * time (as crypto.randomUUID does): randomBytes(16) asked the system for 16 bytes per page.
+ */
+const NONCE_BYTES = 16
+const noncePool = Buffer.alloc(NONCE_BYTES * 256)
+let nonceAt = noncePool.length
+export function cspNonce(): string {
+  if (nonceAt >= noncePool.length) {
+    crypto.randomFillSync(noncePool)
+    nonceAt = 0
+  }
+  const nonce = noncePool.toString('base64', nonceAt, nonceAt + NONCE_BYTES)
+  nonceAt += NONCE_BYTES
+  return nonce
+}
+
 export function createWebApp(build: ServerBuild, options: { publicDir?: string } = {}): Express {
   const env = getWebEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
@@ -31,7 +48,7 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string }
   app.set('trust proxy', trustProxy.value)
 
   app.use((req, res, next) => {
-    res.locals.cspNonce = crypto.randomBytes(16).toString('base64')
+    res.locals.cspNonce = cspNonce()
     next()
   })
   const chatOrigin = env.CHAT_WIDGET_URL ? new URL(env.CHAT_WIDGET_URL).origin : null

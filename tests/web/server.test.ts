@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
 import { useTestApi } from '../support/kit'
 import { signedInJar } from '../support/web'
+import { cspNonce } from '../../server'
 import { releaseSecondPart, startWeb, type RunningWeb } from './web-app'
 
 /**
@@ -52,6 +53,17 @@ function postChunked(url: string, total: number, chunk = Buffer.alloc(64 * 1024,
     pump()
   })
 }
+
+describe('the CSP nonce', () => {
+  it('is 16 fresh random bytes for every response, across refills of its pool', async () => {
+    const nonces = Array.from({ length: 600 }, cspNonce)
+    expect(new Set(nonces).size).toBe(600)
+    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16)
+    const page = await fetch(`${web.url}/login`)
+    const sent = /'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1]
+    expect(sent && (await page.text()).includes(`nonce="${sent}"`)).toBe(true)
+  })
+})
 
 describe('request bodies are limited by the bytes that arrive', () => {
   it('a 100 MB chunked POST without Content-Length is refused at 256 kB: 413, read no further, memory flat', async () => {
