@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type { EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
+import type * as Router from '@remix-run/router'
 import { useContext } from 'react'
 import { renderToString } from 'react-dom/server'
 import { UNSAFE_DataRouterContext, type RouteObject } from 'react-router-dom'
@@ -15,11 +16,20 @@ import { describe, expect, it, vi } from 'vitest'
 const require = createRequire(import.meta.url)
 const { createStaticHandler, createStaticRouter } = require('react-router-dom/server') as typeof ReactRouterServer
 // The router as the server runtime and react-router load it (CommonJS).
-const { matchRoutes } = require('@remix-run/router') as typeof import('@remix-run/router')
+const { matchRoutes } = require('@remix-run/router') as typeof Router
 
 describe('framework patches: what depends on the routes alone is made once', () => {
   it('@remix-run/router: a pathname is matched once per route tree, and each caller gets its own matches', () => {
-    const routes = [{ id: 'root', path: '/', children: [{ id: 'order', path: 'order/:id' }, { id: 'home', index: true }] }]
+    const routes = [
+      {
+        id: 'root',
+        path: '/',
+        children: [
+          { id: 'order', path: 'order/:id' },
+          { id: 'home', index: true },
+        ],
+      },
+    ]
     const first = matchRoutes(routes, '/order/7')
     // Matching decodes the pathname segment by segment; an answer already known is not matched again.
     const decode = vi.spyOn(globalThis, 'decodeURIComponent')
@@ -28,7 +38,7 @@ describe('framework patches: what depends on the routes alone is made once', () 
       expect(decode).not.toHaveBeenCalled()
       expect(second).toEqual(first)
       expect(second).not.toBe(first)
-      second![1].params.id = 'changed by a caller'
+      ;(second![1].params as Record<string, string>).id = 'changed by a caller'
       expect(matchRoutes(routes, '/order/7')![1].params).toEqual({ id: '7' })
       expect(matchRoutes(routes, '/order/8')![1].params).toEqual({ id: '8' })
       expect(decode).toHaveBeenCalled()

@@ -1,10 +1,10 @@
 import http from 'node:http'
 import { createGunzip, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cspNonce } from '../../server'
 import { seedUser } from '../support/api'
 import { useTestApi } from '../support/kit'
 import { signedInJar } from '../support/web'
-import { cspNonce } from '../../server'
 import { releaseSecondPart, startWeb, type RunningWeb } from './web-app'
 
 /**
