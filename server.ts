@@ -8,7 +8,7 @@ import express, { type Express } from 'express'
 import helmet from 'helmet'
 import { CLIENT_IP_HEADER } from './app/utils/auth.server'
 import { normalizeAddress } from './app/utils/client-address.server'
-import { getWebEnv } from './app/utils/env.server'
+import { getWebEnv, lockWebEnv } from './app/utils/env.server'
 import { logger } from './app/utils/logger.server'
 import { accessMessages } from './app/utils/messages'
 import { remixHandler } from './app/utils/remix-handler.server'
@@ -151,6 +151,7 @@ export async function loadBuild(buildPath = path.resolve('build/remix/index.js')
 async function main() {
   const build = await loadBuild()
   const app = createWebApp(build)
+  lockWebEnv() // read and checked by createWebApp; it does not change under a running process
   const port = Number(process.env.PORT ?? 3000)
   const host = process.env.HOST ?? '0.0.0.0'
   const server = app.listen(port, host, () => {

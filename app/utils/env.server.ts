@@ -42,10 +42,22 @@ const KEYS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 let cached: WebEnv | undefined
 let cachedFrom: Array<string | undefined> = []
 
+/**
+ * The running server reads its environment once (server.ts locks it at start): process.env does
+ * not change under a process, and comparing it key by key took 0.03 ms a page, each read a call
+ * into C++. Tests change it between cases and never lock. On globalThis, as one flag for the
+ * process: the server and the Remix build each bundle this module.
+ */
+const LOCKED = Symbol.for('cardlane.web-env.locked')
+export function lockWebEnv() {
+  ;(globalThis as Record<symbol, unknown>)[LOCKED] = true
+}
+
 export function getWebEnv(): WebEnv {
-  // Re-read when the environment changed (tests switch upstreams between files). Called several
-  // times a request: compared value by value, nothing built.
-  if (cached && KEYS.every((k, i) => process.env[k] === cachedFrom[i])) return cached
+  // Re-read when the environment changed (tests switch upstreams between files): compared value
+  // by value, nothing built.
+  if (cached && ((globalThis as Record<symbol, unknown>)[LOCKED] === true || KEYS.every((k, i) => process.env[k] === cachedFrom[i])))
+    return cached
   const key = KEYS.map((k) => process.env[k])
   const parsed = schema.parse(blankToUndefined(process.env))
   const sessionSecrets = (parsed.SESSION_SECRET ?? '')
