@@ -65,6 +65,18 @@ describe('the CSP nonce', () => {
   })
 })
 
+describe('the Remix handler hands every header on', () => {
+  it("both cookies, express's charset, a header of the page and one our middleware set too (as res.append would)", async () => {
+    const res = await fetch(`${web.url}/test/headers`)
+    expect(res.status).toBe(200)
+    expect(res.headers.getSetCookie()).toEqual(['first=1; Path=/; HttpOnly', 'second=2; Path=/; HttpOnly'])
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(res.headers.get('x-test')).toBe('kept')
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN, SAMEORIGIN')
+    expect(await res.json()).toEqual({ ok: true })
+  })
+})
+
 describe('request bodies are limited by the bytes that arrive', () => {
   it('a 100 MB chunked POST without Content-Length is refused at 256 kB: 413, read no further, memory flat', async () => {
     const rssBefore = process.memoryUsage().rss

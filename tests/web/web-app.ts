@@ -28,6 +28,8 @@ const ROUTES = [
   ['routes/user.privacy', 'root', 'user/privacy', false, privacy],
   // Test only: a resource route whose body pauses, as a page with deferred data does.
   ['routes/test.slow-stream', 'root', 'test/slow-stream', false, { loader: slowStream }],
+  // Test only: an answer with two cookies, a type without charset and a header helmet set too.
+  ['routes/test.headers', 'root', 'test/headers', false, { loader: manyHeaders }],
 ] as const
 
 /**
@@ -53,6 +55,13 @@ async function slowStream() {
     },
   })
   return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+}
+
+function manyHeaders() {
+  const headers = new Headers({ 'Content-Type': 'application/json', 'X-Frame-Options': 'SAMEORIGIN', 'X-Test': 'kept' })
+  headers.append('Set-Cookie', 'first=1; Path=/; HttpOnly')
+  headers.append('Set-Cookie', 'second=2; Path=/; HttpOnly')
+  return new Response('{"ok":true}', { headers })
 }
 
 function testBuild(): ServerBuild {
