@@ -1,4 +1,12 @@
-import { request } from 'undici'
+import { Agent, request } from 'undici'
+
+/**
+ * The most an api answer may weigh: the biggest real one is a page of a list, tens of kB. A broken
+ * or hostile upstream must not fill the web's memory; past this the call fails as "Unknown error
+ * occurred", whether the length was declared or not.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024
+const dispatcher = new Agent({ maxResponseSize: MAX_ANSWER_BYTES })
 
 /**
  * The `fetch` ofetch calls the api with: undici's request(), the HTTP client under Node's fetch,
@@ -19,6 +27,7 @@ export async function leanFetch(input: RequestInfo | URL, init: RequestInit = {}
     headers: init.headers ? Object.fromEntries(new Headers(init.headers)) : undefined,
     body: init.body ?? undefined,
     signal: init.signal ?? undefined,
+    dispatcher,
   })
   const text = await answer.body.text()
   const status = answer.statusCode

@@ -12,6 +12,7 @@ export type Fault =
   | { kind: 'stall-body' }
   | { kind: 'destroy' }
   | { kind: 'redirect'; location: string }
+  | { kind: 'chunked'; chunks: number; chunkBytes: number }
 
 export type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -40,6 +41,15 @@ export async function startFaultUpstream() {
         case 'destroy':
           req.socket.destroy()
           return
+        case 'chunked': {
+          // An envelope without Content-Length: its size shows only as the body arrives.
+          res.writeHead(200, { 'Content-Type': 'application/json' })
+          res.write('{"code":200,"msg":"","data":"')
+          const chunk = Buffer.alloc(fault.chunkBytes, 'x')
+          for (let i = 0; i < fault.chunks; i++) res.write(chunk)
+          res.end('"}')
+          return
+        }
         case 'redirect':
           res.writeHead(302, { Location: fault.location }).end()
           return

@@ -5,6 +5,7 @@ import * as login from '~/routes/login'
 import { googleLoginFlow, loginFlow, registerFlow, resetPasswordFlow, sendCodeFlow } from '~/upstream/accounts.server'
 import * as upstreamModule from '~/upstream/client.server'
 import { createUpstream, UpstreamError } from '~/upstream/client.server'
+import { MAX_ANSWER_BYTES } from '~/upstream/lean-fetch.server'
 import { updateProfileFlow } from '~/upstream/profile.server'
 import { commitSession, getSession } from '~/utils/session.server'
 import { closedPort, startFaultUpstream } from '../support/fault-upstream'
@@ -140,6 +141,19 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
       expect(error.message).toBe(c.message)
     })
   }
+
+  it('an answer bigger than the web will hold is "Unknown error occurred", declared or streamed', async () => {
+    // Envelopes the client would take, but for their size.
+    const envelope = JSON.stringify({ code: 200, msg: '', data: 'x'.repeat(MAX_ANSWER_BYTES) })
+    upstream.set({ kind: 'text', status: 200, body: envelope, contentType: 'application/json' })
+    const declared = await failureOf(client().get('/v1/user/index'))
+    expect([declared.kind, declared.message]).toEqual(['unknown', 'Unknown error occurred'])
+    upstream.set({ kind: 'chunked', chunks: 5, chunkBytes: MAX_ANSWER_BYTES / 4 })
+    const streamed = await failureOf(client().get('/v1/user/index'))
+    expect([streamed.kind, streamed.message]).toEqual(['unknown', 'Unknown error occurred'])
+    upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: '', data: 'x'.repeat(100_000) } })
+    expect((await client().get('/v1/user/index')).data).toHaveLength(100_000) // a big real answer still passes
+  })
 
   it('a redirect from the api is an answer, never followed to another host (the token would go with it)', async () => {
     const elsewhere = await startFaultUpstream()
