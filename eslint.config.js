@@ -110,6 +110,11 @@ export default tseslint.config(
               importNames: ['Await'],
               message: 'Pages render with renderToString (decision 009): nothing streams.',
             },
+            {
+              name: '@remix-run/react',
+              importNames: ['Link', 'NavLink'],
+              message: 'Links are plain anchors: import Link from ~/components/link (decision 012).',
+            },
           ],
         },
       ],

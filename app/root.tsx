@@ -4,6 +4,7 @@ import { useEffect, type ReactNode } from 'react'
 import { Analytics } from './components/analytics'
 import { ChatButton } from './components/chat-button'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
+import { InAppNavigation } from './components/link'
 import { mainTabs, TabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
 import appStyles from './styles/app.css'
@@ -112,6 +113,7 @@ function Document({ children }: { children: ReactNode }) {
         {showTabs ? <TabBar items={mainTabs} /> : null}
         <ChatButton />
         <Analytics />
+        <InAppNavigation />
         <Scripts nonce={nonce} />
       </body>
     </html>

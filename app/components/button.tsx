@@ -1,9 +1,9 @@
 // One button look for the whole app, for <button> and for links that act as buttons, so "the primary
 // action" looks the same on every screen. `pending` shows a spinner without changing the button's
 // size (no layout shift), marks it aria-busy and ignores further clicks (no double submit).
-import { Link, type LinkProps } from '@remix-run/react'
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react'
 import { Icon, type IconName } from './icon'
+import { Link, type LinkProps } from './link'
 import { cx } from './ui'
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger'

@@ -7,12 +7,13 @@
 // works without JavaScript. With a chat provider (CHAT_WIDGET_URL) a tap loads the provider's script
 // — only then, so no third-party code runs for people who never ask for help — and asks it to open
 // its window; if the script cannot load, the tap goes to /support after all.
-import { Link, useLocation } from '@remix-run/react'
+import { useLocation } from '@remix-run/react'
 import { useEffect, useRef, useState, type CSSProperties, type MouseEvent, type RefObject } from 'react'
 import { supportMessages as M } from '~/utils/messages'
 import { useTabBar } from '~/utils/routes'
 import { usePublicEnv } from '~/utils/user'
 import { Icon } from './icon'
+import { Link } from './link'
 import { cx } from './ui'
 
 export const SUPPORT_PATH = '/support'

@@ -3,7 +3,7 @@
 // field), step two checks the code together with the flow's own fields (a new password, a PIN).
 // Their actions are sendCodeStep and verifyCodeStep in utils/email-code.server.ts.
 import { getFormProps, getInputProps } from '@conform-to/react'
-import { Form, Link } from '@remix-run/react'
+import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { z } from 'zod'
 import { emailStepSchema, type CodeStepReply } from '~/utils/email-code'
@@ -11,6 +11,7 @@ import { useSchemaForm, usePendingIntent, useSecretKey } from '~/utils/forms'
 import { lockoutMessages } from '~/utils/messages'
 import { Button } from './button'
 import { CodeField, Field, FormError, PasswordField } from './forms'
+import { Link } from './link'
 
 /** Step one: ask for the address (or use the person's own) and send the code. */
 export function SendCodeForm(props: {

@@ -1,9 +1,9 @@
 // The settings-style row (icon, label, value, chevron) used by Account, Wallet and friends. One
 // component so every tappable row has the same 56px height, press state and focus ring, whether it
 // navigates (Link) or submits/acts (button, e.g. "Log out" inside a <Form>).
-import { Link } from '@remix-run/react'
 import { Children, isValidElement, type ButtonHTMLAttributes, type ReactNode } from 'react'
 import { Icon, type IconName } from './icon'
+import { Link } from './link'
 import { cx } from './ui'
 
 type RowLook = {

@@ -1,6 +1,5 @@
 // An order as the success, history and detail screens show it: its status in words, its timeline
 // (every event with its time, then the steps still to come), and its row in the history list.
-import { Link } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { CardStatus, Order, OrderStatus, OrderSummary } from '#contract/orders'
 import { cardStatusLabels, orderStatusLabels, orderStepTexts, sellingMessages as M } from '~/utils/messages'
@@ -8,6 +7,7 @@ import { BrandTile } from './brand-tile'
 import { ButtonLink } from './button'
 import { ErrorScreen } from './error-boundary'
 import { Icon } from './icon'
+import { Link } from './link'
 import { Money, When } from './money'
 import { cardTypeLabel, countryName } from './rate-row'
 import { Timeline, type TimelineStep } from './timeline'

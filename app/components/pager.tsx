@@ -1,5 +1,5 @@
-import { Link } from '@remix-run/react'
 import { Icon } from './icon'
+import { Link } from './link'
 
 /**
  * Newer · Page N of M · Older under a paged list, newest first (history, notifications, wallet

@@ -1,9 +1,9 @@
 // Rates as a person reads them: "₦1,180.00 per US$1", the change over 24 hours with its
 // direction in words (colour only supports it), and a featured card's row with a way to sell it.
-import { Link } from '@remix-run/react'
 import { COUNTRIES, payoutFor, rateChangePercent, type GiftCard, type Rate } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
 import { BrandTile } from './brand-tile'
+import { Link } from './link'
 import { cx } from './ui'
 
 /** "US$1", "£1": one unit of a currency, without the zeros. */

@@ -2,13 +2,14 @@
 // with its reward, a progress bar ("1 of 5", read out too), and what can be done about it — a
 // Claim button (a plain POST form to /tasks, so it works without JavaScript, coming back here),
 // "Claimed", or the way to do the task. Put it in a <Card flush>; link `taskListStylesheet`.
-import { Form, Link, useLocation, useNavigation } from '@remix-run/react'
+import { Form, useLocation, useNavigation } from '@remix-run/react'
 import type { TaskInfo } from '#contract/tasks'
 import tasksStyles from '~/styles/screens/tasks.css'
 import { taskMessages as T } from '~/utils/messages'
 import { Button, ButtonLink } from './button'
 import { Card } from './card'
 import { Icon } from './icon'
+import { Link } from './link'
 import { Money } from './money'
 
 /** The list's CSS, for the `links` of a route that shows it: `links = () => [taskListStylesheet, …]`. */

@@ -2,11 +2,12 @@
 // Back is a real link to `backTo`, not history.back(), so it works without JavaScript, from a
 // bookmark and after a reload. For a signed-in person it also carries the bell: a link to
 // /notification with the unread count (from the root's one /v1/user/index call) as a badge.
-import { Link, useLocation } from '@remix-run/react'
+import { useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { notificationMessages as N } from '~/utils/messages'
 import { useOptionalUser } from '~/utils/user'
 import { Icon } from './icon'
+import { Link } from './link'
 import { cx } from './ui'
 
 export type TopBarProps = {

@@ -2,12 +2,13 @@
 // by status with plain links (no JavaScript needed). Each row says the card, what it is worth now,
 // where it stands and when it was made, and leads to the order.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { orderStatuses, type OrderStatus } from '#contract/orders'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
+import { Link } from '~/components/link'
 import { List } from '~/components/list-row'
 import { OrderRow } from '~/components/order-status'
 import { Pager } from '~/components/pager'
@@ -68,12 +69,7 @@ export default function HistoryScreen() {
         <ul className="cl-chips cl-chips--scroll">
           {FILTERS.map((f) => (
             <li key={f.status ?? 'all'}>
-              <Link
-                to={historyHref(f.status)}
-                className="cl-chip"
-                aria-current={f.status === status ? 'page' : undefined}
-                preventScrollReset
-              >
+              <Link to={historyHref(f.status)} className="cl-chip" aria-current={f.status === status ? 'page' : undefined}>
                 {f.label}
               </Link>
             </li>

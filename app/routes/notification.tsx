@@ -4,7 +4,7 @@
 // about), so it works without JavaScript and the badge counts down on the next page. A message
 // already read is a plain link. "Mark all read" is one more small form.
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { MessageKind, messageIdField, type Message } from '#contract/messages'
 import { Refusals } from '#contract/refusals'
@@ -14,6 +14,7 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormError } from '~/components/forms'
 import { Icon, type IconName } from '~/components/icon'
+import { Link } from '~/components/link'
 import { When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'

@@ -6,7 +6,7 @@
 // a moved rate is shown and confirmed (RATE_CHANGED), a double submit makes one order.
 import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react'
 import { z } from 'zod'
 import {
@@ -31,6 +31,7 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ErrorList, FormError } from '~/components/forms'
 import { Icon } from '~/components/icon'
+import { Link } from '~/components/link'
 import { PhotoPicker } from '~/components/photo-picker'
 import { cardTypeLabel, RateText } from '~/components/rate-row'
 import { ActionBar, Screen } from '~/components/screen'
@@ -511,7 +512,6 @@ function ChipGroup({ label, items }: { label: string; items: Chip[] }) {
             <Link
               to={item.to}
               replace
-              preventScrollReset
               className={cx('cl-chip', item.sub !== undefined && 'cl-chip--tall')}
               aria-current={item.current ? 'true' : undefined}
             >

@@ -5,7 +5,7 @@
 // catalogue, the PIN rules and the payout rule from the contract. When the api cannot be reached
 // the page still answers, without today's numbers: help must work when something is broken.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { payoutFor } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
@@ -14,6 +14,7 @@ import { PIN_LOCK_MINUTES, PIN_MAX_TRIES, PIN_RESET_WAIT_HOURS } from '#contract
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
+import { Link } from '~/components/link'
 import { InfoList, InfoRow } from '~/components/list-row'
 import { zoneName } from '~/components/money'
 import { Screen } from '~/components/screen'

@@ -2,13 +2,14 @@
 // rate now, its change over the last 24 hours, and a way to sell it. Search and filters are a GET
 // form, so they work without JavaScript and every view of the board is a URL.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData } from '@remix-run/react'
 import { COUNTRIES, type Brand, type Rate } from '#contract/catalogue'
 import { BrandTile } from '~/components/brand-tile'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
+import { Link } from '~/components/link'
 import { cardTypeLabel, countryName, RateChange, RateText, sellHref } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import plazaStyles from '~/styles/screens/plaza.css'

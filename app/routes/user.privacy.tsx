@@ -2,10 +2,10 @@
 // the data each feature needs, why, how long it is kept, how it is protected and who else sees it.
 // Plain language, short sections with a table of contents, readable on a phone.
 import type { LinksFunction } from '@remix-run/node'
-import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import privacyStyles from '~/styles/screens/privacy.css'
 import { FINANCIAL_RECORDS_YEARS } from '~/utils/messages'

@@ -1,7 +1,7 @@
 // Wallet (SPEC §2, login): what is the person's now (available), what is on hold (withdrawals on
 // their way, each with the time it is due), and every movement, newest first, paged by links.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
@@ -9,6 +9,7 @@ import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon, type IconName } from '~/components/icon'
+import { Link } from '~/components/link'
 import { formatClock, Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'

@@ -1,11 +1,12 @@
 // Withdrawal Submitted (SPEC §2, login): what was asked for, what arrives, where, and by when,
 // with the way to its detail and back to the wallet. `?id=` is the withdrawal's id.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
+import { Link } from '~/components/link'
 import { Money } from '~/components/money'
 import { ActionBar, Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'

@@ -112,6 +112,34 @@ describe('toasts', () => {
   })
 })
 
+describe('links (app/components/link.tsx)', () => {
+  it('move between screens without loading a document, mark the current tab, and prefetch a tab on hover', async () => {
+    const { context, page } = await signedInPhone(browser, app)
+    await page.goto(`${app.url}/account`)
+    await hydrated(page)
+    const tabs = page.getByRole('navigation', { name: 'Main' })
+    expect(await tabs.getByRole('link', { name: /^Account/ }).getAttribute('aria-current')).toBe('page')
+    // A mark on this document: a full page load would lose it.
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true))
+
+    await tabs.getByRole('link', { name: 'Orders' }).click()
+    await page.waitForURL(`${app.url}/history`)
+    await expect.poll(() => tabs.getByRole('link', { name: 'Orders' }).getAttribute('aria-current')).toBe('page')
+    expect(await tabs.getByRole('link', { name: /^Account/ }).getAttribute('aria-current')).toBeNull()
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
+
+    // Hovering a tab fetches its screen's data ahead of the tap, as Remix's prefetch="intent" did.
+    await tabs.getByRole('link', { name: 'Home' }).hover()
+    await expect.poll(() => page.locator('link[rel="prefetch"][href*="_data=routes%2F_index"]').count()).toBeGreaterThan(0)
+
+    // Back through history is the router's too.
+    await page.goBack()
+    await page.waitForURL(`${app.url}/account`)
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
+    await context.close()
+  })
+})
+
 describe('forms', () => {
   it('a pending Save stays idle when Back is tapped (only its own submission makes it spin)', async () => {
     const { context, page } = await signedInPhone(browser, app)
