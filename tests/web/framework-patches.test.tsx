@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module'
-import type { EntryContext } from '@remix-run/node'
+import type { EntryContext, ServerBuild } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import type * as Router from '@remix-run/router'
+import type * as ServerRuntime from '@remix-run/server-runtime'
 import { useContext } from 'react'
 import { renderToString } from 'react-dom/server'
 import { UNSAFE_DataRouterContext, type RouteObject } from 'react-router-dom'
@@ -17,6 +18,8 @@ const require = createRequire(import.meta.url)
 const { createStaticHandler, createStaticRouter } = require('react-router-dom/server') as typeof ReactRouterServer
 // The router as the server runtime and react-router load it (CommonJS).
 const { matchRoutes } = require('@remix-run/router') as typeof Router
+// The server runtime as @remix-run/node loads it (CommonJS).
+const { createRequestHandler, json } = require('@remix-run/server-runtime') as typeof ServerRuntime
 
 describe('framework patches: what depends on the routes alone is made once', () => {
   it('@remix-run/router: a pathname is matched once per route tree, and each caller gets its own matches', () => {
@@ -86,6 +89,77 @@ describe('framework patches: what depends on the routes alone is made once', () 
     expect(renderToString(<RemixServer context={await context()} url="http://x/" />)).toContain('probe')
     expect(seen).toHaveLength(2)
     expect(seen[1]).toBe(seen[0])
+  })
+})
+
+describe('framework patches: a page request is not copied for each of its loaders', () => {
+  /** A build of one root route whose loader records the request it was handed, and the data the page was rendered with. */
+  function recordingBuild(seen: Request[], rendered: unknown[] = []): ServerBuild {
+    const loader = ({ request }: { request: Request }) => {
+      seen.push(request)
+      return json({ path: new URL(request.url).search, at: new Date(0), gone: undefined })
+    }
+    const entry = {
+      default: (_request: Request, _status: number, _headers: Headers, context: EntryContext) => {
+        rendered.push(context.staticHandlerContext.loaderData.root)
+        return new Response('page', { headers: { 'Content-Type': 'text/html' } })
+      },
+    }
+    return {
+      mode: 'production',
+      entry: { module: entry },
+      routes: { root: { id: 'root', path: '', module: { loader, default: () => null } } },
+      assets: {
+        entry: { module: '/entry.js', imports: [] },
+        routes: {
+          root: {
+            id: 'root',
+            path: '',
+            module: '/root.js',
+            hasLoader: true,
+            hasAction: false,
+            hasClientAction: false,
+            hasClientLoader: false,
+            hasErrorBoundary: false,
+          },
+        },
+        version: '1',
+        url: '/manifest.js',
+      },
+      publicPath: '/build/',
+      assetsBuildDirectory: 'public/build',
+      future: FUTURE,
+      isSpaMode: false,
+    } as unknown as ServerBuild
+  }
+
+  it('@remix-run/server-runtime: a loader gets the request itself when there is no ?index or ?_data to strip', async () => {
+    const seen: Request[] = []
+    const handle = createRequestHandler(recordingBuild(seen), 'production')
+    const page = new Request('http://x/?tab=1')
+    expect(await (await handle(page)).text()).toBe('page')
+    // Unpatched, each loader got a copy (a new Request, its headers copied, a signal of its own).
+    expect(seen[0]).toBe(page)
+    // What Remix strips is still stripped, from a copy.
+    const data = new Request('http://x/?tab=1&_data=root')
+    expect(await (await handle(data)).json()).toEqual({ path: '?tab=1', at: '1970-01-01T00:00:00.000Z' })
+    expect(seen[1]).not.toBe(data)
+    expect(new URL(seen[1].url).searchParams.has('_data')).toBe(false)
+  })
+
+  it('@remix-run/router: a json() answer rendered on the server is parsed from its text, not read back through its body stream', async () => {
+    const rendered: unknown[] = []
+    const handle = createRequestHandler(recordingBuild([], rendered), 'production')
+    const read = vi.spyOn(Response.prototype, 'json')
+    try {
+      expect((await handle(new Request('http://x/'))).status).toBe(200)
+      expect(read).not.toHaveBeenCalled()
+    } finally {
+      read.mockRestore()
+    }
+    // Exactly what the browser gets: the JSON text parsed (a date as its string, undefined left out).
+    expect(rendered).toEqual([{ path: '', at: '1970-01-01T00:00:00.000Z' }])
+    expect(Object.keys(rendered[0] as object)).toEqual(['path', 'at'])
   })
 })
 
