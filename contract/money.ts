@@ -29,6 +29,8 @@ export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
 // one per currency and style, kept for the life of the process (a handful of currencies exist).
 const digitsCache = new Map<string, number>()
 const formatters = new Map<string, Intl.NumberFormat>()
+const formatted = new Map<string, string>()
+const MAX_FORMATTED = 5000
 
 /** Digits after the decimal point of a currency (ISO 4217 minor units). */
 export function minorDigits(currency: string): number {
@@ -73,8 +75,12 @@ export function amountInputValue(minor: number, currency: string): string {
 
 /** "₦1,500.00" — the one way an amount is shown. `signed` adds "+" to credits. */
 export function formatMoney(minor: number, currency: string, options: { signed?: boolean } = {}): string {
-  const digits = minorDigits(currency)
   const key = `${currency}${options.signed ? '+' : ''}`
+  // The same amounts come back on page after page (rates, balances): Intl's format is the cost.
+  const memoKey = `${key} ${minor}`
+  const known = formatted.get(memoKey)
+  if (known !== undefined) return known
+  const digits = minorDigits(currency)
   let format = formatters.get(key)
   if (!format) {
     format = new Intl.NumberFormat('en-NG', {
@@ -86,5 +92,11 @@ export function formatMoney(minor: number, currency: string, options: { signed?:
     })
     if (/^[A-Z]{3}$/.test(currency) && formatters.size < 1000) formatters.set(key, format)
   }
-  return format.format(minor / 10 ** digits)
+  const text = format.format(minor / 10 ** digits)
+  if (formatters.has(key)) {
+    // Bounded: when full it starts again rather than tracking what was used last.
+    if (formatted.size >= MAX_FORMATTED) formatted.clear()
+    formatted.set(memoKey, text)
+  }
+  return text
 }
