@@ -5,8 +5,19 @@
 import type { Logo } from '#contract/catalogue'
 import { cx } from './ui'
 
-/** Relative luminance of a #rrggbb colour (WCAG 2); null for anything else. */
+/** Relative luminance of a #rrggbb colour (WCAG 2); null for anything else. Kept per colour: a
+ * page of tiles asks for the same few colours on every request. */
+const luminances = new Map<string, number | null>()
 function luminance(hex: string): number | null {
+  let known = luminances.get(hex)
+  if (known === undefined) {
+    known = luminanceOf(hex)
+    if (luminances.size < 1000) luminances.set(hex, known)
+  }
+  return known
+}
+
+function luminanceOf(hex: string): number | null {
   const m = /^#([0-9a-f]{6})$/i.exec(hex.trim())
   if (!m) return null
   const channel = (i: number) => {
