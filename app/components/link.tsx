@@ -41,7 +41,7 @@ export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link(
   )
 })
 
-/** Whether the location `to` names is the page `pathname` (a tab or the bell marks itself current). */
+/** Whether the location `to` names is the page `pathname` (the tab bar marks its current tab). */
 export function isCurrent(pathname: string, to: string, end = false): boolean {
   const path = to.toLowerCase()
   const here = pathname.toLowerCase()
