@@ -61,6 +61,27 @@ describe('contract/ binds every call once', () => {
   })
 })
 
+/** Every `METHOD /path` a `###` heading of docs/api.md names (a query string after `?` dropped). */
+function documentedCalls(doc: string): string[] {
+  const headings = doc.split('\n').filter((line) => line.startsWith('### '))
+  return headings.flatMap((h) => [...h.matchAll(/\b(GET|POST) (\/[^\s?,|)]+)/g)].map((m) => `${m[1]} ${m[2]}`))
+}
+
+describe('docs/api.md documents the contract', () => {
+  const doc = readFileSync(path.resolve(__dirname, '../../docs/api.md'), 'utf8')
+  const documented = documentedCalls(doc)
+  const contract = allEndpoints.map((e) => `${e.method} ${e.path}`)
+
+  it('every contract record has a section', () => {
+    expect(contract.filter((call) => !documented.includes(call))).toEqual([])
+  })
+
+  it('every section names a call the api answers', () => {
+    const answered = [...contract, 'GET /healthz']
+    expect(documented.filter((call) => !answered.includes(call))).toEqual([])
+  })
+})
+
 describe('business refusals are one record each', () => {
   it('codes are unique 4xxx numbers', () => {
     const codes = Object.values(Refusals).map((r) => r.code)
