@@ -11,6 +11,18 @@ import tseslint from 'typescript-eslint'
 
 const testFiles = ['tests/**']
 
+/** The imports source files may not make, plus `patterns` of their folder. */
+function restrictedImports(patterns) {
+  const whole = 'Pages are sent whole (entry.server.tsx waits for onAllReady): nothing streams.'
+  return {
+    patterns: [{ group: ['**/tests/**'], message: 'Do not import test files in source files' }, ...patterns],
+    paths: [
+      { name: '@remix-run/node', importNames: ['defer'], message: whole },
+      { name: '@remix-run/react', importNames: ['Await'], message: whole },
+    ],
+  }
+}
+
 export default tseslint.config(
   { ignores: ['build/**', 'public/build/**', '.cache/**', 'node_modules/**', 'data/**', 'tmp/**', 'test-results/**'] },
 
@@ -89,34 +101,33 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 
-  // Source never imports tests. Documents render in one piece (entry.server.tsx, decision 009): a
-  // deferred value would never stream, the page would wait for it; load it before rendering.
+  // Source never imports tests. Pages are sent whole (entry.server.tsx waits for onAllReady, so the
+  // adapter compresses one body): a deferred value would not stream, the page would wait for it.
+  // The web process (server/) and the Remix build (app/) are two bundles: a module imported by both
+  // would exist twice at run time, so neither imports the other (per-request state goes to loaders
+  // through the load context).
   {
     files: ['**/*.ts', '**/*.tsx'],
     ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', restrictedImports([])] },
+  },
+  {
+    files: ['app/**/*.ts', 'app/**/*.tsx'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [{ group: ['**/tests/**'], message: 'Do not import test files in source files' }],
-          paths: [
-            {
-              name: '@remix-run/node',
-              importNames: ['defer'],
-              message: 'Pages render with renderToString (decision 009): nothing streams.',
-            },
-            {
-              name: '@remix-run/react',
-              importNames: ['Await'],
-              message: 'Pages render with renderToString (decision 009): nothing streams.',
-            },
-            {
-              name: '@remix-run/react',
-              importNames: ['Link', 'NavLink'],
-              message: 'Links are plain anchors: import Link from ~/components/link (decision 012).',
-            },
-          ],
-        },
+        restrictedImports([{ group: ['**/server/**', '**/server.ts'], message: 'app/ does not import the web process (server/)' }]),
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts', 'server.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        restrictedImports([
+          { group: ['~/*', '**/app/**'], message: 'server/ reaches the app only through the Remix build and the load context' },
+        ]),
       ],
     },
   },

@@ -1,15 +1,17 @@
-import { type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
-import { renderToString } from 'react-dom/server'
+import { renderToPipeableStream } from 'react-dom/server'
 import { logger } from './utils/logger.server'
 import { NonceProvider } from './utils/nonce'
 
+/** As long as a render may take before it is given up (Remix's template: a stuck render must end). */
+export const streamTimeout = 5_000
+
 /**
- * The document in one piece. Every loader has finished before React renders (no route defers:
- * ESLint refuses `defer`), so streaming would send the same bytes at the same moment, and its
- * machinery (a PassThrough, a web stream, a write a chunk) cost more than React's render itself:
- * renderToString made every page 0.3–0.4 ms of CPU cheaper (docs/performance.md, decision 009).
- * A render that throws is caught by Remix, which renders the error boundary instead.
+ * The document, as Remix's Node template renders it (renderToPipeableStream), waiting for
+ * onAllReady for every client: no route defers, and the adapter's compression then sends the page
+ * as one body. A render that throws before that is Remix's to catch (it renders the error boundary).
  */
 export default function handleRequest(
   request: Request,
@@ -18,21 +20,39 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = typeof loadContext?.cspNonce === 'string' ? loadContext.cspNonce : ''
-  const html = renderToString(
-    <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-    </NonceProvider>,
-  )
-  responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-  // Bytes, not a string: undici first makes a string body well-formed (a scan of the whole page),
-  // then encodes it; Buffer.from does both in one native call (a lone surrogate becomes U+FFFD alike).
-  return new Response(Buffer.from(`<!DOCTYPE html>${html}`), { headers: responseHeaders, status: responseStatusCode })
+  const nonce = loadContext.cspNonce
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
+      </NonceProvider>,
+      {
+        nonce,
+        onAllReady() {
+          shellRendered = true
+          const body = new PassThrough()
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+          pipe(body)
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          // Errors in the shell are onShellError's; these are logged, as in the template.
+          if (shellRendered) logger.error({ err: error, path: new URL(request.url).pathname }, 'render failed')
+        },
+      },
+    )
+    setTimeout(abort, streamTimeout + 1000)
+  })
 }
 
 /** Server errors go to the log; a 404 or an aborted request is not an error of ours. */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return
   if (isRouteErrorResponse(error) && error.status < 500) return
-  logger.error({ err: error, path: new URL(request.url).pathname }, 'request failed')
+  logger.error({ err: error, path: new URL(request.url).pathname, requestId: context.requestId }, 'request failed')
 }

@@ -1,22 +1,22 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Links, Meta, Outlet, Scripts, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { Analytics } from './components/analytics'
 import { ChatButton } from './components/chat-button'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
-import { InAppNavigation } from './components/link'
 import { mainTabs, TabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
 import appStyles from './styles/app.css'
 import tokenStyles from './styles/tokens.css'
 import { UpstreamError } from './upstream/client.server'
-import { expiredResponse, loadSessionUser, type SessionUser } from './utils/auth.server'
+import { loadSessionUser, type SessionUser } from './upstream/profile.server'
+import { expiredResponse } from './utils/auth.server'
 import { getPublicEnv } from './utils/env.server'
 import { successMessages } from './utils/messages'
 import { useNonce } from './utils/nonce'
 import { accessFor, pageTitle, screenFor, useTabBar } from './utils/routes'
 import { commitSession, getSession } from './utils/session.server'
-import { useDoubleTapGuard, useScrollToTopOnNavigation, useViewportHeight } from './utils/shell'
+import { useDoubleTapGuard, useViewportHeight } from './utils/shell'
 import { toastOf, type Toast } from './utils/toast.server'
 
 export const links: LinksFunction = () => [
@@ -36,14 +36,14 @@ const WELCOME_MESSAGES: readonly string[] = [successMessages.registered, success
  * catalogue's message as a toast; a login-required page answers 503 with that message (the
  * boundary offers Retry). The api being down never signs anyone out.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   let session = await getSession(request)
   const hadToken = Boolean(session.get('token'))
   let user: SessionUser | null = null
   let dirty = false
   let unreachable: Toast | null = null
   try {
-    ;({ user, session, dirty } = await loadSessionUser(request, session))
+    ;({ user, session, dirty } = await loadSessionUser(request, context, session))
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error // an expiry is a Response: it passes through
     unreachable = toastOf({ type: 'error', message: error.message })
@@ -97,7 +97,6 @@ function Document({ children }: { children: ReactNode }) {
   }, [unreachable])
   useViewportHeight()
   useDoubleTapGuard()
-  useScrollToTopOnNavigation()
   const showTabs = useTabBar()
   return (
     <html lang="en">
@@ -113,7 +112,8 @@ function Document({ children }: { children: ReactNode }) {
         {showTabs ? <TabBar items={mainTabs} /> : null}
         <ChatButton />
         <Analytics />
-        <InAppNavigation />
+        {/* A new navigation starts at the top (SPEC §2); Back and Forward return where the person was. */}
+        <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>

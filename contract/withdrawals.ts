@@ -50,10 +50,13 @@ export const withdrawalSchema = z.object({
 })
 export type Withdrawal = z.infer<typeof withdrawalSchema>
 
-/** A client-made key: the same key twice makes one withdrawal. */
+/** A client-made key: the same key twice makes one withdrawal (or one sale: contract/orders.ts). */
 export const requestIdField = z
   .string({ required_error: 'requestId is required', invalid_type_error: 'requestId must be text' })
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'requestId must be 8–64 letters, digits, - or _')
+
+/** A fresh key for one form, made by the page that shows it: 32 hex digits, as requestIdField takes. */
+export const newRequestId = () => crypto.randomUUID().replace(/-/g, '')
 
 export const createWithdrawalBody = z
   .object({

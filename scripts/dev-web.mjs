@@ -1,5 +1,5 @@
 // The app server `remix dev` runs for `npm run dev` (scripts/dev.mjs): the real web entry,
-// build/server.js, restarted by `node --watch` when esbuild rewrites it (server.ts changed), and,
+// build/server.js, restarted by `node --watch` when esbuild rewrites it (server.ts or server/ changed), and,
 // once it answers, the "ready" line remix dev waits for before it tells the browser to reload.
 import { spawn } from 'node:child_process'
 import path from 'node:path'

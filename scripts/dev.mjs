@@ -1,7 +1,7 @@
 // `npm run dev`: the developer loop on the embedded SQLite under data/.
 // - `remix dev` (classic compiler) rebuilds app/ (and contract/, remix.config.js watchPaths) on
 //   every change and restarts the web (scripts/dev-web.mjs runs build/server.js);
-// - esbuild watches server.ts and api/main.ts and rewrites build/server.js and build/api.js;
+// - esbuild watches server.ts (with server/) and api/main.ts and rewrites build/server.js and build/api.js;
 // - the api runs under `node --watch`, so it restarts when build/api.js changes.
 // Same ports, settings and console as `npm start`; a dying child stops everything with exit 1.
 import { rmSync } from 'node:fs'
@@ -102,7 +102,7 @@ if (apiUrl && !supervisor.isStopping()) {
         '',
         `  Cardlane (development) is running: open http://localhost:${webPort}`,
         `  api: ${apiUrl}${apiBaseUrl ? ' (API_BASE_URL)' : ', restarts when api/ or contract/ changes'}`,
-        '  web: rebuilds and restarts when app/, contract/ or server.ts changes; reload the page to see it.',
+        '  web: rebuilds and restarts when app/, contract/, server.ts or server/ changes; reload the page to see it.',
         '',
       ].join('\n'),
     )

@@ -1,12 +1,11 @@
 // The sticky bottom navigation between the top-level places. The current tab carries
-// aria-current="page", which is also what the CSS styles, so the active state is the accessible state.
+// aria-current="page" (NavLink's), which is also what the CSS styles, so the active state is the accessible state.
 // Render it once, after the screen (the root does), so it stays put while tabs change.
 // The Account tab (the hub that holds Notifications) carries the unread count as a badge.
-import { useLocation } from '@remix-run/react'
 import { notificationMessages as N } from '~/utils/messages'
 import { useOptionalUser } from '~/utils/user'
 import { Icon, type IconName } from './icon'
-import { isCurrent, Link } from './link'
+import { NavLink } from './link'
 import { UnreadBadge } from './top-bar'
 
 export type TabItem = {
@@ -28,18 +27,12 @@ export const mainTabs: TabItem[] = [
 
 export function TabBar({ items }: { items: TabItem[] }) {
   const unread = useOptionalUser()?.unreadCount ?? 0
-  const { pathname } = useLocation()
   return (
     <nav className="cl-tabbar" aria-label="Main">
       <ul className="cl-tabbar__list">
         {items.map((item) => (
           <li key={item.to} className="cl-tabbar__item">
-            <Link
-              to={item.to}
-              className="cl-tabbar__link"
-              aria-current={isCurrent(pathname, item.to, item.end) ? 'page' : undefined}
-              prefetch="intent"
-            >
+            <NavLink to={item.to} end={item.end} className="cl-tabbar__link" prefetch="intent">
               <span className="cl-tabbar__pill">
                 <Icon name={item.icon} size={24} />
                 {item.unreadBadge ? <UnreadBadge count={unread} /> : null}
@@ -47,7 +40,7 @@ export function TabBar({ items }: { items: TabItem[] }) {
               <span className="cl-tabbar__label">{item.label}</span>
               {/* After the label, so the tab reads "Account, 3 unread notifications". */}
               {item.unreadBadge && unread > 0 ? <span className="cl-visually-hidden">, {N.unreadLabel(unread)}</span> : null}
-            </Link>
+            </NavLink>
           </li>
         ))}
       </ul>

@@ -43,13 +43,13 @@ export const links: LinksFunction = () => [
  * Home is public: a wallet or a catalogue the api cannot give right now leaves its part out
  * rather than the page.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getToken(request)) {
-    const home = await homeFlow(request)
+    const home = await homeFlow(request, context)
     if (!home.success) return json({ featured: null, openOrders: null, tasks: [] as TaskInfo[] })
     return json(home.data)
   }
-  const featured = await featuredCardsFlow(request)
+  const featured = await featuredCardsFlow(request, context)
   return json({ featured: featured.success ? featured.data : null, openOrders: null, tasks: [] as TaskInfo[] })
 }
 

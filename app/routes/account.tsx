@@ -27,9 +27,9 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileSty
  * one /v1/user/index call (useUser, and the request memo for the tasks): one api call a page.
  * Without the wallet the rows still lead there; without the tasks the rewards row stays.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const tasks = await tasksFlow(request)
+  const tasks = await tasksFlow(request, context)
   return json({ tasks: tasks.success ? tasks.data : [] })
 }
 

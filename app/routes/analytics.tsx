@@ -15,7 +15,7 @@ export async function loader() {
   return new Response(null, { status: 405, headers: { Allow: 'POST', 'Cache-Control': 'no-store' } })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return new Response(null, { status: 405, headers: { Allow: 'POST' } })
   if (trackingRefused(request)) return noContent()
   try {
@@ -34,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     // The person is the token's; the e-mail is never stored, so it goes no further than here.
     const { userId: _fromToken, userEmail: _notStored, ...event } = parsed.data
-    await forwardEvent(request, event)
+    await forwardEvent(request, context, event)
   } catch (error) {
     logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'analytics event not stored')
   }

@@ -10,14 +10,14 @@ import { redirectWithToast } from '~/utils/toast.server'
  * Linking (signed in): back to where they started (Account) with "Google account linked" or the
  * refusal, still signed in as themselves.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const authenticator = googleAuthenticator()
   if (!authenticator) return redirect('/login')
   const linking = (await googleIntent(request)) === 'link'
   const returnTo = await googleReturnTo(request, linking ? '/account' : '/')
   let outcome
   try {
-    outcome = await authenticator.authenticate('google', request)
+    outcome = await authenticator.authenticate('google', request, { context })
   } catch (error) {
     if (error instanceof Response) throw error
     const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : undefined

@@ -14,7 +14,7 @@ export async function loader() {
  * POST only: starts the OAuth redirect to Google (the strategy throws that redirect). `intent=link`
  * (Account's "Link Google", signed in only) links the Google account instead of signing in.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request.clone())
   const intent = form.get('intent') === 'link' ? 'link' : 'login'
   if (intent === 'link') await requireToken(request)
@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
       : redirectWithToast(request, '/login', { type: 'error', message: flowFallbacks.google })
   }
   try {
-    return await authenticator.authenticate('google', request)
+    return await authenticator.authenticate('google', request, { context })
   } catch (thrown) {
     // Remember where to come back to, and why, for the few minutes the trip to Google takes.
     if (thrown instanceof Response && thrown.status === 302) {

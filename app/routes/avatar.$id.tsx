@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { photoResponse } from '~/upstream/uploads.server'
 import { requireToken } from '~/utils/auth.server'
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return photoResponse(request, params.id ?? '', 'avatar')
+  return photoResponse(request, context, params.id ?? '', 'avatar')
 }

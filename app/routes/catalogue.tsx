@@ -4,8 +4,8 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { checkerCatalogueFlow } from '~/upstream/catalogue.server'
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const result = await checkerCatalogueFlow(request)
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const result = await checkerCatalogueFlow(request, context)
   if (!result.success) return json({ brands: null, rates: null, message: result.msg }, { status: 503 })
   // Rates move: the browser may keep this for a short while only; the sell page asks the api anew.
   return json({ ...result.data, message: null }, { headers: { 'Cache-Control': 'public, max-age=30' } })

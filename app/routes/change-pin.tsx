@@ -19,8 +19,9 @@ import { formatClock } from '~/components/money'
 import { changePinSchema, confirmPinField, newPin, NewPinFields, PIN_FIELDS, PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
+import { loaded } from '~/upstream/flow.server'
 import { resetPinFlow, setPinFlow } from '~/upstream/pin.server'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
@@ -41,11 +42,11 @@ const resetPinSchema = resetPinFields.refine((v) => v.pin === v.confirmPin, { me
 /** VerifyStepForm types its fields from an object schema; the refined one checks the same fields, and the match. */
 const resetPinForm = resetPinSchema as unknown as typeof resetPinFields
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const url = new URL(request.url)
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '')
-  const info = loaded(await walletInfoFlow(request))
+  const info = loaded(await walletInfoFlow(request, context))
   if (!info.hasPin) throw redirect(redirectTo ? `/set-pin?${new URLSearchParams({ redirectTo })}` : '/set-pin')
   return json({
     mode: (url.searchParams.get('mode') === 'reset' ? 'reset' : 'change') as Mode,
@@ -55,18 +56,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/wallet')
 
-  if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.RESET_PIN, { mode: 'reset' as Mode })
+  if (intent === 'send-code') return sendCodeStep(request, context, formData, CodeType.RESET_PIN, { mode: 'reset' as Mode })
   if (intent === 'reset') {
     return verifyCodeStep(formData, {
       schema: resetPinSchema,
       extra: { mode: 'reset' as Mode },
-      run: (value) => resetPinFlow(request, { verifyCode: value.verifyCode, pin: value.pin }),
+      run: (value) => resetPinFlow(request, context, { verifyCode: value.verifyCode, pin: value.pin }),
       done: () => redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinReset }),
     })
   }
@@ -74,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: changePinSchema })
   const base = { mode: 'change' as Mode, refused: PIN_FIELDS }
   if (submission.status !== 'success') return formRefusal(submission, base)
-  const result = await setPinFlow(request, { oldPin: submission.value.oldPin, pin: submission.value.pin })
+  const result = await setPinFlow(request, context, { oldPin: submission.value.oldPin, pin: submission.value.pin })
   if (!result.success) return formRefusal(submission, base, flowMessage(result))
   return redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinChanged })
 }

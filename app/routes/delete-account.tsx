@@ -19,7 +19,7 @@ import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import styles from '~/styles/screens/delete-account.css'
 import { delAccountFlow, delAccountInfoFlow } from '~/upstream/account-deletion.server'
-import { loaded } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
@@ -36,22 +36,22 @@ type Mode = 'password' | 'code'
 const passwordSchema = z.object({ password: loginPasswordField })
 const codeSchema = z.object({ verifyCode: verifyCodeField })
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return json(loaded(await delAccountInfoFlow(request)))
+  return json(loaded(await delAccountInfoFlow(request, context)))
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const intent = formData.get('intent')
 
-  if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.DELETE_ACCOUNT, { mode: 'code' as Mode })
+  if (intent === 'send-code') return sendCodeStep(request, context, formData, CodeType.DELETE_ACCOUNT, { mode: 'code' as Mode })
   if (intent === 'delete-code') {
     return verifyCodeStep(formData, {
       schema: codeSchema,
       extra: { mode: 'code' as Mode },
-      run: (value) => delAccountFlow(request, { verifyCode: value.verifyCode }),
+      run: (value) => delAccountFlow(request, context, { verifyCode: value.verifyCode }),
       done: () => deleted(request),
     })
   }
@@ -60,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // Any refusal empties the password again (it is never sent back either).
   const base = { mode: 'password' as Mode, refused: ['password'], attempt: crypto.randomUUID() }
   if (submission.status !== 'success') return formRefusal(submission, base)
-  const result = await delAccountFlow(request, submission.value)
+  const result = await delAccountFlow(request, context, submission.value)
   if (!result.success) return formRefusal(submission, base, flowMessage(result))
   return deleted(request)
 }

@@ -7,7 +7,7 @@
 // browser reads it back at /avatar/:id. A refused photo or nickname changes nothing.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type ActionFunctionArgs, type AppLoadContext, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { z } from 'zod'
@@ -28,7 +28,6 @@ import type { FlowResult } from '~/upstream/flow.server'
 import { updateProfileFlow } from '~/upstream/profile.server'
 import { uploadAvatarFlow } from '~/upstream/uploads.server'
 import { requireToken } from '~/utils/auth.server'
-import { bodyLimitFor } from '~/utils/body-limit.server'
 import { guardForm } from '~/utils/form-parse.server'
 import { formRefusal, type FormReply } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
@@ -73,28 +72,31 @@ const MULTIPART_MESSAGES: Record<MultipartError['reason'], string> = {
  * as it arrives (never held whole), past 2 MB refused by the flow and the rest read away, so the
  * page can say so. With JavaScript it is a small plain form.
  */
-async function readProfileForm(request: Request): Promise<{ form: FormData; photo: FlowResult<UploadData> | null }> {
+async function readProfileForm(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ form: FormData; photo: FlowResult<UploadData> | null }> {
   if (!isMultipart(request)) return { form: await readSmallForm(request), photo: null }
   const { form, files } = await readMultipart(
     request,
-    { files: 1, fileBytes: bodyLimitFor(new URL(request.url).pathname).maxBytes, fields: 8, fieldBytes: 1024 },
+    { files: 1, fileBytes: context.bodyLimit, fields: 8, fieldBytes: 1024 },
     async (file, signal) => {
       if (file.name !== PHOTO_FIELD) {
         for await (const _ of file.stream); // not ours: read past it
         return null
       }
-      return uploadAvatarFlow(request, file.stream, signal)
+      return uploadAvatarFlow(request, context, file.stream, signal)
     },
   )
   guardForm(form)
   return { form, photo: files.find((f) => f.result)?.result ?? null }
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   let read
   try {
-    read = await readProfileForm(request)
+    read = await readProfileForm(request, context)
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error
     const status = error.reason === 'file-too-large' || error.reason === 'body-too-large' ? 413 : 400
@@ -121,7 +123,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (submission.status !== 'success') return formRefusal(submission, { avatarId })
   const { userName } = submission.value
-  const result = await updateProfileFlow(request, { userName, ...(avatarId && { headImg: avatarPath(avatarId) }) })
+  const result = await updateProfileFlow(request, context, { userName, ...(avatarId && { headImg: avatarPath(avatarId) }) })
   if (!result.success) return formRefusal(submission, { avatarId }, flowMessage(result))
   // Back to Account: the root loader fetches the user info again (SPEC §4).
   return redirectWithToast(request, '/account', { type: 'success', message: successMessages.profileUpdated })

@@ -2,19 +2,18 @@
 // the page's JavaScript (so it can show the upload's progress), streamed to the api's avatar upload
 // as it arrives and answered as JSON `{ fileId }` or `{ error }`. The page then saves
 // headImg = /avatar/<fileId> with the nickname. The api reads the type from the bytes, crops and
-// shrinks it. Body limit: body-limit.server.ts's /edit-profile row.
+// shrinks it. Body limit: server/body-limit.ts's /edit-profile row.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { uploadAvatarFlow } from '~/upstream/uploads.server'
-import { bodyLimitFor } from '~/utils/body-limit.server'
 import { profileMessages as M } from '~/utils/messages'
 import { photoUploadAction, photoUploadLoader } from '~/utils/photo-upload.server'
 
 export const loader = ({ request }: LoaderFunctionArgs) => photoUploadLoader(request)
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  photoUploadAction(request, {
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  photoUploadAction(request, context, {
     // Past 2 MB the flow stops sending and reads the rest away, to answer "too large" in words.
-    fileBytes: bodyLimitFor(new URL(request.url).pathname).maxBytes,
+    fileBytes: context.bodyLimit,
     upload: uploadAvatarFlow,
     words: { oneAtATime: M.oneAtATime, unreadable: M.photoUnreadable, tooLarge: M.photoTooLarge, choose: M.choosePhoto },
   })

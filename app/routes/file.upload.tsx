@@ -1,6 +1,6 @@
 // POST /file/upload (resource route, login): one card photo from the sell page's JavaScript, streamed
 // to the api as it arrives (app/upstream/uploads.server.ts) and answered as JSON `{ fileId }` or
-// `{ error }`. Its byte limit is body-limit.server.ts's (a photo and its framing): a body that says
+// `{ error }`. Its byte limit is server/body-limit.ts's (a photo and its framing): a body that says
 // or grows past it is refused before it is read. The api reads the type from the bytes.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { MAX_UPLOAD_BYTES } from '#contract/uploads'
@@ -10,8 +10,8 @@ import { photoUploadAction, photoUploadLoader } from '~/utils/photo-upload.serve
 
 export const loader = ({ request }: LoaderFunctionArgs) => photoUploadLoader(request)
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  photoUploadAction(request, {
+export const action = ({ request, context }: ActionFunctionArgs) =>
+  photoUploadAction(request, context, {
     fileBytes: MAX_UPLOAD_BYTES,
     upload: uploadPhotoFlow,
     words: {

@@ -17,12 +17,12 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request)
-  if (formData.get('intent') === 'send-code') return sendCodeStep(request, formData, CodeType.RESET_PASSWORD)
+  if (formData.get('intent') === 'send-code') return sendCodeStep(request, context, formData, CodeType.RESET_PASSWORD)
   return verifyCodeStep(formData, {
     schema: codePasswordSchema,
-    run: (value) => resetPasswordFlow(request, value),
+    run: (value) => resetPasswordFlow(request, context, value),
     // The reset revoked every token of the account: whoever was signed in here starts over.
     done: async () =>
       redirectWithToast(request, '/login', { type: 'success', message: successMessages.passwordReset }, { session: await emptySession() }),

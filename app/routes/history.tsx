@@ -16,8 +16,8 @@ import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
 import sellStyles from '~/styles/screens/sell.css'
 import walletStyles from '~/styles/screens/wallet.css'
+import { loaded } from '~/upstream/flow.server'
 import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
-import { loaded } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { orderStatusLabels, sellingMessages as M } from '~/utils/messages'
 import type { ScreenHandle } from '~/utils/routes'
@@ -46,7 +46,7 @@ function historyHref(status: OrderStatus | null, page = 1) {
   return text ? `/history?${text}` : '/history'
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const url = new URL(request.url)
   const asked = url.searchParams.get('status')
@@ -54,8 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = (orderStatuses as readonly string[]).includes(asked ?? '') ? (asked as OrderStatus) : null
   const pageNum = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 100_000)
   const [page, timeZone] = await Promise.all([
-    orderPageFlow(request, { pageNum, pageSize: PAGE_SIZE, ...(status && { status }) }),
-    orderTimeZone(request),
+    orderPageFlow(request, context, { pageNum, pageSize: PAGE_SIZE, ...(status && { status }) }),
+    orderTimeZone(request, context),
   ])
   return json({ page: loaded(page), status, timeZone })
 }

@@ -39,19 +39,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request)
   const formData = await readForm(request)
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/')
   const signIn = (token: string, email: string) => redirectSignedIn(token, { to: redirectTo, message: successMessages.loggedIn, email })
 
-  if (intent === 'send-code') return sendCodeStep(request, formData, CodeType.LOGIN, { mode: 'code' as Mode })
+  if (intent === 'send-code') return sendCodeStep(request, context, formData, CodeType.LOGIN, { mode: 'code' as Mode })
   if (intent === 'code') {
     return verifyCodeStep(formData, {
       schema: codeSchema,
       extra: { mode: 'code' as Mode },
-      run: (value) => loginByCodeFlow(request, value),
+      run: (value) => loginByCodeFlow(request, context, value),
       done: (token, value) => signIn(token, value.email),
     })
   }
@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: passwordSchema })
   const base = { mode: 'password' as Mode, step: 'email' as const }
   if (submission.status !== 'success') return refuseForm(submission, base)
-  const result = await loginFlow(request, submission.value)
+  const result = await loginFlow(request, context, submission.value)
   if (!result.success) return refuseForm(submission, base, result)
   return signIn(result.data, submission.value.email)
 }

@@ -16,7 +16,7 @@ export async function loader() {
  * the person stays signed in, back on Account (where Sign out is) with a toast that says so.
  * An expired token has nothing left to revoke.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const signedOut = async () =>
     redirectWithToast(
       request,
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(await getToken(request))) return signedOut()
   let result
   try {
-    result = await logoutFlow(request)
+    result = await logoutFlow(request, context)
   } catch (error) {
     // The token had already expired at the api: nothing left to revoke.
     if (error instanceof Response) return signedOut()

@@ -21,9 +21,9 @@ import { Screen } from '~/components/screen'
 import { cx } from '~/components/ui'
 import notificationStyles from '~/styles/screens/notification.css'
 import walletStyles from '~/styles/screens/wallet.css'
+import { loaded } from '~/upstream/flow.server'
 import { messagePageFlow, readMessageFlow } from '~/upstream/messages.server'
 import { orderTimeZone } from '~/upstream/orders.server'
-import { loaded } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { readForm, toastNow } from '~/utils/form.server'
 import { usePendingIntent } from '~/utils/forms'
@@ -58,11 +58,11 @@ function messageHref(m: Pick<Message, 'kind' | 'refId'>): string | null {
 
 const KIND_ICONS: Record<string, IconName> = { order: 'tag', withdrawal: 'bank', wallet: 'wallet' }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const [page, timeZone] = await Promise.all([
-    messagePageFlow(request, { pageNum: pageOf(request), pageSize: PAGE_SIZE }),
-    orderTimeZone(request),
+    messagePageFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }),
+    orderTimeZone(request, context),
   ])
   return json({ page: loaded(page), timeZone })
 }
@@ -74,7 +74,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 
 type ActionReply = { error: string; toast: Toast }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request)))
   const refused = (error: string, status: number) =>
@@ -83,12 +83,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const here = listHref(pageOf(request))
 
   if (parsed.data.intent === 'all') {
-    const result = await readMessageFlow(request, { all: true })
+    const result = await readMessageFlow(request, context, { all: true })
     if (!result.success) return refused(flowMessage(result), 503)
     return redirectWithToast(request, here, { type: 'success', message: N.allRead })
   }
 
-  const result = await readMessageFlow(request, { id: parsed.data.id })
+  const result = await readMessageFlow(request, context, { id: parsed.data.id })
   if (!result.success) {
     if (result.code === Refusals.MESSAGE_NOT_FOUND.code || result.code === 400) return refused(Refusals.MESSAGE_NOT_FOUND.msg, 404)
     return refused(flowMessage(result), 503)

@@ -36,9 +36,9 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: ordersStyles },
 ]
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [order, timeZone] = await Promise.all([loadOrder(request, params.id ?? ''), orderTimeZone(request)])
+  const [order, timeZone] = await Promise.all([loadOrder(request, context, params.id ?? ''), orderTimeZone(request, context)])
   return json({ order, timeZone })
 }
 
@@ -46,7 +46,7 @@ const moveSchema = z.object({ intent: z.enum(['cancel', 'accept', 'decline']) })
 
 type MoveReply = { error: string | null; toast: Toast | null }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireToken(request)
   const id = params.id ?? ''
   const parsed = moveSchema.safeParse(Object.fromEntries(await readForm(request)))
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const notFound = () => json({ message: M.orderNotFound }, { status: 404 })
   if (!plausibleOrderId(id)) throw notFound()
   const move = parsed.data.intent
-  const result = await orderMoveFlow(request, move, id)
+  const result = await orderMoveFlow(request, context, move, id)
   if (!result.success) {
     if (result.code === Refusals.ORDER_NOT_FOUND.code || result.code === 400) throw notFound()
     return refused(flowMessage(result))

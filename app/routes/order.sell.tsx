@@ -5,7 +5,7 @@
 // URL, never the codes. The quoted rate and a request id from the loader travel as hidden fields:
 // a moved rate is shown and confirmed (RATE_CHANGED), a double submit makes one order.
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type ActionFunctionArgs, type AppLoadContext, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react'
 import { z } from 'zod'
@@ -23,7 +23,7 @@ import { amountInputValue, formatMoney, MAX_AMOUNT, parseAmount } from '#contrac
 import { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD, sellBody, type SellBody } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
 import { fileIdField } from '#contract/uploads'
-import { requestIdField } from '#contract/withdrawals'
+import { newRequestId, requestIdField } from '#contract/withdrawals'
 import { ActionToast } from '~/components/action-toast'
 import { BrandTile } from '~/components/brand-tile'
 import { Button } from '~/components/button'
@@ -38,9 +38,9 @@ import { ActionBar, Screen } from '~/components/screen'
 import { cx, useHydrated } from '~/components/ui'
 import sellStyles from '~/styles/screens/sell.css'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
+import { loaded } from '~/upstream/flow.server'
 import { sellFlow } from '~/upstream/orders.server'
 import { uploadPhotoFlow } from '~/upstream/uploads.server'
-import { loaded } from '~/upstream/wallet.server'
 import { getToken, loginUrl } from '~/utils/auth.server'
 import { guardForm } from '~/utils/form-parse.server'
 import { toastNow } from '~/utils/form.server'
@@ -103,18 +103,16 @@ const faceValueText = (v: unknown) => (typeof v === 'string' && /^[\d.,\s]{0,20}
 
 // ─── Loader ─────────────────────────────────────────────────────────────────────────────────────
 
-const newRequestId = () => crypto.randomUUID().replace(/-/g, '')
-
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  const brands = loaded(await giftCardListFlow(request))
+  const brands = loaded(await giftCardListFlow(request, context))
   const choice = resolveChoice(brands, {
     brandId: url.searchParams.get('brandId'),
     country: url.searchParams.get('country'),
     cardType: url.searchParams.get('cardType'),
   })
   // The rates of the chosen brand: the type chips show theirs, the form uses the chosen one.
-  const rates = choice.brand ? loaded(await giftCardRatesFlow(request, { brandId: choice.brand.brandId })) : []
+  const rates = choice.brand ? loaded(await giftCardRatesFlow(request, context, { brandId: choice.brand.brandId })) : []
   const faceValues = url.searchParams.getAll('faceValue').slice(0, MAX_CARDS_PER_ORDER).map(faceValueText)
   return json({
     brands,
@@ -271,7 +269,11 @@ const MULTIPART_MESSAGES: Record<MultipartError['reason'], string> = {
  * streamed to the api as it arrives and its id joins the card's, so a refused submit never asks
  * for the same photo twice. A visitor's photos are not read at all.
  */
-async function readSellForm(request: Request, signedIn: boolean): Promise<{ form: FormData; photoErrors: Record<string, string[]> }> {
+async function readSellForm(
+  request: Request,
+  context: AppLoadContext,
+  signedIn: boolean,
+): Promise<{ form: FormData; photoErrors: Record<string, string[]> }> {
   if (!isMultipart(request)) return { form: await readSmallForm(request), photoErrors: {} }
   const { form, files } = await readMultipart(
     request,
@@ -281,7 +283,7 @@ async function readSellForm(request: Request, signedIn: boolean): Promise<{ form
         for await (const _ of file.stream); // not ours to keep: read past it
         return null
       }
-      return uploadPhotoFlow(request, file.stream, signal)
+      return uploadPhotoFlow(request, context, file.stream, signal)
     },
   )
   guardForm(form)
@@ -299,12 +301,12 @@ async function readSellForm(request: Request, signedIn: boolean): Promise<{ form
   return { form, photoErrors }
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const signedIn = Boolean(await getToken(request))
   let form: FormData
   let photoErrors: Record<string, string[]>
   try {
-    ;({ form, photoErrors } = await readSellForm(request, signedIn))
+    ;({ form, photoErrors } = await readSellForm(request, context, signedIn))
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error
     const status = error.reason === 'malformed' ? 400 : 413
@@ -354,7 +356,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(request, loginUrl(back), { type: 'info', message: 'Sign in to sell your card. Your choices are kept.' })
   }
 
-  const list = await giftCardListFlow(request)
+  const list = await giftCardListFlow(request, context)
   if (!list.success) return reply({ cards, formError: list.msg }, 503)
   const choice = resolveChoice(list.data, { brandId: str(asked.brandId), country: str(asked.country), cardType: str(asked.cardType) })
   if (!choice.brand || !choice.country || !choice.offer || choice.notice) {
@@ -370,7 +372,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return reply({ cards, codesCleared, errors, formError: formError?.[0] ?? null }, 400)
   }
 
-  const result = await sellFlow(request, submission.value)
+  const result = await sellFlow(request, context, submission.value)
   if (result.success) {
     return redirectWithToast(request, `/order/submit-success?id=${encodeURIComponent(result.data.id)}`, {
       type: 'success',
@@ -379,7 +381,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const refusal = { cards, codesCleared, formError: flowMessage(result) }
   if (result.code === Refusals.RATE_CHANGED.code) {
-    const rates = await giftCardRatesFlow(request, {
+    const rates = await giftCardRatesFlow(request, context, {
       brandId: choice.brand.brandId,
       country: choice.country.country,
       cardType: choice.offer.cardType,

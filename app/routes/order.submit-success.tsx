@@ -26,12 +26,12 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: ordersStyles },
 ]
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session } = await requireToken(request)
   const id = new URL(request.url).searchParams.get('id') ?? ''
-  const [order, timeZone] = await Promise.all([loadOrder(request, id), orderTimeZone(request)])
+  const [order, timeZone] = await Promise.all([loadOrder(request, context, id), orderTimeZone(request, context)])
   const userId = session.get('login_id')
-  const cookie = userId ? await recordFirstSuccessfulOrder(request, { userId, email: session.get('login_email') ?? '' }) : null
+  const cookie = userId ? await recordFirstSuccessfulOrder(request, context, { userId, email: session.get('login_email') ?? '' }) : null
   return json({ order, timeZone }, { headers: cookie ? { 'Set-Cookie': cookie } : undefined })
 }
 

@@ -24,13 +24,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request)
   const formData = await readForm(request)
-  if (formData.get('intent') === 'send-code') return sendCodeStep(request, formData, CodeType.REGISTER)
+  if (formData.get('intent') === 'send-code') return sendCodeStep(request, context, formData, CodeType.REGISTER)
   return verifyCodeStep(formData, {
     schema: codePasswordSchema,
-    run: (value) => registerFlow(request, value),
+    run: (value) => registerFlow(request, context, value),
     done: (token, value) =>
       redirectSignedIn(token, {
         to: safeRedirect(formData.get('redirectTo'), '/'),

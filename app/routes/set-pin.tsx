@@ -12,8 +12,9 @@ import { FormError } from '~/components/forms'
 import { NewPinFields, newPinSchema, PIN_FIELDS } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
+import { loaded } from '~/upstream/flow.server'
 import { setPinFlow } from '~/upstream/pin.server'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
@@ -27,21 +28,21 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyl
 /** `?redirectTo=` kept on the way to another PIN screen. */
 const withRedirect = (path: string, redirectTo: string) => (redirectTo ? `${path}?${new URLSearchParams({ redirectTo })}` : path)
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
-  const info = loaded(await walletInfoFlow(request))
+  const info = loaded(await walletInfoFlow(request, context))
   if (info.hasPin) throw redirect(withRedirect('/change-pin', redirectTo))
   return json({ redirectTo })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/wallet')
   const submission = parseWithZod(formData, { schema: newPinSchema })
   if (submission.status !== 'success') return formRefusal(submission, { refused: PIN_FIELDS })
-  const result = await setPinFlow(request, { pin: submission.value.pin })
+  const result = await setPinFlow(request, context, { pin: submission.value.pin })
   if (!result.success) {
     if (result.code === Refusals.PIN_ALREADY_SET.code) {
       return redirectWithToast(request, withRedirect('/change-pin', safeRedirect(formData.get('redirectTo'), '')), {

@@ -29,9 +29,9 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportSty
 /** The promise of the Home screen, quoted word for word. */
 export const RATE_LOCK_PROMISE = 'The rate you are quoted when you submit is the rate we review your card at.'
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   // Public: no guard. Either call may fail; the page answers without that number.
-  const [info, catalogue] = await Promise.all([supportInfoFlow(request), giftCardListFlow(request)])
+  const [info, catalogue] = await Promise.all([supportInfoFlow(request, context), giftCardListFlow(request, context)])
   const etas = catalogue.success ? catalogue.data.map((brand) => brand.etaMinutes).filter((m) => m > 0) : []
   return json({
     info: info.success ? info.data : null,

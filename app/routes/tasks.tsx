@@ -12,8 +12,8 @@ import { Icon } from '~/components/icon'
 import { Money } from '~/components/money'
 import { Screen } from '~/components/screen'
 import { TaskList, taskListStylesheet } from '~/components/task-list'
+import { loaded } from '~/upstream/flow.server'
 import { claimTaskFlow, tasksFlow } from '~/upstream/tasks.server'
-import { loaded } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
 import { flowMessage, taskMessages as T } from '~/utils/messages'
@@ -25,18 +25,18 @@ export const links: LinksFunction = () => [taskListStylesheet]
 const claimSchema = z.object({ taskId: taskIdField })
 
 /** The tasks come with the root's /v1/user/index: this page costs no api call of its own. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return json({ tasks: loaded(await tasksFlow(request)) })
+  return json({ tasks: loaded(await tasksFlow(request, context)) })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const back = safeRedirect(formData.get('redirectTo'), '/tasks')
   const parsed = claimSchema.safeParse({ taskId: formData.get('taskId') ?? undefined })
   if (!parsed.success) return redirectWithToast(request, back, { type: 'error', message: T.chooseTask })
-  const result = await claimTaskFlow(request, parsed.data)
+  const result = await claimTaskFlow(request, context, parsed.data)
   if (!result.success) return redirectWithToast(request, back, { type: 'error', message: flowMessage(result) })
   const { task } = result.data
   return redirectWithToast(request, back, { type: 'success', message: T.claimed(formatMoney(task.reward, task.currency)) })

@@ -15,7 +15,7 @@ import { Screen } from '~/components/screen'
 import plazaStyles from '~/styles/screens/plaza.css'
 import sellStyles from '~/styles/screens/sell.css'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
-import { loaded } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
 
@@ -27,7 +27,7 @@ export const links: LinksFunction = () => [
 const COUNTRY_CODES = Object.keys(COUNTRIES)
 const TYPES = ['physical', 'ecode'] as const
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const url = new URL(request.url)
   // Filters a person can type into the URL: anything unknown reads as "all", never an error.
@@ -37,8 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const askedType = url.searchParams.get('cardType') ?? ''
   const cardType = (TYPES as readonly string[]).includes(askedType) ? (askedType as (typeof TYPES)[number]) : ''
   const [list, rates] = await Promise.all([
-    giftCardListFlow(request),
-    giftCardRatesFlow(request, { ...(country && { country }), ...(cardType && { cardType }) }),
+    giftCardListFlow(request, context),
+    giftCardRatesFlow(request, context, { ...(country && { country }), ...(cardType && { cardType }) }),
   ])
   const brands = loaded(list)
   const needle = q.toLowerCase()

@@ -14,7 +14,8 @@ import { formatClock, Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
-import { balanceLogFlow, loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
+import { balanceLogFlow, walletInfoFlow } from '~/upstream/wallet.server'
 import { withdrawalPageFlow } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { balanceLogLabels, walletMessages as W, withdrawalStatusLabels } from '~/utils/messages'
@@ -31,17 +32,20 @@ function pageOf(request: Request): number {
   return Math.min(Math.max(n, 1), MAX_PAGE)
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const pageNum = pageOf(request)
-  const [infoResult, logResult] = await Promise.all([walletInfoFlow(request), balanceLogFlow(request, { pageNum, pageSize: PAGE_SIZE })])
+  const [infoResult, logResult] = await Promise.all([
+    walletInfoFlow(request, context),
+    balanceLogFlow(request, context, { pageNum, pageSize: PAGE_SIZE }),
+  ])
   const info = loaded(infoResult)
   const log = loaded(logResult)
   // What is on hold, withdrawal by withdrawal, with the time each one is due.
   let onTheirWay: Withdrawal[] = []
   if (info.frozen > 0) {
     const pages = await Promise.all(
-      (['pending', 'processing'] as const).map((status) => withdrawalPageFlow(request, { pageNum: 1, pageSize: 10, status })),
+      (['pending', 'processing'] as const).map((status) => withdrawalPageFlow(request, context, { pageNum: 1, pageSize: 10, status })),
     )
     onTheirWay = pages.flatMap((p) => (p.success ? p.data.list : [])).sort((a, b) => a.expectedBy - b.expectedBy)
   }

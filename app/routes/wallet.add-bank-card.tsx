@@ -18,7 +18,8 @@ import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { addBankCardFlow, banksFlow } from '~/upstream/bank-cards.server'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
@@ -40,10 +41,10 @@ const selfHref = (redirectTo: string) =>
   redirectTo ? `/wallet/add-bank-card?${new URLSearchParams({ redirectTo })}` : '/wallet/add-bank-card'
 const setPinHref = (redirectTo: string) => `/set-pin?${new URLSearchParams({ redirectTo: selfHref(redirectTo) })}`
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
-  const [infoResult, banksResult] = await Promise.all([walletInfoFlow(request), banksFlow(request)])
+  const [infoResult, banksResult] = await Promise.all([walletInfoFlow(request, context), banksFlow(request, context)])
   const info = loaded(infoResult)
   if (!info.hasPin) throw await redirectWithToast(request, setPinHref(redirectTo), { type: 'info', message: W.pinFirst })
   if (info.bankCardCount >= MAX_BANK_CARDS) {
@@ -53,13 +54,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ banks, redirectTo })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const back = safeRedirect(formData.get('redirectTo'), '')
   const submission = parseWithZod(formData, { schema: addSchema })
   if (submission.status !== 'success') return formRefusal(submission, { refused: submission.error?.pin ? ['pin'] : [] })
-  const result = await addBankCardFlow(request, submission.value)
+  const result = await addBankCardFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)
       return redirectWithToast(request, setPinHref(back), { type: 'info', message: W.pinFirst })

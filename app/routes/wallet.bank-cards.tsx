@@ -18,7 +18,8 @@ import { PIN_FIELDS } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { bankCardsFlow, removeBankCardFlow, setDefaultBankCardFlow } from '~/upstream/bank-cards.server'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { usePendingIntent, useSecretKey } from '~/utils/forms'
@@ -32,27 +33,27 @@ const cardId = z.string({ required_error: 'Choose the bank account' }).min(1).ma
 const removeSchema = z.object({ id: cardId, pin: pinField })
 const defaultSchema = z.object({ id: cardId })
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [info, cards] = await Promise.all([walletInfoFlow(request), bankCardsFlow(request)])
+  const [info, cards] = await Promise.all([walletInfoFlow(request, context), bankCardsFlow(request, context)])
   return json({ hasPin: loaded(info).hasPin, cards: loaded(cards) })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const target = typeof formData.get('id') === 'string' ? String(formData.get('id')).slice(0, 64) : ''
   if (formData.get('intent') === 'default') {
     const submission = parseWithZod(formData, { schema: defaultSchema })
     if (submission.status !== 'success') return formRefusal(submission, { cardId: target, intent: 'default' })
-    const result = await setDefaultBankCardFlow(request, submission.value)
+    const result = await setDefaultBankCardFlow(request, context, submission.value)
     if (!result.success) return formRefusal(submission, { cardId: target, intent: 'default' }, flowMessage(result))
     return redirectWithToast(request, '/wallet/bank-cards', { type: 'success', message: successMessages.defaultCardSet })
   }
   const submission = parseWithZod(formData, { schema: removeSchema })
   const extra = { cardId: target, intent: 'remove', refused: PIN_FIELDS }
   if (submission.status !== 'success') return formRefusal(submission, extra)
-  const result = await removeBankCardFlow(request, submission.value)
+  const result = await removeBankCardFlow(request, context, submission.value)
   if (!result.success) return formRefusal(submission, extra, flowMessage(result))
   return redirectWithToast(request, '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardRemoved })
 }

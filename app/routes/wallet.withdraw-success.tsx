@@ -11,16 +11,17 @@ import { Money } from '~/components/money'
 import { ActionBar, Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { loadWithdrawal } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const id = new URL(request.url).searchParams.get('id') ?? ''
-  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, id), walletInfoFlow(request)])
+  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, id), walletInfoFlow(request, context)])
   return json({ withdrawal, timeZone: loaded(info).limits.timeZone })
 }
 

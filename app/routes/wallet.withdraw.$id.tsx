@@ -10,16 +10,17 @@ import { Money } from '~/components/money'
 import { Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound, WithdrawalStatus, WithdrawalTimeline } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { loadWithdrawal } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { walletMessages as W } from '~/utils/messages'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, params.id ?? ''), walletInfoFlow(request)])
+  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, params.id ?? ''), walletInfoFlow(request, context)])
   return json({ withdrawal, timeZone: loaded(info).limits.timeZone })
 }
 

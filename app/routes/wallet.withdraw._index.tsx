@@ -13,7 +13,7 @@ import { amountInputValue, formatMoney, parseAmount } from '#contract/money'
 import { pinField } from '#contract/pin'
 import { Refusals } from '#contract/refusals'
 import type { WalletInfo } from '#contract/wallet'
-import { requestIdField } from '#contract/withdrawals'
+import { newRequestId, requestIdField } from '#contract/withdrawals'
 import { ActionToast } from '~/components/action-toast'
 import { BankCardLine } from '~/components/bank-card'
 import { Button, ButtonLink } from '~/components/button'
@@ -29,7 +29,8 @@ import { ActionBar, Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
 import walletStyles from '~/styles/screens/wallet.css'
 import { bankCardsFlow } from '~/upstream/bank-cards.server'
-import { loaded, walletInfoFlow } from '~/upstream/wallet.server'
+import { loaded } from '~/upstream/flow.server'
+import { walletInfoFlow } from '~/upstream/wallet.server'
 import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
@@ -86,21 +87,18 @@ const withdrawSchema = (currency: string, limits?: Limits) =>
 /** "Check" (without JavaScript): the summary for the amount typed, no PIN needed. */
 const checkSchema = (currency: string) => z.object({ amount: amountField(currency) })
 
-/** A new idempotency key for the next withdrawal: 32 hex digits. */
-const newRequestId = () => crypto.randomUUID().replace(/-/g, '')
-
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [infoResult, cardsResult] = await Promise.all([walletInfoFlow(request), bankCardsFlow(request)])
+  const [infoResult, cardsResult] = await Promise.all([walletInfoFlow(request, context), bankCardsFlow(request, context)])
   const info = loaded(infoResult)
   return json({ info, cards: loaded(cardsResult), requestId: newRequestId(), now: Date.now() })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   // The currency says how a typed amount reads ("1500.5" is 150050 kobo).
-  const { currency } = loaded(await walletInfoFlow(request))
+  const { currency } = loaded(await walletInfoFlow(request, context))
 
   if (formData.get('intent') === 'check') {
     const submission = parseWithZod(formData, { schema: checkSchema(currency) })
@@ -116,7 +114,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: withdrawSchema(currency) })
   const typed = typeof formData.get('amount') === 'string' ? (readAmount(String(formData.get('amount')), currency) ?? null) : null
   if (submission.status !== 'success') return formRefusal(submission, { checked: typed, refused: ['pin'] })
-  const result = await createWithdrawalFlow(request, submission.value)
+  const result = await createWithdrawalFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code) {
       return redirectWithToast(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`, { type: 'info', message: W.pinFirst })

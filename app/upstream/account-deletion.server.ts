@@ -1,9 +1,12 @@
+import type { AppLoadContext } from '@remix-run/node'
 import { accountsApi as api, type DelAccountBody } from '#contract/accounts'
-import { callApi } from '~/utils/auth.server'
 import { deleteAccountMessages as M } from '~/utils/messages'
+import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
 /** Deleting the account (DESIGN §3 delAccount), one flow per contract call. */
-export const delAccountInfoFlow = (request: Request) => flow(M.infoFailed, () => callApi(request, api.delAccountInfo, {}))
+export const delAccountInfoFlow = (request: Request, context: AppLoadContext) =>
+  flow(M.infoFailed, () => callApi(request, context, api.delAccountInfo, {}))
 
-export const delAccountFlow = (request: Request, body: DelAccountBody) => flow(M.deleteFailed, () => callApi(request, api.delAccount, body))
+export const delAccountFlow = (request: Request, context: AppLoadContext, body: DelAccountBody) =>
+  flow(M.deleteFailed, () => callApi(request, context, api.delAccount, body))

@@ -1,30 +1,34 @@
+import type { AppLoadContext } from '@remix-run/node'
 import { accountsApi as api, type LoginBody } from '#contract/accounts'
 import type { InputOf } from '#contract/endpoint'
-import { callApi } from '~/utils/auth.server'
 import { flowFallbacks as fallback, profileMessages } from '~/utils/messages'
+import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
 /** The account flows (SPEC §7 /auth, §8 fallbacks), one per contract call. */
 type In<K extends keyof typeof api> = InputOf<(typeof api)[K]>
 
-export const loginFlow = (request: Request, body: LoginBody) => flow(fallback.login, () => callApi(request, api.login, body))
+export const loginFlow = (request: Request, context: AppLoadContext, body: LoginBody) =>
+  flow(fallback.login, () => callApi(request, context, api.login, body))
 
-export const loginByCodeFlow = (request: Request, body: In<'loginByCode'>) =>
-  flow(fallback.login, () => callApi(request, api.loginByCode, body))
+export const loginByCodeFlow = (request: Request, context: AppLoadContext, body: In<'loginByCode'>) =>
+  flow(fallback.login, () => callApi(request, context, api.loginByCode, body))
 
-export const registerFlow = (request: Request, body: In<'register'>) => flow(fallback.register, () => callApi(request, api.register, body))
+export const registerFlow = (request: Request, context: AppLoadContext, body: In<'register'>) =>
+  flow(fallback.register, () => callApi(request, context, api.register, body))
 
-export const sendCodeFlow = (request: Request, body: In<'sendEmailCode'>) =>
-  flow(fallback.sendCode, () => callApi(request, api.sendEmailCode, body))
+export const sendCodeFlow = (request: Request, context: AppLoadContext, body: In<'sendEmailCode'>) =>
+  flow(fallback.sendCode, () => callApi(request, context, api.sendEmailCode, body))
 
-export const resetPasswordFlow = (request: Request, body: In<'resetPassword'>) =>
-  flow(fallback.resetPassword, () => callApi(request, api.resetPassword, body))
+export const resetPasswordFlow = (request: Request, context: AppLoadContext, body: In<'resetPassword'>) =>
+  flow(fallback.resetPassword, () => callApi(request, context, api.resetPassword, body))
 
-export const googleLoginFlow = (request: Request, idToken: string) =>
-  flow(fallback.google, () => callApi(request, api.googleNew, { id_token: idToken }))
+export const googleLoginFlow = (request: Request, context: AppLoadContext, idToken: string) =>
+  flow(fallback.google, () => callApi(request, context, api.googleNew, { id_token: idToken }))
 
-export const logoutFlow = (request: Request) => flow(fallback.login, () => callApi(request, api.logout, {}))
+export const logoutFlow = (request: Request, context: AppLoadContext) =>
+  flow(fallback.login, () => callApi(request, context, api.logout, {}))
 
 /** Links the Google account of this id_token to the signed-in person (bindAccount). */
-export const bindGoogleFlow = (request: Request, idToken: string) =>
-  flow(profileMessages.googleLinkFailed, () => callApi(request, api.bindAccount, { provider: 'google', id_token: idToken }))
+export const bindGoogleFlow = (request: Request, context: AppLoadContext, idToken: string) =>
+  flow(profileMessages.googleLinkFailed, () => callApi(request, context, api.bindAccount, { provider: 'google', id_token: idToken }))

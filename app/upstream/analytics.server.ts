@@ -1,7 +1,9 @@
+import type { AppLoadContext } from '@remix-run/node'
 import { analyticsApi as api, AnalyticsEvent, analyticsStorageKey, type AnalyticsEventBody } from '#contract/analytics'
-import { callApi, clientIp, getToken } from '~/utils/auth.server'
+import { getToken } from '~/utils/auth.server'
 import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
+import { callApi } from './call-api.server'
 import { createUpstream } from './client.server'
 
 /**
@@ -27,11 +29,11 @@ const analyticsUpstream = createUpstream({ timeoutMs: ANALYTICS_TIMEOUT_MS })
  * One event from the browser's collector, forwarded with the person's token (the api takes the
  * user from it) and address. Throws what the api or the network threw: the caller logs it.
  */
-export async function forwardEvent(request: Request, event: AnalyticsEventBody): Promise<{ recorded: boolean }> {
+export async function forwardEvent(request: Request, context: AppLoadContext, event: AnalyticsEventBody): Promise<{ recorded: boolean }> {
   const token = await getToken(request)
   const timeoutMs = Math.min(ANALYTICS_TIMEOUT_MS, getWebEnv().UPSTREAM_TIMEOUT_MS)
   const upstream = timeoutMs === ANALYTICS_TIMEOUT_MS ? analyticsUpstream : createUpstream({ timeoutMs })
-  const envelope = await upstream.call(api.event, event, { token, clientIp: clientIp(request) })
+  const envelope = await upstream.call(api.event, event, { token, clientIp: context.clientAddress })
   return envelope.data
 }
 
@@ -57,11 +59,15 @@ function hasCookie(request: Request, name: string): boolean {
  * per person whoever sends it. Answers the Set-Cookie to add to the page, or null. Not sent for a
  * browser with Do Not Track or Global Privacy Control.
  */
-export async function recordFirstSuccessfulOrder(request: Request, user: { userId: string; email: string }): Promise<string | null> {
+export async function recordFirstSuccessfulOrder(
+  request: Request,
+  context: AppLoadContext,
+  user: { userId: string; email: string },
+): Promise<string | null> {
   const key = analyticsStorageKey(user.userId)
   if (trackingRefused(request) || hasCookie(request, key)) return null
   try {
-    await callApi(request, api.event, {
+    await callApi(request, context, api.event, {
       name: AnalyticsEvent.FIRST_SUCCESSFUL_ORDER,
       timestamp: Date.now(),
       ...deviceOf(request),

@@ -1,11 +1,13 @@
+import type { AppLoadContext } from '@remix-run/node'
 import { catalogueApi as api, COUNTRIES, type Brand } from '#contract/catalogue'
 import type { InputOf } from '#contract/endpoint'
-import { callApi } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
+import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
 /** The gift-card catalogue (DESIGN §3 "Catalogue", public calls), one flow per contract call. */
-export const giftCardListFlow = (request: Request) => flow(M.catalogueFailed, async () => inOurOrder(await callApi(request, api.list, {})))
+export const giftCardListFlow = (request: Request, context: AppLoadContext) =>
+  flow(M.catalogueFailed, async () => inOurOrder(await callApi(request, context, api.list, {})))
 
 /** Countries as sellers look for them (COUNTRIES' order: the United States first), not alphabetically. */
 const COUNTRY_ORDER = Object.keys(COUNTRIES)
@@ -17,15 +19,16 @@ function inOurOrder(brands: Brand[]): Brand[] {
   return brands.map((b) => ({ ...b, countries: [...b.countries].sort((x, y) => countryRank(x.country) - countryRank(y.country)) }))
 }
 
-export const giftCardRatesFlow = (request: Request, query: InputOf<typeof api.rates> = {}) =>
-  flow(M.catalogueFailed, () => callApi(request, api.rates, query))
+export const giftCardRatesFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.rates> = {}) =>
+  flow(M.catalogueFailed, () => callApi(request, context, api.rates, query))
 
 /** Home's featured cards for a visitor (a signed-in person's come with their user index: homeFlow). */
-export const featuredCardsFlow = (request: Request) => flow(M.catalogueFailed, () => callApi(request, api.featured, {}))
+export const featuredCardsFlow = (request: Request, context: AppLoadContext) =>
+  flow(M.catalogueFailed, () => callApi(request, context, api.featured, {}))
 
 /** The rate checker's catalogue (brands and the board), loaded by the browser after the page. */
-export const checkerCatalogueFlow = (request: Request) =>
+export const checkerCatalogueFlow = (request: Request, context: AppLoadContext) =>
   flow(M.catalogueFailed, async () => {
-    const [list, rates] = await Promise.all([callApi(request, api.list, {}), callApi(request, api.rates, {})])
+    const [list, rates] = await Promise.all([callApi(request, context, api.list, {}), callApi(request, context, api.rates, {})])
     return { brands: inOurOrder(list), rates }
   })

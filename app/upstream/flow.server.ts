@@ -1,3 +1,4 @@
+import { json } from '@remix-run/node'
 import { logger } from '~/utils/logger.server'
 import { UpstreamError } from './client.server'
 
@@ -18,4 +19,14 @@ export async function flow<T>(fallback: string, run: () => Promise<T>): Promise<
     const message = error instanceof Error ? error.message.trim() : ''
     return { success: false, msg: message || fallback, code: error instanceof UpstreamError ? error.code : undefined }
   }
+}
+
+/**
+ * A screen's data or its error page: a flow that failed while loading is thrown as a 503 with
+ * its message (the boundary offers Retry); the refusals listed in `notFound` as a 404.
+ */
+export function loaded<T>(result: FlowResult<T>, notFound: readonly number[] = []): T {
+  if (result.success) return result.data
+  const status = result.code !== undefined && notFound.includes(result.code) ? 404 : 503
+  throw json({ message: result.msg }, { status })
 }

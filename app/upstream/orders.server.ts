@@ -1,23 +1,25 @@
-import { json } from '@remix-run/node'
+import { json, type AppLoadContext } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
 import { ordersApi as api, type SellBody } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
-import { callApi } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
-import { flow } from './flow.server'
-import { loaded, walletInfoFlow } from './wallet.server'
+import { callApi } from './call-api.server'
+import { flow, loaded } from './flow.server'
+import { walletInfoFlow } from './wallet.server'
 
 /** Orders (DESIGN §3 "Orders"), one flow per contract call. */
-export const sellFlow = (request: Request, body: SellBody) => flow(M.sellFailed, () => callApi(request, api.sell, body))
+export const sellFlow = (request: Request, context: AppLoadContext, body: SellBody) =>
+  flow(M.sellFailed, () => callApi(request, context, api.sell, body))
 
-export const orderPageFlow = (request: Request, query: InputOf<typeof api.page>) =>
-  flow(M.ordersFailed, () => callApi(request, api.page, query))
+export const orderPageFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.page>) =>
+  flow(M.ordersFailed, () => callApi(request, context, api.page, query))
 
-export const orderDetailFlow = (request: Request, id: string) => flow(M.orderFailed, () => callApi(request, api.detail, { id }))
+export const orderDetailFlow = (request: Request, context: AppLoadContext, id: string) =>
+  flow(M.orderFailed, () => callApi(request, context, api.detail, { id }))
 
 /** The person's moves on their own order: cancel (pending), accept or decline (proposed). */
-export const orderMoveFlow = (request: Request, move: 'cancel' | 'accept' | 'decline', id: string) =>
-  flow(M.moveFailed, () => callApi(request, api[move], { id }))
+export const orderMoveFlow = (request: Request, context: AppLoadContext, move: 'cancel' | 'accept' | 'decline', id: string) =>
+  flow(M.moveFailed, () => callApi(request, context, api[move], { id }))
 
 /** What an order id in a URL may look like before it is worth asking the api. */
 export const plausibleOrderId = (id: string) => /^[\w-]{1,64}$/.test(id)
@@ -26,10 +28,10 @@ export const plausibleOrderId = (id: string) => /^[\w-]{1,64}$/.test(id)
  * An order for a screen, or a 404: another person's, an unknown id and a malformed one are
  * answered alike (the malformed one never reaches the api).
  */
-export async function loadOrder(request: Request, id: string) {
+export async function loadOrder(request: Request, context: AppLoadContext, id: string) {
   const notFound = () => json({ message: M.orderNotFound }, { status: 404 })
   if (!plausibleOrderId(id)) throw notFound()
-  const result = await orderDetailFlow(request, id)
+  const result = await orderDetailFlow(request, context, id)
   if (!result.success && (result.code === Refusals.ORDER_NOT_FOUND.code || result.code === 400)) throw notFound()
   return loaded(result)
 }
@@ -38,7 +40,7 @@ export async function loadOrder(request: Request, id: string) {
  * The time zone the api keeps time in (the wallet's, contract/wallet.ts), so an order's times read
  * the same as the wallet's. Only for showing times: if the wallet cannot say, the api's default.
  */
-export async function orderTimeZone(request: Request): Promise<string> {
-  const info = await walletInfoFlow(request)
+export async function orderTimeZone(request: Request, context: AppLoadContext): Promise<string> {
+  const info = await walletInfoFlow(request, context)
   return info.success ? info.data.limits.timeZone : 'Africa/Lagos'
 }

@@ -1,7 +1,9 @@
+import type { AppLoadContext } from '@remix-run/node'
 import { supportApi as api } from '#contract/support'
-import { callApi } from '~/utils/auth.server'
 import { supportMessages as M } from '~/utils/messages'
+import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
 /** The public settings Help & Support quotes (/v1/support/info), as the Withdraw screen applies them. */
-export const supportInfoFlow = (request: Request) => flow(M.infoFailed, () => callApi(request, api.info, {}))
+export const supportInfoFlow = (request: Request, context: AppLoadContext) =>
+  flow(M.infoFailed, () => callApi(request, context, api.info, {}))

@@ -1,7 +1,8 @@
+import type { AppLoadContext } from '@remix-run/node'
 import { profileApi } from '#contract/profile'
 import { tasksApi as api, type GetTaskRewardBody } from '#contract/tasks'
-import { callApi } from '~/utils/auth.server'
 import { taskMessages as T } from '~/utils/messages'
+import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
 /**
@@ -9,7 +10,8 @@ import { flow } from './flow.server'
  * every page: callApi shares that GET within a request (request-memo.server.ts), so reading them
  * on Home, Account or Rewards costs no extra api call.
  */
-export const tasksFlow = (request: Request) => flow(T.loadFailed, async () => (await callApi(request, profileApi.index, {})).taskInfos)
+export const tasksFlow = (request: Request, context: AppLoadContext) =>
+  flow(T.loadFailed, async () => (await callApi(request, context, profileApi.index, {})).taskInfos)
 
-export const claimTaskFlow = (request: Request, body: GetTaskRewardBody) =>
-  flow(T.claimFailed, () => callApi(request, api.getTaskReward, body))
+export const claimTaskFlow = (request: Request, context: AppLoadContext, body: GetTaskRewardBody) =>
+  flow(T.claimFailed, () => callApi(request, context, api.getTaskReward, body))

@@ -4,9 +4,10 @@ import https from 'node:https'
 import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { AppLoadContext } from '@remix-run/node'
 import { Refusals, type Refusal } from '#contract/refusals'
 import { fileIdField, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
-import { clientIp, expiredResponse, getToken } from '~/utils/auth.server'
+import { expiredResponse, getToken } from '~/utils/auth.server'
 import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
 import { sellingMessages as M, profileMessages, transportMessages } from '~/utils/messages'
@@ -25,11 +26,11 @@ function apiUrl(path: string): string {
   return `${getWebEnv().API_BASE_URL.replace(/\/+$/, '')}${path}`
 }
 
-async function apiHeaders(request: Request): Promise<Record<string, string>> {
+async function apiHeaders(request: Request, context: AppLoadContext): Promise<Record<string, string>> {
   const headers: Record<string, string> = { clientType: 'h5' }
   const token = await getToken(request)
   if (token) headers.token = token
-  const ip = clientIp(request)
+  const ip = context.clientAddress
   if (ip && isIP(ip)) headers['x-forwarded-for'] = ip
   return headers
 }
@@ -102,22 +103,29 @@ const AVATAR: UploadVariant = {
  * MAX_UPLOAD_BYTES the sending stops (the api is never sent the rest) and the answer is the api's
  * own FILE_TOO_LARGE refusal. The type is the api's to judge, from the bytes.
  */
-export function uploadPhotoFlow(request: Request, photo: AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<FlowResult<UploadData>> {
-  return uploadFlow(CARD_PHOTO, request, photo, signal)
+export function uploadPhotoFlow(
+  request: Request,
+  context: AppLoadContext,
+  photo: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<FlowResult<UploadData>> {
+  return uploadFlow(CARD_PHOTO, request, context, photo, signal)
 }
 
 /** POST /v1/avatar/upload: the same, for a profile photo (≤ MAX_AVATAR_BYTES, AVATAR_TOO_LARGE past it). */
 export function uploadAvatarFlow(
   request: Request,
+  context: AppLoadContext,
   photo: AsyncIterable<Uint8Array>,
   signal?: AbortSignal,
 ): Promise<FlowResult<UploadData>> {
-  return uploadFlow(AVATAR, request, photo, signal)
+  return uploadFlow(AVATAR, request, context, photo, signal)
 }
 
 function uploadFlow(
   variant: UploadVariant,
   request: Request,
+  context: AppLoadContext,
   photo: AsyncIterable<Uint8Array>,
   signal?: AbortSignal,
 ): Promise<FlowResult<UploadData>> {
@@ -146,7 +154,11 @@ function uploadFlow(
     try {
       ;({ status, text } = await postStream(
         apiUrl(variant.path),
-        { ...(await apiHeaders(request)), accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
+        {
+          ...(await apiHeaders(request, context)),
+          accept: 'application/json',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
         body(),
         deadline(signal),
       ))
@@ -176,7 +188,7 @@ async function finish(source: AsyncIterator<Uint8Array>, readToEnd: boolean): Pr
   }
 }
 
-/** A 401 from the api ends here as everywhere (auth.server.ts callApi): session gone, to /login. */
+/** A 401 from the api ends here as everywhere (call-api.server.ts): session gone, to /login. */
 async function answered<T>(request: Request, read: () => T): Promise<T> {
   try {
     return read()
@@ -212,7 +224,12 @@ const photoRefusal = (status: number, message: string) =>
  * (not theirs, unknown, malformed: 404 alike). The api answers bytes or a JSON envelope; the
  * Content-Type tells them apart (contract/uploads.ts).
  */
-export async function photoResponse(request: Request, id: string, kind: 'card' | 'avatar' = 'card'): Promise<Response> {
+export async function photoResponse(
+  request: Request,
+  context: AppLoadContext,
+  id: string,
+  kind: 'card' | 'avatar' = 'card',
+): Promise<Response> {
   const parsedId = fileIdField.safeParse(id)
   if (!parsedId.success) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
   const query = new URLSearchParams({ id: parsedId.data, _t: String(Date.now()) })
@@ -220,7 +237,7 @@ export async function photoResponse(request: Request, id: string, kind: 'card' |
   let response: Response
   try {
     response = await fetch(`${apiUrl(path)}?${query}`, {
-      headers: { ...(await apiHeaders(request)), accept: 'image/*, application/json' },
+      headers: { ...(await apiHeaders(request, context)), accept: 'image/*, application/json' },
       signal: deadline(request.signal),
     })
   } catch (error) {

@@ -1,11 +1,12 @@
 import { parseWithZod } from '@conform-to/zod'
-import { json, type TypedResponse } from '@remix-run/node'
+import { json, type AppLoadContext, type TypedResponse } from '@remix-run/node'
 import type { z } from 'zod'
 import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { sendCodeFlow } from '~/upstream/accounts.server'
+import { callApi } from '~/upstream/call-api.server'
 import { flow, type FlowResult } from '~/upstream/flow.server'
-import { callApi, requireToken } from './auth.server'
+import { requireToken } from './auth.server'
 import { emailStepSchema, OWN_ADDRESS_CODE_TYPES, type CodeStep, type CodeStepReply } from './email-code'
 import { formRefusal, SECRET_FIELDS, toastNow } from './form.server'
 import { flowFallbacks, flowMessage, successMessages } from './messages'
@@ -41,11 +42,11 @@ export function refuseForm<Extra extends object>(submission: Replyable, extra: E
 }
 
 /** The signed-in person's own address, for the code types that go to it. */
-async function ownAddress(request: Request): Promise<FlowResult<string>> {
+async function ownAddress(request: Request, context: AppLoadContext): Promise<FlowResult<string>> {
   const { session } = await requireToken(request)
   const cached = session.get('login_email')
   if (cached) return { success: true, data: cached }
-  return flow(flowFallbacks.sendCode, async () => (await callApi(request, profileApi.index, {})).userInfo?.email ?? '')
+  return flow(flowFallbacks.sendCode, async () => (await callApi(request, context, profileApi.index, {})).userInfo?.email ?? '')
 }
 
 /**
@@ -54,6 +55,7 @@ async function ownAddress(request: Request): Promise<FlowResult<string>> {
  */
 export async function sendCodeStep<Extra extends object = object>(
   request: Request,
+  context: AppLoadContext,
   formData: FormData,
   type: number,
   extra: Extra = {} as Extra,
@@ -63,7 +65,7 @@ export async function sendCodeStep<Extra extends object = object>(
   const failedStep: CodeStep = formData.get('step') === 'verify' ? 'verify' : 'email'
   let input = formData
   if (own) {
-    const address = await ownAddress(request)
+    const address = await ownAddress(request, context)
     input = new FormData()
     if (address.success) input.set('email', address.data)
     else
@@ -78,7 +80,7 @@ export async function sendCodeStep<Extra extends object = object>(
     return refuseForm(submission, { ...extra, step: 'email' as CodeStep, email: undefined as string | undefined })
   const { email } = submission.value
   const shown = own ? undefined : email
-  const sent = await sendCodeFlow(request, { email, type })
+  const sent = await sendCodeFlow(request, context, { email, type })
   if (!sent.success) return refuseForm(submission, { ...extra, step: failedStep, email: shown }, sent)
   return json<CodeStepReply & Extra>({
     ...extra,

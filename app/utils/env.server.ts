@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { parseTrustProxy, type TrustProxy } from './client-address.server'
 
 /**
  * The web layer's settings, validated once. Read through getWebEnv() so tests can set
@@ -29,35 +28,28 @@ const schema = z.object({
   SUPPORT_EMAIL: z.string().email().default('support@cardlane.local'),
   /** Secure cookies (and the __Host- prefix); on by default in production, off for plain-http localhost. */
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
-  /** The proxies whose X-Forwarded-For is believed (client-address.server.ts); unset: none. */
-  TRUST_PROXY: z.string().optional(),
   /** The native apps' store pages, linked from /download; a link is hidden while its setting is unset. */
   APP_STORE_URL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
   PLAY_STORE_URL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
 })
 
-export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookieSecure: boolean; trustProxy: TrustProxy }
+export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookieSecure: boolean }
 
 const KEYS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 let cached: WebEnv | undefined
 let cachedFrom: Array<string | undefined> = []
 
 /**
- * The running server reads its environment once (server.ts locks it at start): process.env does
- * not change under a process, and comparing it key by key took 0.03 ms a page, each read a call
- * into C++. Tests change it between cases and never lock. On globalThis, as one flag for the
- * process: the server and the Remix build each bundle this module.
+ * In production the build reads its environment once: process.env does not change under a running
+ * process, and comparing it key by key on every read is a cost for nothing. Decided when the build
+ * is loaded; tests (NODE_ENV=test), which change the environment between cases, get it re-read.
  */
-const LOCKED = Symbol.for('cardlane.web-env.locked')
-export function lockWebEnv() {
-  ;(globalThis as Record<symbol, unknown>)[LOCKED] = true
-}
+const readOnce = process.env.NODE_ENV === 'production'
 
 export function getWebEnv(): WebEnv {
   // Re-read when the environment changed (tests switch upstreams between files): compared value
   // by value, nothing built.
-  if (cached && ((globalThis as Record<symbol, unknown>)[LOCKED] === true || KEYS.every((k, i) => process.env[k] === cachedFrom[i])))
-    return cached
+  if (cached && (readOnce || KEYS.every((k, i) => process.env[k] === cachedFrom[i]))) return cached
   const key = KEYS.map((k) => process.env[k])
   const parsed = schema.parse(blankToUndefined(process.env))
   const sessionSecrets = (parsed.SESSION_SECRET ?? '')
@@ -72,11 +64,7 @@ export function getWebEnv(): WebEnv {
     throw new Error('Every SESSION_SECRET must be at least 32 characters in production')
   }
   const cookieSecure = parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production'
-  const trustProxy = parseTrustProxy(parsed.TRUST_PROXY)
-  if (trustProxy.unsafe && parsed.NODE_ENV === 'production') {
-    throw new Error(`${trustProxy.unsafe}. Name the proxies instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback`)
-  }
-  cached = { ...parsed, sessionSecrets, cookieSecure, trustProxy }
+  cached = { ...parsed, sessionSecrets, cookieSecure }
   cachedFrom = key
   return cached
 }

@@ -1,4 +1,8 @@
-import { FORM_BODY_LIMIT } from './body-limit.server'
+/**
+ * A form's bytes, read whole: the web process lets a plain form's body this far and no further
+ * (server/body-limit.ts, FORM_BODY_LIMIT; tests/web/body-limit.test.ts holds the two equal).
+ */
+export const FORM_MAX_BYTES = 256 * 1024
 
 /**
  * What a posted form may hold before conform sees it. conform turns `a[3].b` names into nested
@@ -41,7 +45,7 @@ export async function parseForm(request: Request, limits: FormLimits = FORM_LIMI
   if (/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) {
     let text: string
     try {
-      text = await textWithin(request, FORM_BODY_LIMIT.maxBytes)
+      text = await textWithin(request, FORM_MAX_BYTES)
     } catch (error) {
       if (error instanceof FormRefusedError) throw error
       return null

@@ -70,9 +70,11 @@ export function googleAuthenticator(): Authenticator<GoogleOutcome> | null {
         callbackURL: env.PUBLIC_URL ? new URL('/auth/google/callback', env.PUBLIC_URL).toString() : '/auth/google/callback',
         prompt: 'select_account',
       },
-      async ({ extraParams, request }): Promise<GoogleOutcome> => {
+      async ({ extraParams, request, context }): Promise<GoogleOutcome> => {
+        // The callback route hands its load context to authenticate(); without one there is no request to act for.
+        if (!context) throw new Error('Google sign-in needs the load context')
         if ((await googleIntent(request)) === 'link') {
-          const linked = await bindGoogleFlow(request, extraParams.id_token).catch(async (thrown) => {
+          const linked = await bindGoogleFlow(request, context, extraParams.id_token).catch(async (thrown) => {
             // Signed out meanwhile (callApi's expiry): to /login, and after it back where the link
             // started, never to this callback (its code is spent, and codes stay out of URLs).
             if (thrown instanceof Response)
@@ -82,7 +84,7 @@ export function googleAuthenticator(): Authenticator<GoogleOutcome> | null {
           if (!linked.success) throw new GoogleLoginError(linked.msg)
           return { kind: 'linked', email: linked.data.email }
         }
-        const result = await googleLoginFlow(request, extraParams.id_token)
+        const result = await googleLoginFlow(request, context, extraParams.id_token)
         if (!result.success) throw new GoogleLoginError(result.msg)
         return { kind: 'signed-in', ...result.data }
       },

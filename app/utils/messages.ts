@@ -76,10 +76,8 @@ export const greetingMessages = {
 } as const
 
 export const accessMessages = {
-  crossSite: 'This request came from another site and was refused.',
   pleaseLogin: 'Please sign in to continue',
   tooLarge: 'That was more than this form can take. Please try again with less.',
-  badRequest: 'This request could not be read.',
   formUnreadable: 'This form could not be read. Please reload the page and try again.',
   signOutFailed: 'Sign-out could not reach the server, so you are still signed in. Please try again.',
 } as const

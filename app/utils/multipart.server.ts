@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { json } from '@remix-run/node'
 import busboy from 'busboy'
-import { BodyTooLargeError, FORM_BODY_LIMIT } from './body-limit.server'
+import { FORM_MAX_BYTES } from './form-parse.server'
 import { readForm } from './form.server'
 import { accessMessages } from './messages'
 
@@ -140,10 +140,9 @@ export function readMultipart<T>(
         resolve({ form, files: outcomes.map((o) => (o as PromiseFulfilledResult<{ name: string; result: T }>).value) })
       })
     })
-    // Past the route's byte limit, or the browser went away.
-    source.on('error', (error) =>
-      fail(new MultipartError(error instanceof BodyTooLargeError || error?.name === 'BodyTooLargeError' ? 'body-too-large' : 'malformed')),
-    )
+    // Past the route's byte limit (the web process's BodyTooLargeError, known by name: it is not
+    // this bundle's class), or the browser went away.
+    source.on('error', (error) => fail(new MultipartError(error?.name === 'BodyTooLargeError' ? 'body-too-large' : 'malformed')))
     source.pipe(parser)
   })
 }
@@ -154,7 +153,7 @@ export function readMultipart<T>(
  * it: 413, the rest of the body unread.
  */
 export async function readSmallForm(request: Request): Promise<FormData> {
-  const max = FORM_BODY_LIMIT.maxBytes
+  const max = FORM_MAX_BYTES
   const tooLarge = () => json({ message: accessMessages.tooLarge }, { status: 413, headers: refusedBodyHeaders })
   if (Number(request.headers.get('content-length') ?? 0) > max) throw tooLarge()
   const chunks: Uint8Array[] = []

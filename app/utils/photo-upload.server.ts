@@ -1,4 +1,4 @@
-import { json } from '@remix-run/node'
+import { json, type AppLoadContext } from '@remix-run/node'
 import { UPLOAD_FIELD, type UploadData } from '#contract/uploads'
 import type { FlowResult } from '~/upstream/flow.server'
 import { requireToken } from './auth.server'
@@ -16,7 +16,12 @@ export type PhotoUploadReply = { fileId?: string; error?: string }
 export type PhotoUploadRoute = {
   /** The photo's bytes past which the flow stops sending and the answer is "too large". */
   fileBytes: number
-  upload: (request: Request, photo: AsyncIterable<Uint8Array>, signal: AbortSignal) => Promise<FlowResult<UploadData>>
+  upload: (
+    request: Request,
+    context: AppLoadContext,
+    photo: AsyncIterable<Uint8Array>,
+    signal: AbortSignal,
+  ) => Promise<FlowResult<UploadData>>
   /** The route's sentences; a body that is not multipart gets `notMultipart`, else `oneAtATime`. */
   words: { oneAtATime: string; unreadable: string; tooLarge: string; choose: string; notMultipart?: string }
 }
@@ -30,7 +35,7 @@ export async function photoUploadLoader(request: Request) {
   return json<PhotoUploadReply>({ error: 'Upload a photo with POST' }, { status: 405, headers: { Allow: 'POST' } })
 }
 
-export async function photoUploadAction(request: Request, route: PhotoUploadRoute) {
+export async function photoUploadAction(request: Request, context: AppLoadContext, route: PhotoUploadRoute) {
   await requireToken(request)
   const { words } = route
   const reasons: Record<MultipartError['reason'], [status: number, message: string]> = {
@@ -52,7 +57,7 @@ export async function photoUploadAction(request: Request, route: PhotoUploadRout
           for await (const _ of file.stream); // not the photo: read past it
           return null
         }
-        return route.upload(request, file.stream, signal)
+        return route.upload(request, context, file.stream, signal)
       },
     ))
   } catch (error) {

@@ -1,7 +1,6 @@
-import { useLocation } from '@remix-run/react'
 import { useEffect } from 'react'
 
-/** SPEC §2 shell behaviour, in the browser only. */
+/** SPEC §2 shell behaviour, in the browser only. Scrolling on navigation is <ScrollRestoration>'s (root.tsx). */
 
 export const DOUBLE_TAP_MS = 300
 
@@ -37,12 +36,4 @@ export function useDoubleTapGuard(windowMs = DOUBLE_TAP_MS) {
     document.addEventListener('click', onClick, true)
     return () => document.removeEventListener('click', onClick, true)
   }, [windowMs])
-}
-
-/** Every navigation scrolls to the top (SPEC §2). */
-export function useScrollToTopOnNavigation() {
-  const location = useLocation()
-  useEffect(() => {
-    window.scrollTo(0, 0)
-  }, [location.pathname, location.search])
 }

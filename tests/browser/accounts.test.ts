@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { CodeType } from '#contract/accounts'
 import { seedUser } from '../support/api'
-import { phone, signedInPhone, TEST_PASSWORD, useBrowserApp } from '../support/app'
+import { expectToast, phone, readFirst, signedInPhone, TEST_PASSWORD, toast, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 
 /**
@@ -13,8 +13,6 @@ import { newEmail } from '../support/kit'
 const { app, browser } = useBrowserApp()
 
 /** The toast on the screen (role status or alert, in the "Notifications" region), if any. */
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
 /** The refusal beside a form: the one place a form's error is said. */
 const formError = (page: Page) => page.locator('form').getByRole('alert')
 
@@ -28,7 +26,6 @@ async function seededOnLogin(js: boolean, path = '/login') {
 }
 
 /** A person reads a message before tapping again: past the shell's 300 ms double-tap guard. */
-const readFirst = (page: Page) => page.waitForTimeout(350)
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { transportMessages } from '~/utils/messages'
-import { launchChromium, signedInPhone, startApp, type RunningApp } from '../support/app'
+import { launchChromium, type RunningApp, signedInPhone, startApp, toast } from '../support/app'
 import { closedPort } from '../support/fault-upstream'
 
 /**
@@ -28,7 +28,6 @@ afterAll(async () => {
 const apiDown = async () => {
   process.env.API_BASE_URL = await closedPort()
 }
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { CodeType } from '#contract/accounts'
 import { seedUser } from '../support/api'
-import { phone, signedInPhone, signIn, TEST_PASSWORD, useBrowserApp } from '../support/app'
+import { expectToast, gotoIn, phone, readFirst, signedInPhone, signIn, TEST_PASSWORD, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 import { adjust } from '../support/wallet'
 
@@ -14,16 +13,7 @@ import { adjust } from '../support/wallet'
  */
 const { app, browser } = useBrowserApp()
 
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
-/** Past the shell's 300 ms double-tap guard before tapping again. */
-const readFirst = (page: Page) => page.waitForTimeout(350)
-
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, phone, signIn, startApp, type RunningApp } from '../support/app'
+import { expectToast, gotoIn, hydrated, launchChromium, phone, type RunningApp, signIn, startApp } from '../support/app'
 import { ops, sold } from '../support/selling'
 import { adjust, walletUser, withdraw } from '../support/wallet'
 
@@ -38,17 +38,11 @@ afterAll(async () => {
   rmSync(uploadDir, { recursive: true, force: true })
 })
 
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
 /** The bell in the top bar, by the name a screen reader reads. */
 const bell = (page: Page) => page.getByRole('banner').getByRole('link', { name: /notifications?$/i })
 const accountTab = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Account/ })
 
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 /** A person with four unread messages: a credit, a withdrawal, an order received and in review. */
 async function busyPerson() {

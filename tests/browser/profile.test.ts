@@ -6,7 +6,18 @@ import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { seedUser, startFakeGoogle, TEST_GOOGLE_CLIENT_ID, type FakeGoogle, stubGoogleEndpoints } from '../support/api'
-import { launchChromium, phone, signedInPhone, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import {
+  expectToast,
+  gotoIn,
+  launchChromium,
+  phone,
+  readFirst,
+  type RunningApp,
+  signedInPhone,
+  signIn,
+  startApp,
+  TEST_PASSWORD,
+} from '../support/app'
 import { newEmail } from '../support/kit'
 
 /**
@@ -51,16 +62,7 @@ afterAll(async () => {
   rmSync(uploadDir, { recursive: true, force: true })
 })
 
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
-/** Past the shell's 300 ms double-tap guard before tapping again. */
-const readFirst = (page: Page) => page.waitForTimeout(350)
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
-
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 /** A photo of noise (it does not compress: about 1.4 MB, so the upload takes a few progress events). */
 async function noisyPng(side = 700): Promise<Buffer> {

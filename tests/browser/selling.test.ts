@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payoutFor } from '#contract/catalogue'
@@ -11,7 +11,19 @@ import { formatMoney } from '#contract/money'
 import type { Order } from '#contract/orders'
 import type { WalletInfo } from '#contract/wallet'
 import { seedUser } from '../support/api'
-import { launchChromium, phone, signedInPhone, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import {
+  expectToast,
+  gotoIn,
+  hydrated,
+  launchChromium,
+  phone,
+  readFirst,
+  type RunningApp,
+  signedInPhone,
+  signIn,
+  startApp,
+  TEST_PASSWORD,
+} from '../support/app'
 import { newEmail } from '../support/kit'
 import { newCode, ops, photo, sold } from '../support/selling'
 
@@ -44,16 +56,7 @@ afterAll(async () => {
   rmSync(uploadDir, { recursive: true, force: true })
 })
 
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
-/** Past the shell's 300 ms double-tap guard before tapping again. */
-const readFirst = (page: Page) => page.waitForTimeout(350)
-
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 /** A small PNG of one colour: a "photo" of a card. */
 const png = (r: number, g: number, b: number) =>

@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
-import { phone, signedInPhone, signIn, useBrowserApp } from '../support/app'
+import { hydrated, phone, signedInPhone, signIn, toast, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 
 /** The shell every screen shares: toasts, top bar, help button, tab bar, icons, accessibility. */
 const { app, browser } = useBrowserApp()
-
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
 
 describe('the shell (SPEC §2)', () => {
   it('sets --vh, suppresses a second tap within 300 ms, and answers 404 for screens not built yet', async () => {
@@ -45,13 +41,20 @@ describe('the shell (SPEC §2)', () => {
     await context.close()
   })
 
-  it('scrolls to the top on every navigation', async () => {
+  it('a new navigation starts at the top; Back returns to where the person was (<ScrollRestoration>)', async () => {
     const { context, page } = await phone(browser, true)
     await page.goto(`${app.url}/user/privacy`)
-    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '') // hydrated
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
-    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500)
+    await hydrated(page)
+    await page.evaluate(() => window.scrollTo(0, 600))
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600)
     await page.getByRole('link', { name: 'Back' }).click()
+    await page.waitForURL(/\/$/)
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+    await page.goBack()
+    await page.waitForURL(`${app.url}/user/privacy`)
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600)
+    // Forward again is the page as it was left: at its top.
+    await page.goForward()
     await page.waitForURL(/\/$/)
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
     await context.close()
@@ -112,9 +115,13 @@ describe('toasts', () => {
   })
 })
 
-describe('links (app/components/link.tsx)', () => {
-  it('move between screens without loading a document, mark the current tab, and prefetch a tab on hover', async () => {
+describe("links (Remix's <Link> and <NavLink>)", () => {
+  it('a tab tap is a client navigation, the current tab is marked, and a tab prefetches on intent', async () => {
     const { context, page } = await signedInPhone(browser, app)
+    const refusedByCsp: string[] = []
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refusedByCsp.push(message.text())
+    })
     await page.goto(`${app.url}/account`)
     await hydrated(page)
     const tabs = page.getByRole('navigation', { name: 'Main' })
@@ -128,9 +135,12 @@ describe('links (app/components/link.tsx)', () => {
     expect(await tabs.getByRole('link', { name: /^Account/ }).getAttribute('aria-current')).toBeNull()
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
 
-    // Hovering a tab fetches its screen's data ahead of the tap, as Remix's prefetch="intent" did.
+    // Nothing prefetched before the intent; hovering a tab fetches its screen's data ahead of the tap.
+    expect(await page.locator('link[rel="prefetch"][href*="_data=routes%2F_index"]').count()).toBe(0)
     await tabs.getByRole('link', { name: 'Home' }).hover()
     await expect.poll(() => page.locator('link[rel="prefetch"][href*="_data=routes%2F_index"]').count()).toBeGreaterThan(0)
+    // Every inline script (the scroll restoration's too) carried the CSP nonce: none was refused.
+    expect(refusedByCsp).toEqual([])
 
     // Back through history is the router's too.
     await page.goBack()
@@ -206,7 +216,8 @@ describe('home-screen icons', () => {
 
 describe('the production build', () => {
   // tests/web/server.test.ts asks the same of a build made of the source modules; this one runs
-  // `npm run build`'s bundle, where server.ts and the routes are two bundles (the memo was two tables).
+  // `npm run build`'s bundle, where the web process and the routes are two bundles (the memo once
+  // was two tables; now it travels in the load context).
   it('a signed-in page makes one /v1/user/index call between the root and its own loader', async () => {
     const { token } = await seedUser(app.api, { email: newEmail('onecall'), password: null })
     const { context } = await phone(browser, false)

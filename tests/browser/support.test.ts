@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { analyticsStorageKey } from '#contract/analytics'
-import { launchChromium, phone, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import { gotoIn, hydrated, launchChromium, phone, readFirst, type RunningApp, signIn, startApp, TEST_PASSWORD } from '../support/app'
 import { newCode } from '../support/selling'
 import { PIN, walletUser } from '../support/wallet'
 
@@ -40,12 +40,7 @@ afterAll(async () => {
   rmSync(uploadDir, { recursive: true, force: true })
 })
 
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
-const readFirst = (page: Page) => page.waitForTimeout(350)
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 type Row = { name: string; user_id: string | null; visitor_id: string | null; context_json: string | null }
 const events = async (): Promise<Row[]> =>

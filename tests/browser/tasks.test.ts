@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { phone, signedInPhone, signIn, useBrowserApp } from '../support/app'
+import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, useBrowserApp } from '../support/app'
 import { newCode, ops, sold } from '../support/selling'
 import { PIN, walletUser } from '../support/wallet'
 
@@ -12,15 +12,7 @@ import { PIN, walletUser } from '../support/wallet'
  */
 const { app, browser } = useBrowserApp()
 
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
-const readFirst = (page: Page) => page.waitForTimeout(350) // past the shell's 300 ms double-tap guard
-
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 const pinTask = (page: Page) => page.getByRole('listitem').filter({ hasText: 'Set your withdrawal PIN' })
 const progressOf = (page: Page, title: string) => page.getByRole('progressbar', { name: title }).getAttribute('aria-valuetext')

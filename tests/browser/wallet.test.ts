@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { phone, signedInPhone, signIn, useBrowserApp } from '../support/app'
+import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, useBrowserApp } from '../support/app'
 import { admin, adjust, PIN, validNuban, walletUser, withdraw, type WalletUser } from '../support/wallet'
 
 /**
@@ -12,12 +12,7 @@ import { admin, adjust, PIN, validNuban, walletUser, withdraw, type WalletUser }
  */
 const { app, browser } = useBrowserApp()
 
-const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
-const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
 const formError = (page: Page) => page.locator('form').getByRole('alert')
-/** Past the shell's 300 ms double-tap guard before tapping again. */
-const readFirst = (page: Page) => page.waitForTimeout(350)
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
 const lagosClock = (at: number) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit' }).format(at)
 
@@ -29,10 +24,7 @@ async function walletPhone(js: boolean, options: Parameters<typeof walletUser>[1
   return { context, page, u }
 }
 
-async function goto(page: Page, js: boolean, path: string) {
-  await page.goto(`${app.url}${path}`)
-  if (js) await hydrated(page)
-}
+const goto = gotoIn(() => app.url)
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {

@@ -3,15 +3,15 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { commitSession, getSession } from '../../app/utils/session.server'
-import { createWebApp, loadBuild } from '../../server'
+import { createWebApp, loadBuild } from '../../server/app'
 import { seedUser, startTestApi, type StartTestApiOptions, type TestApi } from './api'
 import { newEmail } from './kit'
 
 /**
  * The whole app for browser tests: the real api on a throw-away database and the real web
- * (the production Remix build behind server.ts's Express), both on free ports of 127.0.0.1.
+ * (the production Remix build behind server/'s Express), both on free ports of 127.0.0.1.
  */
 export type RunningApp = { url: string; api: TestApi; close(): Promise<void> }
 
@@ -135,4 +135,24 @@ export async function signedInPhone(
   const { context, page } = await phone(browser, js, look)
   await signIn(context, app.url, token)
   return { context, page, email, user, token }
+}
+
+/** The toast region every page has (the root's <Toaster>). */
+export const toast = (page: Page) => page.getByRole('region', { name: 'Notifications' })
+
+/** Waits until the toast says `text`. */
+export const expectToast = (page: Page, text: string) => expect.poll(() => toast(page).textContent()).toContain(text)
+
+/** The app has hydrated: the shell set --vh (utils/shell.ts), so clicks are React's. */
+export const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
+
+/** Past the shell's 300 ms double-tap guard before tapping again. */
+export const readFirst = (page: Page) => page.waitForTimeout(350)
+
+/** `goto(page, js, path)` for one app (its URL read when called): opens the page and, with JavaScript, waits for hydration. */
+export function gotoIn(appUrl: () => string) {
+  return async (page: Page, js: boolean, path: string) => {
+    await page.goto(`${appUrl()}${path}`)
+    if (js) await hydrated(page)
+  }
 }

@@ -1,8 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node'
 import { expect } from 'vitest'
-import { openRequestMemo, REQUEST_ID_HEADER } from '~/utils/request-memo.server'
 import { commitSession, getSession } from '~/utils/session.server'
 import type { ToastInput } from '~/utils/session.server'
+import { bodyLimitFor } from '../../server/body-limit'
+import { createLoadContext } from '../../server/load-context'
 
 /**
  * Calls Remix loaders and actions the way Remix does: a real Request with the cookie the
@@ -48,10 +49,27 @@ export function makeRequest(
   return new Request(new URL(path, ORIGIN), { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body })
 }
 
-export async function call(handler: unknown, request: Request, params: Record<string, string> = {}, jar?: CookieJar): Promise<Response> {
+/**
+ * The load context the web process (server/load-context.ts) makes for this request: a memo of its
+ * own, the route's body limit, the loopback address the test client has.
+ */
+export function loadContextFor(request: Request): AppLoadContext {
+  return createLoadContext({ clientAddress: '127.0.0.1', bodyLimit: bodyLimitFor(new URL(request.url).pathname).maxBytes })
+}
+
+/** A load context of its own, for a flow called outside a loader. */
+export const freshContext = (): AppLoadContext => createLoadContext({ clientAddress: '127.0.0.1' })
+
+export async function call(
+  handler: unknown,
+  request: Request,
+  params: Record<string, string> = {},
+  jar?: CookieJar,
+  context: AppLoadContext = loadContextFor(request),
+): Promise<Response> {
   let result: unknown
   try {
-    result = await (handler as Handler)({ request, params, context: {} } as never)
+    result = await (handler as Handler)({ request, params, context } as never)
   } catch (thrown) {
     if (thrown instanceof Response) result = thrown
     else throw thrown
@@ -68,16 +86,12 @@ export function load(handler: unknown, path: string, jar?: CookieJar, params?: R
 }
 
 /**
- * A document request as server.ts runs it: the root's and the screen's loaders side by side,
- * sharing one request memo (one GET to the api per request), answers in the same order.
+ * A document request as the web process runs it: the root's and the screen's loaders side by side,
+ * sharing one load context (one GET to the api per request), answers in the same order.
  */
 export async function loadDocument(handlers: unknown[], path: string, jar?: CookieJar): Promise<Response[]> {
-  const memo = openRequestMemo()
-  try {
-    return await Promise.all(handlers.map((h) => call(h, makeRequest(path, { jar, headers: { [REQUEST_ID_HEADER]: memo.id } }))))
-  } finally {
-    memo.close()
-  }
+  const context = loadContextFor(makeRequest(path))
+  return await Promise.all(handlers.map((h) => call(h, makeRequest(path, { jar }), {}, undefined, context)))
 }
 
 /** POST a form to an action as the browser would. */

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import { BodyTooLargeError, bodyLimitFor, FORM_BODY_LIMIT, limitStream } from '~/utils/body-limit.server'
+import { FORM_MAX_BYTES } from '~/utils/form-parse.server'
+import { BodyTooLargeError, bodyLimitFor, FORM_BODY_LIMIT, limitStream } from '../../server/body-limit'
 
 /**
- * The per-route byte limits server.ts applies before Remix reads a body (its HTTP behaviour is in
+ * The per-route byte limits the web process (server/body-limit.ts) applies before Remix reads a body (its HTTP behaviour is in
  * server.test.ts). Uploads, when a route takes them, get a row of their own and a stream that
  * fails past its limit instead of a buffer.
  */
@@ -16,6 +17,10 @@ describe('bodyLimitFor', () => {
     expect(bodyLimitFor('/sell/photos', table)).toEqual({ maxBytes: 8 * 1024 * 1024, streamed: true })
     expect(bodyLimitFor('/sell/photos/2', table).streamed).toBe(true)
     expect(bodyLimitFor('/sell/photos-evil', table)).toBe(FORM_BODY_LIMIT)
+  })
+
+  it('a plain form is read by the app within what the process lets through, no more, no less', () => {
+    expect(FORM_MAX_BYTES).toBe(FORM_BODY_LIMIT.maxBytes)
   })
 })
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { normalizeAddress, parseTrustProxy } from '~/utils/client-address.server'
-import { getWebEnv } from '~/utils/env.server'
+import { normalizeAddress, parseTrustProxy } from '../../server/client-address'
+import { readServerEnv } from '../../server/env'
 import { startTestApi, type TestApi } from '../support/api'
 import { startFaultUpstream } from '../support/fault-upstream'
 import { startWeb, type RunningWeb } from './web-app'
@@ -41,10 +41,10 @@ describe('TRUST_PROXY', () => {
     process.env.SESSION_SECRET = 's'.repeat(40)
     for (const value of ['true', '1', '2']) {
       process.env.TRUST_PROXY = value
-      expect(() => getWebEnv(), value).toThrow(/Name the proxies instead, e\.g\. TRUST_PROXY=10\.0\.0\.0\/8/)
+      expect(() => readServerEnv(), value).toThrow(/Name the proxies instead, e\.g\. TRUST_PROXY=10\.0\.0\.0\/8/)
     }
     process.env.TRUST_PROXY = '10.0.0.0/8'
-    expect(getWebEnv().trustProxy.value).toEqual(['10.0.0.0/8'])
+    expect(readServerEnv().trustProxy.value).toEqual(['10.0.0.0/8'])
   })
 
   it('an IPv4 visitor on a dual-stack socket has one spelling', () => {

@@ -1,24 +1,37 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { getWebEnv, lockWebEnv } from '~/utils/env.server'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { getWebEnv } from '~/utils/env.server'
 
-/** The web's settings: re-read while tests change them, read once by a running server. */
-const LOCKED = Symbol.for('cardlane.web-env.locked')
+/** The web's settings: re-read while tests change them, read once by a build loaded in production. */
 const brand = process.env.BRAND_NAME
 afterEach(() => {
-  delete (globalThis as Record<symbol, unknown>)[LOCKED]
+  vi.unstubAllEnvs()
   if (brand === undefined) delete process.env.BRAND_NAME
   else process.env.BRAND_NAME = brand
 })
 
 describe('getWebEnv', () => {
-  it('follows a changed environment until the server locks it, then keeps what it read', () => {
+  it('follows a changed environment outside production', () => {
     process.env.BRAND_NAME = 'Before'
     expect(getWebEnv().BRAND_NAME).toBe('Before')
     process.env.BRAND_NAME = 'After'
-    const read = getWebEnv()
-    expect(read.BRAND_NAME).toBe('After')
-    lockWebEnv()
+    expect(getWebEnv().BRAND_NAME).toBe('After')
+  })
+
+  it('loaded in production, keeps what it read first, with no flag on globalThis', async () => {
+    vi.stubEnv('NODE_ENV', 'production')
+    vi.stubEnv('SESSION_SECRET', 's'.repeat(40))
+    vi.stubEnv('BRAND_NAME', 'Read once')
+    // A fresh copy of the module, loaded as the Remix build loads it in production.
+    vi.resetModules()
+    const loaded = await import('~/utils/env.server')
+    const first = loaded.getWebEnv()
     process.env.BRAND_NAME = 'Changed under a running server'
-    expect(getWebEnv()).toBe(read)
+    expect(loaded.getWebEnv()).toBe(first)
+    expect(loaded.getWebEnv().BRAND_NAME).toBe('Read once')
+    expect(
+      Object.getOwnPropertySymbols(globalThis)
+        .map(String)
+        .filter((s) => s.includes('cardlane')),
+    ).toEqual([])
   })
 })

@@ -9,7 +9,7 @@ import { MAX_ANSWER_BYTES } from '~/upstream/lean-fetch.server'
 import { updateProfileFlow } from '~/upstream/profile.server'
 import { commitSession, getSession } from '~/utils/session.server'
 import { closedPort, startFaultUpstream } from '../support/fault-upstream'
-import { CookieJar, expectRedirect, jsonOf, load, makeRequest, submit } from '../support/web'
+import { CookieJar, expectRedirect, freshContext, jsonOf, load, makeRequest, submit } from '../support/web'
 
 let upstream: Awaited<ReturnType<typeof startFaultUpstream>>
 
@@ -177,28 +177,36 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
 
 describe('flows answer {success:false, msg} with the server msg or the fallback (SPEC §8)', () => {
   const flows = [
-    ['login', () => loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' }), 'Login failed, please try again later'],
+    [
+      'login',
+      () => loginFlow(makeRequest('/login'), freshContext(), { email: 'a@b.co', password: 'x' }),
+      'Login failed, please try again later',
+    ],
     [
       'register',
-      () => registerFlow(makeRequest('/register'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }),
+      () => registerFlow(makeRequest('/register'), freshContext(), { email: 'a@b.co', password: 'x', verifyCode: '123456' }),
       'Registration failed, please try again later',
     ],
     [
       'send code',
-      () => sendCodeFlow(makeRequest('/register'), { email: 'a@b.co', type: 1 }),
+      () => sendCodeFlow(makeRequest('/register'), freshContext(), { email: 'a@b.co', type: 1 }),
       'Failed to send verification code, please try again later',
     ],
     [
       'reset',
-      () => resetPasswordFlow(makeRequest('/forgot-password'), { email: 'a@b.co', password: 'x', verifyCode: '123456' }),
+      () => resetPasswordFlow(makeRequest('/forgot-password'), freshContext(), { email: 'a@b.co', password: 'x', verifyCode: '123456' }),
       'Password reset failed, please try again later',
     ],
     [
       'profile',
-      () => updateProfileFlow(makeRequest('/edit-profile'), { userName: 'x' }),
+      () => updateProfileFlow(makeRequest('/edit-profile'), freshContext(), { userName: 'x' }),
       'Failed to update user information, please try again later',
     ],
-    ['google', () => googleLoginFlow(makeRequest('/auth/google/callback'), 'id'), 'Google Login failed, please try again later'],
+    [
+      'google',
+      () => googleLoginFlow(makeRequest('/auth/google/callback'), freshContext(), 'id'),
+      'Google Login failed, please try again later',
+    ],
   ] as const
 
   for (const [name, run] of flows) {
@@ -221,7 +229,7 @@ describe('an answer that does not fit the contract', () => {
   it('is the catalogue\'s "Unknown error occurred", never a value cast to a type it does not have', async () => {
     // code 200, but data is not the token string the login record promises.
     upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: 'success', data: { token: 42 } } })
-    expect(await loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' })).toMatchObject({
+    expect(await loginFlow(makeRequest('/login'), freshContext(), { email: 'a@b.co', password: 'x' })).toMatchObject({
       success: false,
       msg: 'Unknown error occurred',
     })

@@ -7,10 +7,10 @@ import path from 'node:path'
 import type { ServerBuild } from '@remix-run/node'
 import * as entry from '~/entry.server'
 import * as root from '~/root'
-import { createWebApp } from '../../server'
+import { createWebApp } from '../../server/app'
 
 /**
- * server.ts's real Express app (helmet's CSP, the body limits, the Remix handler) around a Remix
+ * server/'s real Express app (helmet's CSP, the body limits, the Remix handler) around a Remix
  * build of the root and the route modules given, without `npm run build`: for the tests of
  * analytics, /download and /support over HTTP. Client assets are stand-ins.
  */

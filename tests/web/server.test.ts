@@ -1,15 +1,22 @@
 import http from 'node:http'
-import { createGunzip, gunzipSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cspNonce } from '../../server'
+import type { AddressInfo } from 'node:net'
+import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib'
+import express from 'express'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { accessMessages } from '~/utils/messages'
+import { remixHandler } from '../../server/adapter'
+import { cspNonce } from '../../server/headers'
+import { createLoadContext } from '../../server/load-context'
+import { serverMessages } from '../../server/messages'
 import { seedUser } from '../support/api'
 import { useTestApi } from '../support/kit'
 import { signedInJar } from '../support/web'
-import { releaseSecondPart, startWeb, type RunningWeb } from './web-app'
+import { releaseSecondPart, startWeb, testBuild, type RunningWeb } from './web-app'
 
 /**
- * What server.ts adds around Remix, over real HTTP: the byte limit on bodies as they arrive,
- * Cache-Control for personal pages, and compression that costs what a page is worth.
+ * What the web process (server/) adds around Remix, over real HTTP: the byte limit on bodies as
+ * they arrive, Cache-Control for personal pages, compression, the URL behind a proxy, and the load
+ * context every loader is handed.
  */
 const api = useTestApi()
 let web: RunningWeb
@@ -143,18 +150,17 @@ describe('personal responses are never stored', () => {
 })
 
 describe('compression', () => {
-  it("a page asked with a browser's gzip, deflate, br is gzipped in one piece: never brotli, never a stream per response", async () => {
-    const res = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'gzip, deflate, br' })
-    expect(res.headers['content-encoding']).toBe('gzip')
-    expect(res.headers.vary).toMatch(/Accept-Encoding/i)
-    // One write with its length, not a chunked stream of flushed blocks.
-    expect(Number(res.headers['content-length'])).toBe(res.body.length)
-    expect(gunzipSync(res.body).toString('utf8')).toContain('</html>')
-    const brOnly = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
-    expect(brOnly.headers['content-encoding']).toBeUndefined()
-    expect(brOnly.body.toString('utf8')).toContain('</html>')
+  it("a page asked with a browser's gzip, deflate, br comes in brotli, with gzip for a client without it, plain for one with neither", async () => {
+    const br = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'gzip, deflate, br' })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i)
+    expect(brotliDecompressSync(br.body).toString('utf8')).toContain('</html>')
+    const gzip = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'gzip' })
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gzip.body).toString('utf8')).toContain('</html>')
     const none = await fetchRaw(`${web.url}/user/privacy`, {})
     expect(none.headers['content-encoding']).toBeUndefined()
+    expect(none.body.toString('utf8')).toContain('</html>')
   })
 
   it('a body that pauses (deferred data) still streams: the first part reaches the client before the rest is made', async () => {
@@ -206,6 +212,109 @@ describe('one api call per page', () => {
     expect(pageA).toContain('memo.a.')
     expect(pageA).not.toContain('memo.b.')
     expect(pageB).toContain('memo.b.')
+  })
+})
+
+describe('the load context', () => {
+  it("carries this response's CSP nonce, the visitor's address, a request id and an empty memo of its own, and no header does", async () => {
+    const seen = await Promise.all([1, 2].map(() => fetch(`${web.url}/test/context`, { headers: { 'x-cardlane-request-id': 'chosen' } })))
+    const [a, b] = await Promise.all(
+      seen.map(async (res) => ({ csp: res.headers.get('content-security-policy') ?? '', body: await res.json() })),
+    )
+    expect(a.csp).toContain(`'nonce-${a.body.context.cspNonce}'`)
+    expect(a.body.context.cspNonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+    expect(a.body.context.clientAddress).toBe('127.0.0.1')
+    expect(a.body.context.requestId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(a.body.context.requestId).not.toBe(b.body.context.requestId)
+    expect(a.body.context.memo).toBe(true)
+    // A form's route: the 256 kB a plain form may have.
+    expect(a.body.context.bodyLimit).toBe(256 * 1024)
+    // Nothing of it travels as a header the loaders could be fooled by.
+    expect(a.body.headers.filter((h: string) => h.startsWith('x-cardlane'))).toEqual(['x-cardlane-request-id'])
+  })
+
+  it('an asynchronous getLoadContext is awaited before the loaders run', async () => {
+    const app = express()
+    app.all(
+      '*',
+      remixHandler({
+        build: testBuild(),
+        getLoadContext: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 10))
+          return createLoadContext({ clientAddress: '192.0.2.9', requestId: 'awaited' })
+        },
+        refuse: (res, status) => res.status(status).end(),
+      }),
+    )
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/test/context`)
+      expect((await res.json()).context).toMatchObject({ clientAddress: '192.0.2.9', requestId: 'awaited' })
+    } finally {
+      server.close()
+    }
+  })
+})
+
+describe('the URL behind a proxy follows TRUST_PROXY', () => {
+  const forwarded = { 'x-forwarded-host': 'shop.example:8443', 'x-forwarded-proto': 'https' }
+  let proxied: RunningWeb | undefined
+  afterEach(async () => {
+    await proxied?.close()
+    proxied = undefined
+    delete process.env.TRUST_PROXY
+  })
+  async function urlSeen(trustProxy: string | undefined, headers: Record<string, string>) {
+    if (trustProxy === undefined) delete process.env.TRUST_PROXY
+    else process.env.TRUST_PROXY = trustProxy
+    proxied = await startWeb()
+    const res = await fetch(`${proxied.url}/test/context`, { headers })
+    return { status: res.status, url: res.status === 200 ? ((await res.json()) as { url: string }).url : null }
+  }
+
+  it('no proxy named: the forwarded host, port and scheme a client sends are ignored', async () => {
+    const { url } = await urlSeen(undefined, forwarded)
+    expect(url).toBe(`${proxied!.url}/test/context`)
+  })
+
+  it('a proxy named that is not the caller: ignored alike', async () => {
+    const { url } = await urlSeen('10.0.0.0/8', forwarded)
+    expect(url).toBe(`${proxied!.url}/test/context`)
+  })
+
+  it('the named proxy (this machine): its host with its port, and its scheme', async () => {
+    expect((await urlSeen('loopback', forwarded)).url).toBe('https://shop.example:8443/test/context')
+    await proxied?.close()
+    // Several hops: the first host is the one the visitor asked for.
+    expect((await urlSeen('loopback', { 'x-forwarded-host': 'shop.example, inner.local:3000' })).url).toBe(
+      'http://shop.example/test/context',
+    )
+  })
+
+  it('a host that is not a host is a 400, not a URL of its choosing', async () => {
+    expect((await urlSeen('loopback', { 'x-forwarded-host': 'evil.example/path?x=' })).status).toBe(400)
+  })
+
+  it("the cross-site guard compares a form's Origin with the forwarded host", async () => {
+    process.env.TRUST_PROXY = 'loopback'
+    proxied = await startWeb()
+    const post = (origin: string) =>
+      fetch(`${proxied!.url}/test/context`, {
+        method: 'POST',
+        headers: { ...forwarded, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'a=1',
+      })
+    expect((await post('https://shop.example:8443')).status).toBe(200)
+    const refused = await post('https://evil.example')
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toBe(serverMessages.crossSite)
+  })
+})
+
+describe('what the process answers itself', () => {
+  it('says "too large" in the app\'s own words', () => {
+    expect(serverMessages.tooLarge).toBe(accessMessages.tooLarge)
   })
 })
 

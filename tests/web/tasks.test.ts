@@ -3,12 +3,11 @@ import * as root from '~/root'
 import * as tasks from '~/routes/tasks'
 import { tasksFlow } from '~/upstream/tasks.server'
 import { transportMessages } from '~/utils/messages'
-import { openRequestMemo, REQUEST_ID_HEADER } from '~/utils/request-memo.server'
 import { seedUser } from '../support/api'
 import { closedPort } from '../support/fault-upstream'
 import { newEmail, useTestApi } from '../support/kit'
 import { walletInfo, walletUser } from '../support/wallet'
-import { call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
+import { call, jsonOf, load, loadContextFor, makeRequest, signedInJar, submit } from '../support/web'
 import { startWeb } from './web-app'
 
 /** The Rewards screen and the Claim action every task list posts to, with real Requests against the real api. */
@@ -47,21 +46,20 @@ describe('/tasks loader', () => {
   it('costs no api call of its own: the root and the screen share one /v1/user/index per request', async () => {
     const { token } = await seedUser(api, { email: newEmail('memo') })
     const jar = await signedInJar(token)
-    const memo = openRequestMemo()
-    try {
-      const request = () => makeRequest('/tasks', { jar, headers: { [REQUEST_ID_HEADER]: memo.id } })
-      await settle()
-      const before = indexCalls()
-      const [rootData, screenData] = await Promise.all([call(root.loader, request()), call(tasks.loader, request())])
-      expect((await jsonOf(rootData)).user.userId).toBeTruthy()
-      expect((await jsonOf(screenData)).tasks).toHaveLength(4)
-      // Home and Account read the tasks with the same flow, so they too pay nothing extra.
-      expect((await tasksFlow(request())).success).toBe(true)
-      await settle()
-      expect(indexCalls() - before).toBe(1)
-    } finally {
-      memo.close()
-    }
+    const request = () => makeRequest('/tasks', { jar })
+    const context = loadContextFor(request())
+    await settle()
+    const before = indexCalls()
+    const [rootData, screenData] = await Promise.all([
+      call(root.loader, request(), {}, undefined, context),
+      call(tasks.loader, request(), {}, undefined, context),
+    ])
+    expect((await jsonOf(rootData)).user.userId).toBeTruthy()
+    expect((await jsonOf(screenData)).tasks).toHaveLength(4)
+    // Home and Account read the tasks with the same flow, so they too pay nothing extra.
+    expect((await tasksFlow(request(), context)).success).toBe(true)
+    await settle()
+    expect(indexCalls() - before).toBe(1)
   })
 })
 

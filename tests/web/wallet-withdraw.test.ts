@@ -8,10 +8,9 @@ import * as bankCards from '~/routes/wallet.bank-cards'
 import * as success from '~/routes/wallet.withdraw-success'
 import * as detail from '~/routes/wallet.withdraw.$id'
 import * as withdraw from '~/routes/wallet.withdraw._index'
-import { openRequestMemo, REQUEST_ID_HEADER } from '~/utils/request-memo.server'
 import { useTestApi } from '../support/kit'
 import { admin, PIN, walletInfo, walletUser, withdraw as apiWithdraw, type WalletUser } from '../support/wallet'
-import { call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
+import { call, jsonOf, load, loadContextFor, makeRequest, signedInJar, submit } from '../support/web'
 
 /** /wallet/withdraw, its success page and the detail, through their loaders and actions, against the real api. */
 const api = useTestApi()
@@ -125,18 +124,13 @@ describe('/wallet/withdraw', () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     const { jar, form } = await screenOf(u)
     for (let i = 0; i < 4; i++) await submit(withdraw.action, '/wallet/withdraw', form({ pin: '999998' }), jar)
-    // As server.ts runs a document POST: one memo for the action, then the loaders.
-    const memo = openRequestMemo()
-    try {
-      const headers = { [REQUEST_ID_HEADER]: memo.id }
-      const before = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar, headers })))
-      expect(before.info.pin.lockedUntil).toBeFalsy()
-      await call(withdraw.action, makeRequest('/wallet/withdraw', { jar, headers, form: form({ pin: '999998' }) }))
-      const after = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar, headers })))
-      expect(after.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
-    } finally {
-      memo.close()
-    }
+    // As the web process runs a document POST: one load context for the action, then the loaders.
+    const context = loadContextFor(makeRequest('/wallet/withdraw'))
+    const before = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar }), {}, undefined, context))
+    expect(before.info.pin.lockedUntil).toBeFalsy()
+    await call(withdraw.action, makeRequest('/wallet/withdraw', { jar, form: form({ pin: '999998' }) }), {}, undefined, context)
+    const after = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar }), {}, undefined, context))
+    expect(after.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
   })
 
   it('a PIN reset less than 24 hours ago: the refusal says until when', async () => {

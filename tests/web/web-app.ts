@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import type { ServerBuild } from '@remix-run/node'
+import type { AppLoadContext, ServerBuild } from '@remix-run/node'
 import * as entry from '~/entry.server'
 import * as root from '~/root'
 import * as index from '~/routes/_index'
@@ -11,10 +11,10 @@ import * as account from '~/routes/account'
 import * as login from '~/routes/login'
 import * as logout from '~/routes/logout'
 import * as privacy from '~/routes/user.privacy'
-import { createWebApp } from '../../server'
+import { createWebApp } from '../../server/app'
 
 /**
- * The real web process (server.ts's Express: compression, helmet, body limits, the Remix
+ * The real web process (server/'s Express: compression, helmet, body limits, the Remix
  * handler) around a Remix build made of the real route modules, without `npm run build`:
  * for the tests of what server.ts adds. Client assets are stand-ins; a public/build folder
  * with one fingerprinted file checks the static cache.
@@ -30,6 +30,8 @@ const ROUTES = [
   ['routes/test.slow-stream', 'root', 'test/slow-stream', false, { loader: slowStream }],
   // Test only: an answer with two cookies, a type without charset and a header helmet set too.
   ['routes/test.headers', 'root', 'test/headers', false, { loader: manyHeaders }],
+  // Test only: the URL and the load context a loader is given.
+  ['routes/test.context', 'root', 'test/context', false, { loader: seenByLoader, action: seenByLoader }],
 ] as const
 
 /**
@@ -57,6 +59,15 @@ async function slowStream() {
   return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
 }
 
+function seenByLoader({ request, context }: { request: Request; context: AppLoadContext }) {
+  const { cspNonce, clientAddress, requestId, memo, bodyLimit } = context
+  return Response.json({
+    url: request.url,
+    context: { cspNonce, clientAddress, requestId, bodyLimit, memo: memo instanceof Map && memo.size === 0 },
+    headers: [...request.headers.keys()],
+  })
+}
+
 function manyHeaders() {
   const headers = new Headers({ 'Content-Type': 'application/json', 'X-Frame-Options': 'SAMEORIGIN', 'X-Test': 'kept' })
   headers.append('Set-Cookie', 'first=1; Path=/; HttpOnly')
@@ -64,7 +75,7 @@ function manyHeaders() {
   return new Response('{"ok":true}', { headers })
 }
 
-function testBuild(): ServerBuild {
+export function testBuild(): ServerBuild {
   const routes: ServerBuild['routes'] = {}
   const manifest: Record<string, unknown> = {}
   for (const [id, parentId, routePath, isIndex, module] of ROUTES) {

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { installGlobals, type ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express, { type Express } from 'express'
+import { remixHandler, requestHost } from './adapter'
+import { readServerEnv } from './env'
+import { securityHeaders } from './headers'
+import { getLoadContext } from './load-context'
+import { logger, requestLog } from './logging'
+import { serverMessages } from './messages'
+import { isCrossSiteMutation } from './request-guard'
+
+installGlobals({ nativeFetch: true })
+
+/**
+ * The web process: Express 4 in front of the Remix build (the official stack's wiring), plus the
+ * security headers, the cross-site guard, the body limits and the load context of every request.
+ */
+export function createWebApp(build: ServerBuild, options: { publicDir?: string } = {}): Express {
+  const env = readServerEnv()
+  const publicDir = options.publicDir ?? path.resolve('public')
+  const app = express()
+  app.disable('x-powered-by')
+  if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
+  app.set('trust proxy', env.trustProxy.value)
+
+  app.use((_req, res, next) => {
+    res.locals.requestId = randomUUID()
+    next()
+  })
+  app.use(securityHeaders(env))
+  app.use(compression())
+
+  // Remix fingerprints /build assets: cache them for a year. Other public files an hour.
+  app.use('/build', express.static(path.join(publicDir, 'build'), { immutable: true, maxAge: '1y' }))
+  // Only paths that name a public file reach the disk: a page costs no stat() of public/.
+  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir).filter((name) => name !== 'build') : [])
+  const servePublic = express.static(publicDir, { maxAge: '1h' })
+  app.use((req, res, next) => (publicNames.has(req.path.split('/')[1] ?? '') ? servePublic(req, res, next) : next()))
+
+  app.use(requestLog)
+  app.get('/healthcheck', (_req, res) => {
+    res.type('text/plain').send('OK')
+  })
+
+  app.use((req, res, next) => {
+    const refused = isCrossSiteMutation({
+      method: req.method,
+      host: requestHost(req),
+      origin: req.get('origin'),
+      secFetchSite: req.get('sec-fetch-site'),
+      allowedHosts: env.publicHost ? [env.publicHost] : [],
+    })
+    if (!refused) return next()
+    logger.warn({ method: req.method, path: req.path }, 'cross-site request refused')
+    res.status(403).type('text/plain').send(serverMessages.crossSite)
+  })
+
+  app.all(
+    '*',
+    remixHandler({
+      build,
+      getLoadContext,
+      // A body over its route's limit (forms: 256 kB) is refused before Remix reads it; the
+      // connection closes so the rest of it is never read.
+      refuse(res, status) {
+        res.status(status).set('Connection', 'close').type('text/plain')
+        res.send(status === 413 ? serverMessages.tooLarge : serverMessages.badRequest)
+      },
+    }),
+  )
+  return app
+}
+
+export async function loadBuild(buildPath = path.resolve('build/remix/index.js')): Promise<ServerBuild> {
+  return (await import(pathToFileURL(buildPath).href)) as ServerBuild
+}
+
+/** `npm run start:web` (build/server.js): the build, the app, the port; SIGTERM closes it. */
+export async function startWebProcess() {
+  const build = await loadBuild()
+  const app = createWebApp(build)
+  const port = Number(process.env.PORT ?? 3000)
+  const host = process.env.HOST ?? '0.0.0.0'
+  const server = app.listen(port, host, () => {
+    logger.info({ port, host }, 'web listening')
+  })
+  const stop = () => server.close(() => process.exit(0))
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+export function reportStartFailure(error: unknown) {
+  logger.fatal({ err: error }, 'web failed to start')
+  process.exit(1)
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { parseTrustProxy, type TrustProxy } from './client-address'
+
+/**
+ * What the web process itself reads from the environment: who the proxies are, the public origin
+ * the cross-site guard accepts, the chat widget the CSP admits, and whether the site is https only.
+ * Read once, when the app is made (createWebApp); the Remix build reads its own settings
+ * (app/utils/env.server.ts).
+ */
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  TRUST_PROXY: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  CHAT_WIDGET_URL: z.string().url().optional(),
+  COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+})
+
+export type ServerEnv = {
+  trustProxy: TrustProxy
+  /** The public origin's host (PUBLIC_URL), also accepted as the Origin of a form post. */
+  publicHost: string | null
+  chatOrigin: string | null
+  /** https only: HSTS and upgrade-insecure-requests (the app's cookies are Secure alike). */
+  secure: boolean
+}
+
+export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
+  const parsed = schema.parse(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v])))
+  const trustProxy = parseTrustProxy(parsed.TRUST_PROXY)
+  if (trustProxy.unsafe && parsed.NODE_ENV === 'production') {
+    throw new Error(`${trustProxy.unsafe}. Name the proxies instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback`)
+  }
+  return {
+    trustProxy,
+    publicHost: parsed.PUBLIC_URL ? new URL(parsed.PUBLIC_URL).host : null,
+    chatOrigin: parsed.CHAT_WIDGET_URL ? new URL(parsed.CHAT_WIDGET_URL).origin : null,
+    secure: parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production',
+  }
+}

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto'
+import type { AppLoadContext } from '@remix-run/node'
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import { bodyLimitFor } from './body-limit'
+import { normalizeAddress } from './client-address'
+
+/**
+ * The state of one incoming request, handed to its loaders and actions as Remix's load context
+ * (its type: app/load-context.ts). Made fresh for every request and dropped with it: nothing per
+ * request lives in a module or on globalThis, and no header a client sends can choose any of it.
+ */
+export function createLoadContext(
+  fields: { cspNonce?: string; clientAddress?: string; requestId?: string; bodyLimit?: number } = {},
+): AppLoadContext {
+  return {
+    cspNonce: fields.cspNonce ?? '',
+    clientAddress: fields.clientAddress ?? '',
+    requestId: fields.requestId ?? randomUUID(),
+    bodyLimit: fields.bodyLimit ?? 0,
+    memo: new Map(),
+  }
+}
+
+/** Express → load context: the nonce in this response's CSP, the address Express decided (TRUST_PROXY). */
+export function getLoadContext(req: ExpressRequest, res: ExpressResponse): AppLoadContext {
+  return createLoadContext({
+    cspNonce: res.locals.cspNonce as string,
+    clientAddress: normalizeAddress(req.ip),
+    requestId: res.locals.requestId as string,
+    bodyLimit: bodyLimitFor(req.path).maxBytes,
+  })
+}

@@ -1,0 +1,10 @@
+/**
+ * What the web process answers before Remix sees a request. The texts are the app's own
+ * (app/utils/messages.ts accessMessages, tests/web/server.test.ts holds them equal): the process
+ * does not import the app's modules, which live in the Remix build.
+ */
+export const serverMessages = {
+  crossSite: 'This request came from another site and was refused.',
+  tooLarge: 'That was more than this form can take. Please try again with less.',
+  badRequest: 'This request could not be read.',
+} as const
