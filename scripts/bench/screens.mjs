@@ -10,7 +10,8 @@ export async function screenBudgets(stack, person, screens, { requests = 60, war
     const headers = { 'accept-encoding': BROWSER_ENCODING, ...(s.signedIn ? { cookie: person.cookie } : {}) }
     const once = async () => {
       // A kept-alive connection the server closed while idle fails once; a new one does not.
-      const res = await fetch(url, { headers, redirect: 'manual' }).catch(() => fetch(url, { headers, redirect: 'manual' }))
+      const get = () => fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(15_000) })
+      const res = await get().catch(get)
       await res.arrayBuffer()
       return res.status
     }
