@@ -270,9 +270,13 @@ export function screenUrls(person) {
     '/wallet/withdraw/:id': `/wallet/withdraw/${person.withdrawalId}`,
     '/wallet/withdraw-success': `/wallet/withdraw-success?id=${person.withdrawalId}`,
   }
+  // Home is the one public screen people see both ways: signed in it carries the wallet.
   return rows
     .filter((r) => !r.path.includes(':') || concrete[r.path])
-    .map((r) => ({ screen: r.screen, path: concrete[r.path] ?? r.path, signedIn: r.access === 'login' }))
+    .flatMap((r) => {
+      const one = { screen: r.screen, path: concrete[r.path] ?? r.path, signedIn: r.access === 'login' }
+      return r.path === '/' ? [one, { ...one, signedIn: true }] : [one]
+    })
 }
 
 /** The reference (../shared/perf-baseline), installed in tmp/ of this repo; null when absent. */

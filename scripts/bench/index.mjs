@@ -5,7 +5,8 @@
 // is bounded in time (the whole run takes about ten minutes).
 //
 //   npm run bench [-- --only lighthouse,first-visit,screens,capacity,memory,ledger] [--db sqlite,postgres]
-//                 [--heap] [--no-write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]
+//                 [--heap] [--no-write | --write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]
+// A whole run writes docs/performance.md (--no-write: not); a run of some parts only with --write.
 //   npm run bench -- --cost …      page CPU against the reference on a running app (scripts/bench.mjs --cost)
 //   npm run bench -- --latency …   latency of a running app (scripts/bench.mjs)
 import { spawnSync } from 'node:child_process'
@@ -100,6 +101,11 @@ try {
 // ---------------------------------------------------------------- the table
 
 const loadAfter = loadAverage()
+// A load above the core count means other work shared the cores: the figures are the machine's.
+const busy =
+  Math.max(Number(loadBefore.split(' ')[0]), Number(loadAfter.split(' ')[0])) > box.cores
+    ? `**The machine was busy (load average above its ${box.cores} cores): these figures say more about it than about the app; rerun on a quiet machine before reading a verdict.**`
+    : null
 const heading = `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC · ${box.cores} cores (${box.cpu}) · ${box.memoryGb} GB · Node ${box.node} · load average ${loadBefore} at the start, ${loadAfter} at the end`
 const table = [
   '| budget | figure | verdict |',
@@ -107,15 +113,19 @@ const table = [
   ...rows.map((r) => `| ${r.db ? `${r.db}: ` : ''}${r.budget} | ${r.figure} | ${r.verdict} |`),
 ]
 section(`${heading}\n`)
+if (busy) console.log(`${busy.replaceAll('**', '')}\n`)
 const width = Math.max(...rows.map((r) => (r.db ? r.db.length + 2 : 0) + r.budget.length))
 for (const r of rows) console.log(`${`${r.db ? `${r.db}: ` : ''}${r.budget}`.padEnd(width)}  ${r.figure.padEnd(40)}  ${r.verdict}`)
 
-if (!flag('no-write') && rows.length) {
+// Only a whole run replaces the table (a part alone would drop the other rows), unless --write.
+const whole = only.length === PARTS.length && dbs.length === 2
+if (rows.length && (flag('write') || (whole && !flag('no-write')))) {
   const file = path.join(root, 'docs/performance.md')
   const text = readFileSync(file, 'utf8')
   const block = [
     '<!-- bench:start -->',
     `Last \`npm run bench\`${only.length < PARTS.length ? ` (\`--only ${only.join(',')}\`)` : ''}: ${heading}.`,
+    ...(busy ? ['', busy] : []),
     '',
     ...table,
     '<!-- bench:end -->',

@@ -8,7 +8,7 @@ import { work } from './app.mjs'
 import { BROWSER_ENCODING, assertLocal, rssMb, sleep, wrk } from './lib.mjs'
 
 export async function memoryBudgets(stack, person, screens, { seconds = 75, heap = false } = {}) {
-  const paths = screens.filter((s) => s.signedIn || s.path === '/').map((s) => s.path)
+  const paths = [...new Set(screens.filter((s) => s.signedIn).map((s) => s.path))]
   const script = path.join(work, 'memory.lua')
   writeFileSync(
     script,
