@@ -46,6 +46,15 @@ const rows = []
 const stacks = []
 let reference = null
 const section = (title) => console.log(`\n${title}`)
+// Ctrl-C or a kill: the processes this run started stop with it (the PostgreSQL database is dropped).
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    console.log(`\n${signal}: stopping what the bench started…`)
+    for (const s of stacks) await s.stop().catch(() => undefined)
+    reference?.stop()
+    process.exit(130)
+  })
+}
 
 try {
   const needsApp = only.some((p) => p !== 'ledger')
