@@ -1,0 +1,60 @@
+// Every screen: api calls per page (the api's request-log lines while the page is served) and the
+// web + api CPU per page (utime + stime of both processes from /proc over a run of requests, two
+// at a time, with a browser's Accept-Encoding). Budgets: ≤ 2 api calls and ≤ 4 ms a page.
+import { BROWSER_ENCODING, assertLocal, cpuMs, sleep, verdict } from './lib.mjs'
+
+export async function screenBudgets(stack, person, screens, { requests = 60, warm = 20 } = {}) {
+  const rows = []
+  for (const s of screens) {
+    const url = assertLocal(stack.base + s.path)
+    const headers = { 'accept-encoding': BROWSER_ENCODING, ...(s.signedIn ? { cookie: person.cookie } : {}) }
+    const once = async () => {
+      // A kept-alive connection the server closed while idle fails once; a new one does not.
+      const get = () => fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(15_000) })
+      const res = await get().catch(get)
+      await res.arrayBuffer()
+      return res.status
+    }
+    // Calls of one page on its own: the log lines it adds (the api logs once the answer is sent).
+    // Warm first: the first requests of a page compile its code and fill caches.
+    const status = await once()
+    for (let i = 0; i < warm; i++) await once()
+    await sleep(50)
+    const linesBefore = stack.apiRequests()
+    await once()
+    await sleep(50)
+    const calls = stack.apiRequests() - linesBefore
+
+    const before = cpuMs(stack.webPid) + cpuMs(stack.apiPid)
+    let next = 0
+    const worker = async () => {
+      while (next++ < requests) await once()
+    }
+    await Promise.all([worker(), worker()])
+    const ms = (cpuMs(stack.webPid) + cpuMs(stack.apiPid) - before) / requests
+    const row = { screen: `${s.screen}${s.signedIn ? '' : ' (visitor)'}`, path: s.path, status, calls, ms }
+    rows.push(row)
+    console.log(
+      `  ${row.screen.padEnd(26)} ${String(status).padStart(3)}  api calls ${calls}  web + api ${ms.toFixed(2).padStart(6)} ms a page`,
+    )
+  }
+  const worstCalls = rows.reduce((a, b) => (b.calls > a.calls ? b : a), rows[0])
+  const worstMs = rows.reduce((a, b) => (b.ms > a.ms ? b : a), rows[0])
+  const callsOver = rows.filter((r) => r.calls > 2)
+  const msOver = rows.filter((r) => r.ms > 4)
+  const names = (rs) => rs.map((r) => r.screen).join(', ')
+  return [
+    {
+      part: 'screens',
+      budget: 'api calls ≤ 2 on every screen',
+      figure: `${worstCalls.calls} (${worstCalls.screen})`,
+      verdict: verdict(worstCalls.calls, 2, { unit: ' calls' }) + (callsOver.length ? `: ${names(callsOver)}` : ''),
+    },
+    {
+      part: 'screens',
+      budget: 'web + api CPU ≤ 4 ms a page',
+      figure: `${worstMs.ms.toFixed(2)} ms (${worstMs.screen})`,
+      verdict: verdict(worstMs.ms, 4, { unit: ' ms' }) + (msOver.length ? `: ${msOver.length} of ${rows.length} screens over` : ''),
+    },
+  ]
+}
