@@ -1,12 +1,12 @@
 import { CodeType } from '#contract/accounts'
 import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
-import { clientKey } from '../lib/client-address'
 import { refuse } from '../lib/envelope'
 import { alreadyRegisteredMail, verifyCodeMail } from '../lib/messages'
 import { newVerifyCode } from '../lib/tokens'
 import { findLiveCode, giveBackAttempt, markCodeUsed, replaceCode, takeAttempt } from '../models/email-codes'
 import { hitRateLimit } from '../models/rate-limits'
+import { knownPlaceOf } from '../models/sign-in-places'
 import { findUserByEmail } from '../models/users'
 
 export const CODE_LIFETIME_MS = 10 * 60_000
@@ -41,15 +41,24 @@ const DAY_MS = 86_400_000
  * - types 4, 5 (reset PIN, delete account): the caller is signed in; the code goes to their own
  *   address, which the route passes as `email`.
  */
-export async function sendVerifyCode(deps: ApiDeps, email: string, type: CodeType, requester: string): Promise<void> {
+export async function sendVerifyCode(
+  deps: ApiDeps,
+  email: string,
+  type: CodeType,
+  requester: { address: string; places: string[] },
+): Promise<void> {
   const now = deps.now()
-  const asker = `${clientKey(requester)}:${type}:${email}`
+  const asker = `${requester.address}:${type}:${email}`
   const throttle = await hitRateLimit(deps.db, `emailCode:${asker}`, CODE_RESEND_MS, now)
   if (throttle.hits > 1) throw refuse(Refusals.CODE_TOO_SOON)
   const daily = await hitRateLimit(deps.db, `emailCodeDay:${asker}`, DAY_MS, now)
   if (daily.hits > CODES_PER_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
   const ceiling = await hitRateLimit(deps.db, `emailCodeDayAll:${type}:${email}`, DAY_MS, now)
-  if (ceiling.hits > CODES_PER_ADDRESS_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
+  // Strangers reaching the ceiling must not lock the owner out: a device or address the account
+  // signed in from before still gets its own CODES_PER_DAY.
+  if (ceiling.hits > CODES_PER_ADDRESS_DAY && !(await knownPlaceOf(deps.db, email, requester.places))) {
+    throw refuse(Refusals.CODE_LIMIT_REACHED)
+  }
 
   const code = newVerifyCode()
   const codeHash = await deps.hasher.hash(code)

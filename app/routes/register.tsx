@@ -32,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
     schema: codePasswordSchema,
     run: (value) => registerFlow(request, value),
     done: (token, value) =>
-      redirectSignedIn(token, {
+      redirectSignedIn(request, token, {
         to: safeRedirect(formData.get('redirectTo'), '/'),
         message: successMessages.registered,
         email: value.email,

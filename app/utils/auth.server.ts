@@ -2,6 +2,7 @@ import { redirect, redirectDocument } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { profileApi, type UserInfo, type WalletSummary } from '#contract/profile'
 import { upstream, UpstreamError } from '~/upstream/client.server'
+import { deviceCookie, deviceOf } from './device.server'
 import { accessMessages, transportMessages } from './messages'
 import { afterChange, memoized } from './request-memo.server'
 import { commitSession, emptySession, getSession, type AppSession } from './session.server'
@@ -74,7 +75,7 @@ async function withExpiry<T>(request: Request, run: () => Promise<T>): Promise<T
 /** A contract call on the person's behalf: their token, their address, and expiry handled. */
 export async function callApi<E extends Endpoint>(request: Request, endpoint: E, input: InputOf<E>): Promise<DataOf<E>> {
   const token = await getToken(request)
-  const send = () => upstream.call(endpoint, input, { token, clientIp: clientIp(request) })
+  const send = () => upstream.call(endpoint, input, { token, clientIp: clientIp(request), device: deviceOf(request) })
   // A page's loaders asking the same GET (the root's and Home's user index) make one call.
   const answer =
     endpoint.method === 'GET'
@@ -138,6 +139,7 @@ export async function loadSessionUser(
  * are filled by the next user-info fetch.
  */
 export async function redirectSignedIn(
+  request: Request,
   token: string,
   { to, message, email, headers }: { to: string; message: string; email?: string; headers?: HeadersInit },
 ) {
@@ -145,5 +147,9 @@ export async function redirectSignedIn(
   session.set('token', token)
   if (email) session.set('login_email', email)
   flashToast(session, { type: 'success', message })
-  return redirect(to, { headers: combineHeaders(headers, { 'Set-Cookie': await commitSession(session) }) })
+  // A browser signing in for the first time keeps the device id its sign-in was made with.
+  const device = deviceCookie(request)
+  return redirect(to, {
+    headers: combineHeaders(headers, { 'Set-Cookie': await commitSession(session) }, device ? { 'Set-Cookie': device } : undefined),
+  })
 }
