@@ -24,7 +24,8 @@ export const CODE_RESEND_MS = 60_000
  *   takes three connections' full allowance to reach it (one attacker leaves the owner 20), and
  *   it bounds an inbox to 30 mails a day per type and a guesser (5 tries a code) to 150 tries a day
  *   at a 6-digit code: 1.5 in 10 000. Lower would let fewer connections lock the owner out; higher
- *   would make guessing and mail floods cheaper.
+ *   would make guessing and mail floods cheaper. A device or address the account signed in from
+ *   before passes it, so strangers who reach it cannot stop the owner's sign-in by code.
  *
  * The once-a-minute rule is per requester too, so another caller's ask never makes the owner wait.
  */
