@@ -1,16 +1,25 @@
+import { createHmac } from 'node:crypto'
 import type { Db } from '../db/connect'
 
 /**
  * Which account earned task rewards with which bank account (migration 0007): a bank account is a
- * person's, so it earns rewards for one account only. `bank_account` is `<bank code>:<number>`.
+ * person's, so it earns rewards for one account only. `bank_account` is a keyed digest of `<bank
+ * code>:<number>` (the installation's secret `key`), never the number: it outlives a deleted
+ * account, whose bank accounts are erased, so that deleting and signing up again farms nothing.
  */
 
-export const bankAccountKey = (row: { bank_code: string; account_number: string }) => `${row.bank_code}:${row.account_number}`
+export const bankAccountKey = (key: string, row: { bank_code: string; account_number: string }) =>
+  createHmac('sha256', key).update(`bank-account:${row.bank_code}:${row.account_number}`).digest('base64url')
 
 /** Every bank account this person ever saved (removed ones too: removing one does not make it new). */
-export async function bankAccountsEverSaved(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('bank_cards').select(['bank_code', 'account_number']).where('user_id', '=', userId).execute()
-  return [...new Set(rows.map(bankAccountKey))]
+export async function bankAccountsEverSaved(db: Db, key: string, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('bank_cards')
+    .select(['bank_code', 'account_number'])
+    .where('user_id', '=', userId)
+    .where('account_number', '!=', '')
+    .execute()
+  return [...new Set(rows.map((r) => bankAccountKey(key, r)))]
 }
 
 /**
@@ -48,11 +57,12 @@ export async function rewardsCredited(db: Db, userId: string): Promise<number> {
  * Bank accounts saved by more than one account, each with those accounts: what an operator looks
  * at for throw-away accounts (one person, many sign-ups, one bank account to be paid to).
  */
-export async function sharedBankAccounts(db: Db, limit: number) {
+export async function sharedBankAccounts(db: Db, key: string, limit: number) {
   const shared = await db
     .selectFrom('bank_cards')
     .select(['bank_code', 'account_number'])
     .select((eb) => eb.fn.count<number>('user_id').distinct().as('accounts'))
+    .where('account_number', '!=', '')
     .groupBy(['bank_code', 'account_number'])
     .having((eb) => eb.fn.count('user_id').distinct(), '>', 1)
     .orderBy('accounts', 'desc')
@@ -84,11 +94,19 @@ export async function sharedBankAccounts(db: Db, limit: number) {
     )
     .orderBy('users.created_at')
     .execute()
-  const owners = await db.selectFrom('reward_bank_accounts').selectAll().where('bank_account', 'in', shared.map(bankAccountKey)).execute()
+  const owners = await db
+    .selectFrom('reward_bank_accounts')
+    .selectAll()
+    .where(
+      'bank_account',
+      'in',
+      shared.map((r) => bankAccountKey(key, r)),
+    )
+    .execute()
   return shared.map((s) => ({
     bank_code: s.bank_code,
     account_number: s.account_number,
-    rewardOwner: owners.find((o) => o.bank_account === bankAccountKey(s))?.user_id ?? null,
+    rewardOwner: owners.find((o) => o.bank_account === bankAccountKey(key, s))?.user_id ?? null,
     accounts: holders
       .filter((h) => h.bank_code === s.bank_code && h.account_number === s.account_number)
       .filter((h, i, all) => all.findIndex((x) => x.user_id === h.user_id) === i),

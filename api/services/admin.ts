@@ -114,7 +114,7 @@ export async function checkBooks(deps: ApiDeps) {
 /** Bank accounts on several accounts, most accounts first: the operators' view of farmed sign-ups. */
 export async function sharedBankAccounts(deps: ApiDeps, limit: number): Promise<SharedBankAccountsData> {
   const { currency } = deps.config.wallet
-  return (await findSharedBankAccounts(deps.db, limit)).map((s) => ({
+  return (await findSharedBankAccounts(deps.db, deps.config.wallet.pinPepper, limit)).map((s) => ({
     bankName: findBank(currency, s.bank_code)?.name ?? `Bank ${s.bank_code}`,
     maskedNumber: maskAccountNumber(s.account_number),
     rewardsEarnedBy: s.rewardOwner,

@@ -80,7 +80,12 @@ export async function getTaskReward(deps: ApiDeps, user: User, body: GetTaskRewa
     const facts = await taskFacts(trx, user.id)
     if (Math.min(task.done(facts), task.target) < task.target)
       throw refuse(Refusals.TASK_NOT_DONE, `${Refusals.TASK_NOT_DONE.msg}: ${task.title}`)
-    const { heldByOther } = await claimForRewards(trx, user.id, await bankAccountsEverSaved(trx, user.id), now)
+    const { heldByOther } = await claimForRewards(
+      trx,
+      user.id,
+      await bankAccountsEverSaved(trx, deps.config.wallet.pinPepper, user.id),
+      now,
+    )
     if (heldByOther) throw refuse(Refusals.REWARD_BANK_ACCOUNT_USED)
     const claim: TaskClaimRow = { id: newId(), user_id: user.id, task_id: task.id, amount, currency, claimed_at: now }
     // A parallel claim committed first (PostgreSQL): it was credited, this one is not.

@@ -106,7 +106,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       // person's own rewards stay in the wallet (claimed before any bank account was saved).
       const rewards = await rewardsCredited(trx, user.id)
       if (rewards > 0) {
-        const { heldByOther } = await claimForRewards(trx, user.id, [bankAccountKey(card)], now)
+        const { heldByOther } = await claimForRewards(trx, user.id, [bankAccountKey(wallet.pinPepper, card)], now)
         if (heldByOther && body.amount > Number(walletRow.balance) - rewards) throw refuse(Refusals.REWARD_HELD)
       }
       const { remaining } = await remainingToday(deps, trx, user.id, now)

@@ -135,6 +135,10 @@ describe("the operators' view", () => {
       [a.email, '2001:db8:beef:7::/64', true],
       [b.email, '2001:db8:beef:7::/64', false],
     ])
+    // What outlives a deleted account is a keyed digest, never the account number.
+    const kept = await api.db.selectFrom('reward_bank_accounts').select('bank_account').where('user_id', '=', a.userId).execute()
+    expect(kept).toHaveLength(1)
+    expect(kept[0].bank_account).not.toContain(shared)
     // Operators only.
     expect((await api.get('/admin/signals/sharedBankAccounts')).status).toBe(403)
   })

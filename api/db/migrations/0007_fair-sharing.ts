@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely'
 /**
  * What links throw-away accounts, and what a person's own sign-ins look like:
  *
- * - `reward_bank_accounts`: the first account that earned a task reward with a bank account (bank
- *   code + number) owns it; another account with the same bank account earns no reward, and the
- *   rewards it has stay in its wallet. No foreign key: a deleted account keeps the bank account
- *   spent, or deleting and signing up again would farm it afresh.
+ * - `reward_bank_accounts`: the first account that earned a task reward with a bank account (a keyed
+ *   digest of bank code + number) owns it; another account with the same bank account earns no
+ *   reward, and the rewards it has stay in its wallet. No foreign key: a deleted account keeps the
+ *   bank account spent, or deleting and signing up again would farm it afresh.
  * - `users.signup_address`: the caller's address at sign-up (an IPv6 caller by its /64), for the
  *   operators' view of accounts that share one.
  * - `sign_in_places`: where a person has signed in before (an address key, or the digest of a
