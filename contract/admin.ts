@@ -53,12 +53,39 @@ export const booksData = z.object({
 
 export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: z.string(), email: z.string() })
 
+/**
+ * Bank accounts saved by more than one account (the throw-away-accounts signal): each with the
+ * accounts that saved it, where each signed up from (an IPv6 caller by its /64), what task rewards
+ * each was credited, and which account the bank account earned rewards for.
+ */
+export const sharedBankAccountsQuery = z
+  .object({ limit: z.coerce.number({ invalid_type_error: 'limit must be a number' }).int().min(1).max(200).default(50) })
+  .strict()
+export const sharedBankAccountsData = z.array(
+  z.object({
+    bankName: z.string(),
+    maskedNumber: z.string(),
+    rewardsEarnedBy: z.string().nullable(),
+    accounts: z.array(
+      z.object({
+        userId: z.string(),
+        email: z.string(),
+        signupAddress: z.string().nullable(),
+        createdAt: z.number().int(),
+        rewards: z.number().int(),
+      }),
+    ),
+  }),
+)
+export type SharedBankAccountsData = z.infer<typeof sharedBankAccountsData>
+
 export const adminApi = {
   adjust: post('/admin/wallet/adjust', 'admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
   withdrawals: get('/admin/withdraw/page', 'admin', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
   updateWithdrawal: post('/admin/withdraw/update', 'admin', updateWithdrawalBody, adminWithdrawalSchema),
   user: get('/admin/user', 'admin', adminUserQuery, adminUserData),
   books: get('/admin/books', 'admin', z.object({}), booksData),
+  sharedBankAccounts: get('/admin/signals/sharedBankAccounts', 'admin', sharedBankAccountsQuery, sharedBankAccountsData),
 }
 
 /** A calendar day, YYYY-MM-DD, in the installation's time zone (the wallet's). */

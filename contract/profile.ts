@@ -60,10 +60,17 @@ export const userNameField = z
   // Apart from min(1): an empty one says "required" alone, not twice.
   .refine((name) => name.length === 0 || name.length >= NICKNAME_MIN, `Nickname must be at least ${NICKNAME_MIN} characters`)
 
+/**
+ * An avatar address a page may put in `<img src>`: a path on our own origin, or an https address
+ * (a Google picture). `//host/x` and `/\host/x` are other origins to a browser, however they
+ * start; whitespace and backslashes have no place in either form.
+ */
+export const isAvatarAddress = (value: string) => /^(\/(?![/\\])|https:\/\/(?![/\\]))[^\s\\]*$/.test(value)
+
 export const headImgField = z
   .string({ invalid_type_error: 'Avatar must be text' })
   .max(2048, 'Avatar address is too long')
-  .regex(/^(\/|https:\/\/)/, 'Avatar must be an uploaded image')
+  .refine(isAvatarAddress, 'Avatar must be an uploaded image')
   .nullable()
 
 export const setInfoBody = z

@@ -61,6 +61,16 @@ export const Refusals = {
   USER_NOT_FOUND: { code: 4117, msg: 'No such user' },
   /** An operator's adjustment would take the balance below zero. */
   ADJUSTMENT_TOO_LARGE: { code: 4118, msg: 'This adjustment would take the balance below zero' },
+  /** A task reward claimed by an account whose bank account already earned rewards for another account. */
+  REWARD_BANK_ACCOUNT_USED: {
+    code: 4120,
+    msg: 'This bank account already earned rewards on another account. Rewards are paid once per person',
+  },
+  /** A withdrawal that would take rewards to a bank account that earned them on another account. */
+  REWARD_HELD: {
+    code: 4121,
+    msg: 'Rewards are paid once per person, and this bank account already earned them on another account. Your rewards stay in your wallet; you can withdraw the rest',
+  },
   /** No such brand in the catalogue. */
   UNKNOWN_BRAND: { code: 4201, msg: 'We do not buy this gift card. Choose one from the list' },
   /** The brand is not bought from this country. */
@@ -91,6 +101,8 @@ export const Refusals = {
   UPLOAD_LIMIT: { code: 4214, msg: 'You uploaded too many photos today. Try again tomorrow' },
   /** An operator's proposal that is not lower than the quote, or pays nothing at all. */
   PROPOSAL_NOT_LOWER: { code: 4215, msg: 'A proposal must lower the payout of the cards it names, and pay something' },
+  /** A rejection's proof photo that is not an operator's own upload, or is already another order's proof. */
+  PROOF_NOT_OPERATORS: { code: 4216, msg: 'A proof photo must be one an operator uploaded for this order' },
   /** No such task (or it is switched off: its reward setting is 0). */
   TASK_NOT_FOUND: { code: 4310, msg: 'This task was not found' },
   /** The task is not finished yet; the msg names it. */

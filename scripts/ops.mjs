@@ -20,6 +20,7 @@
 //   rate <brand> <country> <physical|ecode> [<rate>]                      set a rate (₦ per card-currency unit, e.g. 1450.50), or show its history
 //   eta <brand> <minutes>                                                 set a brand's review ETA
 //   stats [--from YYYY-MM-DD] [--to YYYY-MM-DD]                          the funnel: visits → registrations → first order → first withdrawal (default: the last 30 days)
+//   shared-bank-accounts [--limit 50]                                     bank accounts saved on several accounts: who, signed up from where, rewards credited
 //
 // Settings: OPS_API_URL (default http://127.0.0.1:3001), ADMIN_TOKEN (default: data/admin-token, made by npm start).
 import { randomUUID } from 'node:crypto'
@@ -162,6 +163,20 @@ switch (command) {
     console.log(`${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}); available now ${money(entry.balanceAfter, u.currency)}`)
     break
   }
+  case 'shared-bank-accounts': {
+    const list = await call('GET', `/admin/signals/sharedBankAccounts?limit=${flags.limit ?? 50}`)
+    if (list.length === 0) console.log('No bank account is saved on more than one account.')
+    for (const b of list) {
+      console.log(
+        `${b.bankName} ${b.maskedNumber}: ${b.accounts.length} accounts${b.rewardsEarnedBy ? `; earned rewards for ${b.rewardsEarnedBy}` : ''}`,
+      )
+      for (const a of b.accounts)
+        console.log(
+          `  ${a.userId}  ${a.email}  signed up ${new Date(a.createdAt).toISOString()} from ${a.signupAddress ?? 'unknown'}, rewards ${a.rewards}`,
+        )
+    }
+    break
+  }
   case 'books': {
     const b = await call('GET', '/admin/books')
     if (b.mismatches.length === 0) console.log(`The books balance: ${b.wallets} wallet(s), each equal to the sum of its log.`)
@@ -263,6 +278,8 @@ switch (command) {
     break
   }
   default:
-    console.log('usage: npm run ops -- withdrawals|withdrawal|user|adjust|books|orders|order|rates|rate|eta|stats …  (see scripts/ops.mjs)')
+    console.log(
+      'usage: npm run ops -- withdrawals|withdrawal|user|adjust|books|shared-bank-accounts|orders|order|rates|rate|eta|stats …  (see scripts/ops.mjs)',
+    )
     process.exitCode = command ? 2 : 0
 }

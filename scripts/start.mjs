@@ -2,7 +2,9 @@
 // are newer than the build, then runs the api (SQLite under data/, e-mail to the console and
 // data/outbox/) and the web in front of it, as two processes, and prints the one URL to open.
 // API_BASE_URL set: no embedded api, the web uses that one. API_HOST: where the embedded api
-// listens. When either process dies, the other is stopped and the exit code is 1.
+// listens. When either process dies it is started again, sooner or later (a backoff that grows while
+// it keeps dying soon after starting), and the console says so; one that keeps dying, or whose port
+// another program took, stops both with exit code 1.
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
@@ -97,11 +99,14 @@ async function startApi() {
       MAIL_TRANSPORT: process.env.MAIL_TRANSPORT ?? (process.env.SMTP_URL ? undefined : 'outbox'),
     },
     { port: apiPort, variable: 'API_PORT' },
+    { restart: { readyUrl: `${embeddedApiUrl}/healthz` } },
   )
   return (await supervisor.waitUntilReady(`${embeddedApiUrl}/healthz`, api)) ? embeddedApiUrl : null
 }
 
 async function startWeb(apiUrl) {
+  const probeHost = webHost === '0.0.0.0' || webHost === '::' ? '127.0.0.1' : webHost.includes(':') ? `[${webHost}]` : webHost
+  const readyUrl = `http://${probeHost}:${webPort}/healthcheck`
   const web = supervisor.run(
     'web',
     node,
@@ -116,9 +121,9 @@ async function startWeb(apiUrl) {
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
     },
     { port: webPort, variable: 'PORT' },
+    { restart: { readyUrl } },
   )
-  const probeHost = webHost === '0.0.0.0' || webHost === '::' ? '127.0.0.1' : webHost.includes(':') ? `[${webHost}]` : webHost
-  return supervisor.waitUntilReady(`http://${probeHost}:${webPort}/healthcheck`, web)
+  return supervisor.waitUntilReady(readyUrl, web)
 }
 
 function printWelcome() {

@@ -30,6 +30,8 @@ export interface Database {
   ecode_fingerprints: EcodeFingerprintsTable
   analytics_events: AnalyticsEventsTable
   task_claims: TaskClaimsTable
+  reward_bank_accounts: RewardBankAccountsTable
+  sign_in_places: SignInPlacesTable
 }
 
 export interface UsersTable {
@@ -44,6 +46,8 @@ export interface UsersTable {
   google_sub: string | null
   /** The linked Google account's e-mail, as Google verified it (migration 0005); null when not linked. */
   google_email: string | null
+  /** The caller's address key at sign-up (an IPv6 caller by its /64), migration 0007; null before it. */
+  signup_address: string | null
   created_at: number
   updated_at: number
 }
@@ -322,6 +326,20 @@ export interface AnalyticsEventsTable {
   created_at: number
   /** The browser's random visitor id (page views), or null (migration 0006). */
   visitor_id: string | null
+}
+
+/** The account that first earned a task reward with a bank account (`<bank code>:<number>`), migration 0007. */
+export interface RewardBankAccountsTable {
+  bank_account: string
+  user_id: string
+  created_at: number
+}
+
+/** Where a person signed in before: `a:<address key>` or `d:<sha256 of the web's device id>`, migration 0007. */
+export interface SignInPlacesTable {
+  user_id: string
+  place: string
+  last_at: number
 }
 
 export type User = Selectable<UsersTable>

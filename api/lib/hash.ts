@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 import { hash as argon2Hash, parseOptions as argon2Params, verify as argon2Verify, type Algorithm } from '@node-rs/argon2'
-import { createHashGate, type HashGate, type HashGateOptions } from './hash-gate'
+import { createHashGate, type HashGate, type HashGateOptions, type HashPriority } from './hash-gate'
 
 /**
  * Slow hashes for passwords and e-mail codes. New hashes are argon2id at OWASP's minimum (19 MiB,
@@ -95,14 +95,17 @@ export function verifySecret(secret: string, stored: string): Promise<boolean> {
 }
 
 export type Hasher = {
-  /** May throw the HTTP 429 refusal when too many hashes are running and waiting (hash-gate.ts). */
-  hash(secret: string): Promise<string>
-  verify(secret: string, stored: string): Promise<boolean>
+  /**
+   * May throw the HTTP 429 refusal when too many hashes are running and waiting (hash-gate.ts).
+   * `priority` says whose turn comes first when hashes wait: a known caller's before a stranger's.
+   */
+  hash(secret: string, priority?: HashPriority): Promise<string>
+  verify(secret: string, stored: string, priority?: HashPriority): Promise<boolean>
   /**
    * Spends the time of one verification against a hash nobody knows the secret of, so "no such
    * account" and "no live code" take as long as a real wrong answer and reveal nothing.
    */
-  verifyDummy(secret: string): Promise<false>
+  verifyDummy(secret: string, priority?: HashPriority): Promise<false>
   /** True when a stored hash is not argon2id at this hasher's cost: replace it after a sign-in. */
   needsRehash(stored: string): boolean
   /** Computes the dummy hash ahead of the first request that needs it. */
@@ -115,11 +118,11 @@ export function createHasher(cost: HashCost = 'production', gateOptions?: HashGa
   let dummy: Promise<string> | undefined
   const dummyHash = () => (dummy ??= hashSecret(randomBytes(16).toString('hex'), cost))
   return {
-    hash: (secret) => gate.run(() => hashSecret(secret, cost)),
-    verify: (secret, stored) => gate.run(() => verifySecret(secret, stored)),
-    async verifyDummy(secret) {
+    hash: (secret, priority) => gate.run(() => hashSecret(secret, cost), priority),
+    verify: (secret, stored, priority) => gate.run(() => verifySecret(secret, stored), priority),
+    async verifyDummy(secret, priority) {
       const stored = await dummyHash()
-      await gate.run(() => verifySecret(secret, stored))
+      await gate.run(() => verifySecret(secret, stored), priority)
       return false
     },
     needsRehash(stored) {

@@ -11,7 +11,14 @@ import { IMAGE_TYPES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '#contract/uploads
 export type ImageType = (typeof IMAGE_TYPES)[number]
 
 export async function sniffImageType(bytes: Uint8Array): Promise<ImageType | undefined> {
-  const found = await fileTypeFromBuffer(bytes)
+  let found
+  try {
+    found = await fileTypeFromBuffer(bytes)
+  } catch {
+    // A file cut short after a known signature (an 8-byte TIFF header, a bare PNG signature, an
+    // ID3 or EBML tag) makes the sniffer read past the end and throw: it is not an image either.
+    return undefined
+  }
   return found && (IMAGE_TYPES as readonly string[]).includes(found.mime) ? (found.mime as ImageType) : undefined
 }
 

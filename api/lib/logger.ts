@@ -23,6 +23,8 @@ export const REDACT_PATHS = [
   'req.headers.token',
   'req.headers.authorization',
   'req.headers.cookie',
+  'headers["x-cardlane-device"]',
+  'req.headers["x-cardlane-device"]',
   '*.token',
   '*.password',
   '*.oldPin',

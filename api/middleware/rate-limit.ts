@@ -7,6 +7,8 @@ import { clientKey } from '../lib/client-address'
 import { sendEnvelope } from '../lib/envelope'
 import { msg } from '../lib/messages'
 import { DbRateLimitStore } from '../lib/rate-limit-store'
+import { placesOf } from '../lib/sign-in-place'
+import { knownPlaceOf } from '../models/sign-in-places'
 
 const FIFTEEN_MINUTES = 15 * 60_000
 
@@ -35,6 +37,12 @@ export function authIpLimiter(deps: ApiDeps) {
  * addresses. Only a wrong password counts: not a success, and not a sign-in that was never checked
  * (bad input, the hasher busy (429), the database away (503)), which would lock a person out for
  * retrying under load. Must run after the JSON body parser.
+ *
+ * The lock is the strangers': a sign-in from a device or address the account signed in from
+ * before (models/sign-in-places.ts) counts under its own key, so wrong passwords typed by anyone
+ * else never lock the owner out at home, and a guesser at the owner's own address still meets
+ * the same limit there. Anywhere else the owner signs in by e-mail code, which this lock does
+ * not touch.
  */
 export function loginFailLimiter(deps: ApiDeps) {
   return rateLimit({
@@ -43,9 +51,12 @@ export function loginFailLimiter(deps: ApiDeps) {
     standardHeaders: false,
     legacyHeaders: false,
     store: new DbRateLimitStore(deps.db, deps.now, 'login:fail:'),
-    keyGenerator: (req) => {
+    keyGenerator: async (req) => {
       const email = (req.body as { email?: unknown } | undefined)?.email
-      return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : `ip:${clientKey(req.ip)}`
+      if (typeof email !== 'string') return `ip:${clientKey(req.ip)}`
+      const key = email.trim().toLowerCase().slice(0, 254)
+      const known = await knownPlaceOf(deps.db, key, placesOf(req))
+      return known ? `${key}|${known}` : key
     },
     skipSuccessfulRequests: true,
     requestWasSuccessful: (_req, res) => res.locals.envelopeCode !== Refusals.BAD_CREDENTIALS.code,

@@ -58,6 +58,7 @@ export async function eraseAccount(trx: Db, userId: string, email: string, now: 
       password_hash: null,
       google_sub: null,
       google_email: null,
+      signup_address: null,
       updated_at: now,
     })
     .where('id', '=', userId)
@@ -69,6 +70,7 @@ export async function eraseAccount(trx: Db, userId: string, email: string, now: 
     .where('user_id', '=', userId)
     .executeTakeFirst()
   await trx.deleteFrom('withdrawal_pins').where('user_id', '=', userId).execute()
+  await trx.deleteFrom('sign_in_places').where('user_id', '=', userId).execute()
   const messages = await trx.deleteFrom('messages').where('user_id', '=', userId).executeTakeFirst()
   // Analytics events keep their name and time for the counts; the context held the e-mail and the
   // device, the visitor id tied them to the browser's page views.

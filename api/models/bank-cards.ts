@@ -1,4 +1,4 @@
-import type { Db } from '../db/connect'
+import type { Db, DbKind } from '../db/connect'
 import type { BankCardRow } from '../db/schema'
 
 export const liveBankCards = (db: Db, userId: string): Promise<BankCardRow[]> =>
@@ -19,6 +19,21 @@ export const findOwnBankCard = (db: Db, userId: string, id: string): Promise<Ban
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+
+/**
+ * Inside a write transaction: the person's own live card, locked until the commit (PostgreSQL), so
+ * its removal cannot slip in between this check and what the transaction writes. SQLite's
+ * BEGIN IMMEDIATE already holds every writer.
+ */
+export const lockOwnBankCard = (db: Db, kind: DbKind, userId: string, id: string): Promise<BankCardRow | undefined> =>
+  db
+    .selectFrom('bank_cards')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .$if(kind === 'postgres', (q) => q.forUpdate())
     .executeTakeFirst()
 
 /** Any card by id, deleted too: withdrawals keep showing where they went. */

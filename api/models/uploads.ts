@@ -10,6 +10,25 @@ export async function insertUpload(db: Db, row: UploadRow): Promise<void> {
 export const findUpload = (db: Db, id: string): Promise<UploadRow | undefined> =>
   db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst()
 
+/**
+ * A proof photo `orderId` may show its seller: an operator's own upload (never a person's card
+ * photo or avatar) that is no other order's proof, since it pictures that order's cards.
+ */
+export const findProofFor = (db: Db, id: string, orderId: string): Promise<UploadRow | undefined> =>
+  db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', 'is', null)
+    .where('uploaded_by', '!=', 'person')
+    .where('purpose', '=', 'card')
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('orders').select('orders.id').where('orders.proof_image_id', '=', id).where('orders.id', '!=', orderId)),
+      ),
+    )
+    .executeTakeFirst()
+
 /** The photo if this person may see it: their own, or the proof photo on one of their orders. */
 export const findReadableUpload = (db: Db, userId: string, id: string): Promise<UploadRow | undefined> =>
   db

@@ -1,5 +1,5 @@
-import type { UserInfo } from '#contract/profile'
-import type { Db } from '../db/connect'
+import { isAvatarAddress, type UserInfo } from '#contract/profile'
+import type { Db, DbKind } from '../db/connect'
 import type { NewUser, User } from '../db/schema'
 import { newId } from '../lib/tokens'
 
@@ -14,7 +14,8 @@ export const findUserByGoogleSub = (db: Db, sub: string) =>
 /** Throws a unique violation (see isUniqueViolation) when the e-mail or Google account is taken. */
 export async function createUser(
   db: Db,
-  fields: Pick<NewUser, 'email' | 'user_name'> & Partial<Pick<NewUser, 'password_hash' | 'head_img' | 'google_sub' | 'google_email'>>,
+  fields: Pick<NewUser, 'email' | 'user_name'> &
+    Partial<Pick<NewUser, 'password_hash' | 'head_img' | 'google_sub' | 'google_email' | 'signup_address'>>,
   now: number,
 ): Promise<User> {
   const row: User = {
@@ -25,6 +26,7 @@ export async function createUser(
     head_img: fields.head_img ?? null,
     google_sub: fields.google_sub ?? null,
     google_email: fields.google_email ?? null,
+    signup_address: fields.signup_address ?? null,
     created_at: now,
     updated_at: now,
   }
@@ -78,6 +80,16 @@ export const toUserInfo = (u: User): UserInfo => ({
   userId: u.id,
   userName: u.user_name,
   email: u.email,
-  headImg: u.head_img,
+  // A value stored before the address rule was tightened is not shown (another origin's picture).
+  headImg: u.head_img !== null && isAvatarAddress(u.head_img) ? u.head_img : null,
   googleEmail: u.google_sub ? u.google_email : null,
 })
+
+/**
+ * Inside a write transaction: makes this person's count-then-write steps one at a time. PostgreSQL
+ * locks their row until the commit; SQLite's BEGIN IMMEDIATE already serializes every writer.
+ */
+export async function lockUser(trx: Db, kind: DbKind, userId: string): Promise<void> {
+  if (kind !== 'postgres') return
+  await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst()
+}

@@ -12,6 +12,7 @@ export function adminRoutes(deps: ApiDeps) {
   bind(api.updateWithdrawal, ({ actor, input }) => admin.moveWithdrawal(deps, actor, input))
   bind(api.user, ({ input }) => admin.findPerson(deps, input))
   bind(api.books, () => admin.checkBooks(deps))
+  bind(api.sharedBankAccounts, ({ input }) => admin.sharedBankAccounts(deps, input.limit))
   bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
   return router
 }

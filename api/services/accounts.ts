@@ -15,6 +15,7 @@ import type { ApiDeps } from '../deps'
 import { isCommonPassword } from '../lib/common-passwords'
 import { refuse, unauthorized } from '../lib/envelope'
 import { createSession, revokeSession, revokeUserSessions } from '../models/sessions'
+import { knownPlaceOf, rememberPlaces } from '../models/sign-in-places'
 import { createUser, findUserByEmail, setPasswordHash, upgradePasswordHash } from '../models/users'
 import { defaultUserName, signInWithGoogle } from './google'
 import { checkVerifyCode, sendVerifyCode, useVerifyCode } from './verify-codes'
@@ -27,7 +28,18 @@ import { checkVerifyCode, sendVerifyCode, useVerifyCode } from './verify-codes'
 /** Codes that go to the signed-in person's own address rather than the one in the body. */
 const SIGNED_IN_TYPES: readonly number[] = [CodeType.RESET_PIN, CodeType.DELETE_ACCOUNT]
 
-const startSession = (deps: ApiDeps, userId: string) => createSession(deps.db, userId, deps.now(), deps.config.tokenTtlDays * 86_400_000)
+/**
+ * Where the caller is (api/lib/sign-in-place.ts): its device and address keys. `address` alone is
+ * the key a new account's sign-up is recorded under.
+ */
+export type Caller = { places: string[]; address: string }
+
+/** A new session; the places it was started from become the person's known places. */
+async function startSession(deps: ApiDeps, userId: string, caller: Caller): Promise<string> {
+  const now = deps.now()
+  await rememberPlaces(deps.db, userId, caller.places, now)
+  return createSession(deps.db, userId, now, deps.config.tokenTtlDays * 86_400_000)
+}
 
 function refuseCommonPassword(password: string) {
   if (isCommonPassword(password)) throw refuse(Refusals.WEAK_PASSWORD)
@@ -40,14 +52,18 @@ function codeAddress(email: string, type: number, user: User | undefined): strin
   return user.email
 }
 
-export async function login(deps: ApiDeps, { email, password }: LoginBody): Promise<string> {
-  const user = await findUserByEmail(deps.db, email)
+export async function login(deps: ApiDeps, { email, password }: LoginBody, caller: Caller): Promise<string> {
+  const [user, known] = await Promise.all([findUserByEmail(deps.db, email), knownPlaceOf(deps.db, email, caller.places)])
+  // A device or address this person signed in from before is not queued behind strangers.
+  const priority = known ? 'trusted' : 'stranger'
   // No account, or a Google-only one: spend the same time as a wrong password, answer the same.
   const { hasher } = deps
-  const ok = user?.password_hash ? await hasher.verify(password, user.password_hash) : await hasher.verifyDummy(password)
+  const ok = user?.password_hash
+    ? await hasher.verify(password, user.password_hash, priority)
+    : await hasher.verifyDummy(password, priority)
   if (!user || !ok) throw refuse(Refusals.BAD_CREDENTIALS)
   if (user.password_hash && hasher.needsRehash(user.password_hash)) await rehashPassword(deps, user.id, user.password_hash, password)
-  return startSession(deps, user.id)
+  return startSession(deps, user.id, caller)
 }
 
 /**
@@ -62,14 +78,18 @@ async function rehashPassword(deps: ApiDeps, userId: string, verifiedHash: strin
   }
 }
 
-export async function register(deps: ApiDeps, { email, password, verifyCode }: RegisterBody): Promise<string> {
+export async function register(deps: ApiDeps, { email, password, verifyCode }: RegisterBody, caller: Caller): Promise<string> {
   refuseCommonPassword(password)
   // The code first: only its owner learns whether the address is taken.
   await useVerifyCode(deps, email, CodeType.REGISTER, verifyCode)
   const passwordHash = await deps.hasher.hash(password)
   try {
-    const user = await createUser(deps.db, { email, password_hash: passwordHash, user_name: defaultUserName(email) }, deps.now())
-    return await startSession(deps, user.id)
+    const user = await createUser(
+      deps.db,
+      { email, password_hash: passwordHash, user_name: defaultUserName(email), signup_address: caller.address },
+      deps.now(),
+    )
+    return await startSession(deps, user.id, caller)
   } catch (err) {
     if (isUniqueViolation(err)) throw refuse(Refusals.EMAIL_TAKEN)
     throw err
@@ -80,9 +100,9 @@ export async function sendEmailCode(
   deps: ApiDeps,
   { email, type }: SendEmailCodeBody & { type: CodeType },
   user: User | undefined,
-  requester: string,
+  caller: Caller,
 ): Promise<null> {
-  await sendVerifyCode(deps, codeAddress(email, type, user), type, requester)
+  await sendVerifyCode(deps, codeAddress(email, type, user), type, caller)
   return null
 }
 
@@ -108,14 +128,14 @@ export async function resetPassword(deps: ApiDeps, { email, password, verifyCode
   return null
 }
 
-export async function loginByCode(deps: ApiDeps, { email, verifyCode }: LoginByCodeBody): Promise<string> {
+export async function loginByCode(deps: ApiDeps, { email, verifyCode }: LoginByCodeBody, caller: Caller): Promise<string> {
   await useVerifyCode(deps, email, CodeType.LOGIN, verifyCode)
   const user = await findUserByEmail(deps.db, email)
   if (!user) throw refuse(Refusals.BAD_VERIFY_CODE)
-  return startSession(deps, user.id)
+  return startSession(deps, user.id, caller)
 }
 
-export async function googleSignIn(deps: ApiDeps, idToken: string): Promise<GoogleNewData> {
+export async function googleSignIn(deps: ApiDeps, idToken: string, caller: Caller): Promise<GoogleNewData> {
   let identity
   try {
     identity = await deps.google(idToken)
@@ -124,8 +144,8 @@ export async function googleSignIn(deps: ApiDeps, idToken: string): Promise<Goog
     deps.logger.warn({ reason: (err as Error)?.message, jose: (err as { code?: string })?.code }, 'google id_token refused')
     throw refuse(Refusals.BAD_ID_TOKEN)
   }
-  const { user, isNew } = await signInWithGoogle(deps, identity)
-  return { token: await startSession(deps, user.id), isNew }
+  const { user, isNew } = await signInWithGoogle(deps, identity, caller.address)
+  return { token: await startSession(deps, user.id, caller), isNew }
 }
 
 /** Idempotent: an unknown or already revoked token is simply signed out. */

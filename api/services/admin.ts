@@ -1,14 +1,18 @@
+import type { SharedBankAccountsData } from '#contract/admin'
 import { formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import { BalanceLogType, type BalanceLogEntry } from '#contract/wallet'
 import type { WithdrawalStatus } from '#contract/withdrawals'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
+import { findBank } from '../lib/banks'
 import { refuse } from '../lib/envelope'
 import { audit } from '../models/audit-log'
 import { addMessage } from '../models/messages'
+import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
 import { findUserByEmail, findUserById } from '../models/users'
 import { pageWithdrawals } from '../models/withdrawals'
+import { maskAccountNumber } from './bank-cards'
 import { auditBooks, findWallet, InsufficientFunds, move, toBalanceLogEntry } from './ledger'
 import { toWithdrawal, updateWithdrawal } from './withdrawals'
 
@@ -105,4 +109,21 @@ export async function checkBooks(deps: ApiDeps) {
       .executeTakeFirstOrThrow(),
   ])
   return { checkedAt: deps.now(), wallets: Number(count.n), mismatches }
+}
+
+/** Bank accounts on several accounts, most accounts first: the operators' view of farmed sign-ups. */
+export async function sharedBankAccounts(deps: ApiDeps, limit: number): Promise<SharedBankAccountsData> {
+  const { currency } = deps.config.wallet
+  return (await findSharedBankAccounts(deps.db, deps.config.wallet.pinPepper, limit)).map((s) => ({
+    bankName: findBank(currency, s.bank_code)?.name ?? `Bank ${s.bank_code}`,
+    maskedNumber: maskAccountNumber(s.account_number),
+    rewardsEarnedBy: s.rewardOwner,
+    accounts: s.accounts.map((a) => ({
+      userId: a.user_id,
+      email: a.email,
+      signupAddress: a.signup_address,
+      createdAt: Number(a.created_at),
+      rewards: Number(a.rewards ?? 0),
+    })),
+  }))
 }

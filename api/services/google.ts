@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { emailField, type BindAccountData } from '#contract/accounts'
-import { userNameField, NICKNAME_MAX } from '#contract/profile'
+import { isAvatarAddress, userNameField, NICKNAME_MAX } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { User } from '../db/schema'
@@ -71,13 +71,17 @@ export function defaultUserName(_email: string, name?: string): string {
   return `Seller ${randomInt(1000, 10000)}`
 }
 
-const usablePicture = (p?: string) => (p && p.startsWith('https://') && p.length <= 2048 ? p : null)
+const usablePicture = (p?: string) => (p && p.startsWith('https://') && p.length <= 2048 && isAvatarAddress(p) ? p : null)
 
 /**
  * Signs in with a verified Google identity: the user already linked to this Google account, else
  * the user with the same (Google-verified) e-mail, now linked, else a new user.
  */
-export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promise<{ user: User; isNew: boolean }> {
+export async function signInWithGoogle(
+  deps: ApiDeps,
+  id: GoogleIdentity,
+  signupAddress: string | null = null,
+): Promise<{ user: User; isNew: boolean }> {
   const { db } = deps
   for (let attempt = 0; attempt < 2; attempt++) {
     const linked = await findUserByGoogleSub(db, id.sub)
@@ -107,6 +111,7 @@ export async function signInWithGoogle(deps: ApiDeps, id: GoogleIdentity): Promi
           head_img: usablePicture(id.picture),
           google_sub: id.sub,
           google_email: id.email,
+          signup_address: signupAddress,
         },
         deps.now(),
       )

@@ -30,7 +30,7 @@ import { audit } from '../models/audit-log'
 import { findBrand, listBrands } from '../models/catalogue'
 import { addMessage } from '../models/messages'
 import * as orders from '../models/orders'
-import { findUpload, ownUploadIds } from '../models/uploads'
+import { findProofFor, ownUploadIds } from '../models/uploads'
 import { findUserById } from '../models/users'
 import { recordFirstSuccessfulOrder } from './analytics'
 import { checkFaceValues, resolveOffer, toLogo } from './catalogue'
@@ -618,7 +618,7 @@ export async function rejectOrder(
 ): Promise<AdminOrder> {
   const proofImageId = body.proofImageId?.toLowerCase()
   const row = await transition(deps, { id: body.id, move: 'reject', actor }, async (trx, o, brand) => {
-    if (proofImageId && !(await findUpload(trx, proofImageId))) throw refuse(Refusals.IMAGE_NOT_FOUND)
+    if (proofImageId && !(await findProofFor(trx, proofImageId, o.id))) throw refuse(Refusals.PROOF_NOT_OPERATORS)
     const reason = REJECTION_REASONS[body.reasonCode]
     return {
       patch: { reason_code: body.reasonCode, operator_note: body.note ?? null, proof_image_id: proofImageId ?? null, settled_payout: 0 },
@@ -629,6 +629,10 @@ export async function rejectOrder(
       },
       after: async () => orders.settleCards(trx, o.id, 'nothing'),
     }
+  }).catch((err: unknown) => {
+    // Two rejections raced with one proof photo: the unique index kept it on the first order.
+    if (proofImageId && isUniqueViolation(err)) throw refuse(Refusals.PROOF_NOT_OPERATORS)
+    throw err
   })
   return toAdminOrder(deps, row)
 }

@@ -9,6 +9,7 @@ import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
 import { newId } from '../lib/tokens'
 import { addMessage } from '../models/messages'
+import { bankAccountsEverSaved, claimForRewards } from '../models/reward-bank-accounts'
 import { claimsOf, findClaim, insertClaim, taskFacts, type TaskFacts } from '../models/tasks'
 import { credit } from './ledger'
 
@@ -17,6 +18,11 @@ import { credit } from './ledger'
  * what the person did, so it cannot drift from the truth. A claim is one write transaction: the
  * claim row (UNIQUE per person and task), the credit through the ledger (`task_reward`, its own
  * idempotency key) and the message — all or nothing, once.
+ *
+ * Rewards pay once per person, and a bank account is a person: a claim takes the person's bank
+ * accounts (every one ever saved) for their rewards, and is refused when one of them already
+ * earned rewards for another account (throw-away accounts sharing one bank account). Rewards
+ * claimed before any bank account was saved are held at withdrawal instead (withdrawals.ts).
  */
 type TaskDef = { id: TaskId; title: string; target: number; done: (facts: TaskFacts) => number }
 
@@ -74,6 +80,13 @@ export async function getTaskReward(deps: ApiDeps, user: User, body: GetTaskRewa
     const facts = await taskFacts(trx, user.id)
     if (Math.min(task.done(facts), task.target) < task.target)
       throw refuse(Refusals.TASK_NOT_DONE, `${Refusals.TASK_NOT_DONE.msg}: ${task.title}`)
+    const { heldByOther } = await claimForRewards(
+      trx,
+      user.id,
+      await bankAccountsEverSaved(trx, deps.config.wallet.pinPepper, user.id),
+      now,
+    )
+    if (heldByOther) throw refuse(Refusals.REWARD_BANK_ACCOUNT_USED)
     const claim: TaskClaimRow = { id: newId(), user_id: user.id, task_id: task.id, amount, currency, claimed_at: now }
     // A parallel claim committed first (PostgreSQL): it was credited, this one is not.
     if (!(await insertClaim(trx, claim))) throw refuse(Refusals.TASK_ALREADY_CLAIMED)

@@ -3,12 +3,14 @@ import type { Request, Response } from 'express'
 import { Refusals, type Refusal } from '#contract/refusals'
 import { AVATAR_SIDE, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, type UploadData } from '#contract/uploads'
 import type { UploadPurpose, UploadRow } from '../db/schema'
+import { writeTransaction } from '../db/transaction'
 import { refuse } from '../lib/envelope'
 import { ImageRefused, reencodeImage, sniffImageType } from '../lib/images'
 import { readOneFile } from '../lib/multipart'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { countUploadsSince, findOwnAvatar, findReadableUpload, findUpload, insertUpload } from '../models/uploads'
+import { lockUser } from '../models/users'
 
 /**
  * Card photos and avatars in and out (contract/uploads.ts). In: read (≤ 5 MB, or 2 MB for an
@@ -72,7 +74,15 @@ export async function uploadPhoto(
   }
   await deps.storage.put(row.storage_key, image.data, row.content_type)
   try {
-    await insertUpload(deps.db, row)
+    // The count at the start only spares a reading; parallel uploads all pass it. The count that
+    // holds is this one, made with the record's insert, one upload of this person at a time.
+    await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+      if ('userId' in who) {
+        await lockUser(trx, deps.dbKind, who.userId)
+        if ((await countUploadsSince(trx, who.userId, now - DAY)) >= deps.config.selling.uploadsPerDay) throw refuse(Refusals.UPLOAD_LIMIT)
+      }
+      await insertUpload(trx, row)
+    })
   } catch (err) {
     await deps.storage.delete(row.storage_key).catch(() => undefined)
     throw err

@@ -1,12 +1,12 @@
 import { CodeType } from '#contract/accounts'
 import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
-import { clientKey } from '../lib/client-address'
 import { refuse } from '../lib/envelope'
 import { alreadyRegisteredMail, verifyCodeMail } from '../lib/messages'
 import { newVerifyCode } from '../lib/tokens'
 import { findLiveCode, giveBackAttempt, markCodeUsed, replaceCode, takeAttempt } from '../models/email-codes'
 import { hitRateLimit } from '../models/rate-limits'
+import { knownPlaceOf } from '../models/sign-in-places'
 import { findUserByEmail } from '../models/users'
 
 export const CODE_LIFETIME_MS = 10 * 60_000
@@ -24,7 +24,8 @@ export const CODE_RESEND_MS = 60_000
  *   takes three connections' full allowance to reach it (one attacker leaves the owner 20), and
  *   it bounds an inbox to 30 mails a day per type and a guesser (5 tries a code) to 150 tries a day
  *   at a 6-digit code: 1.5 in 10 000. Lower would let fewer connections lock the owner out; higher
- *   would make guessing and mail floods cheaper.
+ *   would make guessing and mail floods cheaper. A device or address the account signed in from
+ *   before passes it, so strangers who reach it cannot stop the owner's sign-in by code.
  *
  * The once-a-minute rule is per requester too, so another caller's ask never makes the owner wait.
  */
@@ -41,15 +42,24 @@ const DAY_MS = 86_400_000
  * - types 4, 5 (reset PIN, delete account): the caller is signed in; the code goes to their own
  *   address, which the route passes as `email`.
  */
-export async function sendVerifyCode(deps: ApiDeps, email: string, type: CodeType, requester: string): Promise<void> {
+export async function sendVerifyCode(
+  deps: ApiDeps,
+  email: string,
+  type: CodeType,
+  requester: { address: string; places: string[] },
+): Promise<void> {
   const now = deps.now()
-  const asker = `${clientKey(requester)}:${type}:${email}`
+  const asker = `${requester.address}:${type}:${email}`
   const throttle = await hitRateLimit(deps.db, `emailCode:${asker}`, CODE_RESEND_MS, now)
   if (throttle.hits > 1) throw refuse(Refusals.CODE_TOO_SOON)
   const daily = await hitRateLimit(deps.db, `emailCodeDay:${asker}`, DAY_MS, now)
   if (daily.hits > CODES_PER_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
   const ceiling = await hitRateLimit(deps.db, `emailCodeDayAll:${type}:${email}`, DAY_MS, now)
-  if (ceiling.hits > CODES_PER_ADDRESS_DAY) throw refuse(Refusals.CODE_LIMIT_REACHED)
+  // Strangers reaching the ceiling must not lock the owner out: a device or address the account
+  // signed in from before still gets its own CODES_PER_DAY.
+  if (ceiling.hits > CODES_PER_ADDRESS_DAY && !(await knownPlaceOf(deps.db, email, requester.places))) {
+    throw refuse(Refusals.CODE_LIMIT_REACHED)
+  }
 
   const code = newVerifyCode()
   const codeHash = await deps.hasher.hash(code)

@@ -10,8 +10,9 @@ import { dayBounds } from '../lib/day'
 import { refuse } from '../lib/envelope'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
-import { findBankCard, findOwnBankCard } from '../models/bank-cards'
+import { findBankCard, findOwnBankCard, lockOwnBankCard } from '../models/bank-cards'
 import { addMessage } from '../models/messages'
+import { bankAccountKey, claimForRewards, rewardsCredited } from '../models/reward-bank-accounts'
 import { findUserById } from '../models/users'
 import {
   addWithdrawalEvent,
@@ -97,7 +98,17 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
     return writeTransaction(deps.db, deps.dbKind, async (trx) => {
       const again = await findByRequestId(trx, user.id, body.requestId)
       if (again) return repeatOf(again, body)
+      // Checked again here, locked: the bank account may have been removed since the first look.
+      const card = await lockOwnBankCard(trx, deps.dbKind, user.id, body.bankCardId)
+      if (!card) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
       const walletRow = await lockWallet(trx, deps.dbKind, user.id, wallet.currency, now)
+      // Rewards pay once per person: to a bank account that earned them for another account, this
+      // person's own rewards stay in the wallet (claimed before any bank account was saved).
+      const rewards = await rewardsCredited(trx, user.id)
+      if (rewards > 0) {
+        const { heldByOther } = await claimForRewards(trx, user.id, [bankAccountKey(wallet.pinPepper, card)], now)
+        if (heldByOther && body.amount > Number(walletRow.balance) - rewards) throw refuse(Refusals.REWARD_HELD)
+      }
       const { remaining } = await remainingToday(deps, trx, user.id, now)
       if (body.amount > remaining) {
         throw refuse(

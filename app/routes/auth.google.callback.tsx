@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (outcome.kind === 'linked') {
     return redirectWithToast(request, returnTo, { type: 'success', message: profileMessages.googleLinked }, await linkEnd(request))
   }
-  return redirectSignedIn(outcome.token, {
+  return redirectSignedIn(request, outcome.token, {
     to: outcome.isNew ? '/edit-profile' : returnTo,
     message: outcome.isNew ? successMessages.googleNew : successMessages.loggedIn,
     headers: await tripEnd(),

@@ -44,7 +44,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request)
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/')
-  const signIn = (token: string, email: string) => redirectSignedIn(token, { to: redirectTo, message: successMessages.loggedIn, email })
+  const signIn = (token: string, email: string) =>
+    redirectSignedIn(request, token, { to: redirectTo, message: successMessages.loggedIn, email })
 
   if (intent === 'send-code') return sendCodeStep(request, context, formData, CodeType.LOGIN, { mode: 'code' as Mode })
   if (intent === 'code') {

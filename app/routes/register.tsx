@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: codePasswordSchema,
     run: (value) => registerFlow(request, context, value),
     done: (token, value) =>
-      redirectSignedIn(token, {
+      redirectSignedIn(request, token, {
         to: safeRedirect(formData.get('redirectTo'), '/'),
         message: successMessages.registered,
         email: value.email,

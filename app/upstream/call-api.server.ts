@@ -1,6 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { expiredResponse, getToken } from '~/utils/auth.server'
+import { deviceOf } from '~/utils/device.server'
 import { upstream, UpstreamError } from './client.server'
 import { afterChange, memoized } from './request-memo.server'
 
@@ -16,7 +17,7 @@ export async function callApi<E extends Endpoint>(
   input: InputOf<E>,
 ): Promise<DataOf<E>> {
   const token = await getToken(request)
-  const send = () => upstream.call(endpoint, input, { token, clientIp: context.clientAddress })
+  const send = () => upstream.call(endpoint, input, { token, clientIp: context.clientAddress, device: deviceOf(request) })
   // A page's loaders asking the same GET (the root's and Home's user index) make one call.
   const answer =
     endpoint.method === 'GET'

@@ -46,6 +46,8 @@ export type CallOptions = {
   query?: Record<string, string | number | boolean | undefined>
   /** The visitor's address, forwarded so the api can rate-limit per person, not per web server. */
   clientIp?: string
+  /** The browser's device id (utils/device.server.ts), so the api knows the person's own devices. */
+  device?: string
 }
 
 export type Upstream = {
@@ -69,6 +71,7 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
     // The api believes this header from the web tier only (its TRUST_PROXY): one address, the
     // visitor's, as server.ts decided it. Anything that is not an address is not forwarded.
     if (options.clientIp && isIP(options.clientIp)) headers['x-forwarded-for'] = options.clientIp
+    if (options.device) headers['x-cardlane-device'] = options.device
     const query = method === 'GET' ? { ...options.query, _t: Date.now() } : options.query
     // Our own signal also covers reading the body, not only the headers. A timer cleared once the
     // answer is read, not AbortSignal.timeout(): that makes a transferable signal and a weak timer

@@ -1,4 +1,5 @@
 import { redirect, redirectDocument } from '@remix-run/node'
+import { deviceCookie } from './device.server'
 import { accessMessages, transportMessages } from './messages'
 import { commitSession, emptySession, getSession, type AppSession } from './session.server'
 import { combineHeaders, flashToast } from './toast.server'
@@ -57,6 +58,7 @@ export async function expiredResponse(request: Request) {
  * are filled by the next user-info fetch.
  */
 export async function redirectSignedIn(
+  request: Request,
   token: string,
   { to, message, email, headers }: { to: string; message: string; email?: string; headers?: HeadersInit },
 ) {
@@ -64,5 +66,9 @@ export async function redirectSignedIn(
   session.set('token', token)
   if (email) session.set('login_email', email)
   flashToast(session, { type: 'success', message })
-  return redirect(to, { headers: combineHeaders(headers, { 'Set-Cookie': await commitSession(session) }) })
+  // A browser signing in for the first time keeps the device id its sign-in was made with.
+  const device = deviceCookie(request)
+  return redirect(to, {
+    headers: combineHeaders(headers, { 'Set-Cookie': await commitSession(session) }, device ? { 'Set-Cookie': device } : undefined),
+  })
 }

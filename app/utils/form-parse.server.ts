@@ -101,14 +101,22 @@ export function guardForm(form: FormData, limits: FormLimits = FORM_LIMITS): For
 }
 
 /**
+ * Path segments that reach an object's prototype: conform walks a name's segments into plain
+ * objects, so `__proto__` or `constructor.prototype` would write to (or throw on) Object's own.
+ */
+const PROTOTYPE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype'])
+
+/**
  * A name as conform reads it: segments `a`, `.b`, `[3]`, `[]`. Its depth and list indices are
- * bounded; a name conform cannot read at all it ignores, so only length matters for those.
+ * bounded, and no segment may name a prototype; a name conform cannot read at all it ignores, so
+ * only length matters for those.
  */
 function checkName(name: string, limits: FormLimits) {
   if (name.length > limits.maxNameLength) throw new FormRefusedError(400, 'field name too long')
   const segments = name.match(/[^.[\]]+|\[\d*\]/g) ?? []
   if (segments.length > limits.maxDepth) throw new FormRefusedError(400, 'field name nested too deep')
   for (const segment of segments) {
+    if (PROTOTYPE_SEGMENTS.has(segment)) throw new FormRefusedError(400, 'field name reaches a prototype')
     if (/^\[\d+\]$/.test(segment) && Number(segment.slice(1, -1)) > limits.maxIndex) throw new FormRefusedError(400, 'list index too large')
   }
 }

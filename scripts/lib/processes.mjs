@@ -1,6 +1,7 @@
 // What `npm start` (scripts/start.mjs) and `npm run dev` (scripts/dev.mjs) share: reading the
 // ports and hosts they were given, refusing a port that is taken, running the children with
-// readable output, and stopping everything — with a non-zero exit — when one of them dies.
+// readable output, restarting a child that dies (with backoff) when asked to, and stopping
+// everything — with a non-zero exit — when a child dies that is not restarted or keeps dying.
 import { spawn } from 'node:child_process'
 import net from 'node:net'
 import { createInterface } from 'node:readline'
@@ -89,9 +90,23 @@ export async function refuseTakenPorts(wanted, command) {
   process.exit(1)
 }
 
+/** The first restart waits this long; each quick death after it waits twice as long, up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 500
+const RESTART_MAX_MS = 15_000
+/** A child that ran this long before dying was healthy: its next restart starts the backoff again. */
+const RESTART_STABLE_MS = 30_000
+/** Deaths in a row, each before RESTART_STABLE_MS, after which restarting is given up. */
+const RESTART_GIVE_UP = 6
+
+/** The wait before restart number `attempt` (1, 2, …) of a child that keeps dying. */
+const restartDelayMs = (attempt) => Math.min(RESTART_FIRST_MS * 2 ** (attempt - 1), RESTART_MAX_MS)
+
 /**
- * Runs children, prints their output through the console format, and ends the whole group when
- * one of them stops unexpectedly (message, then exit 1), on Ctrl-C (exit 0) or on SIGTERM.
+ * Runs children, prints their output through the console format, and — as a supervisor does —
+ * restarts a child started with `restart` when it dies, waiting longer each time it dies again
+ * soon after starting, and says so in the console. The whole group ends when a child without
+ * `restart` stops, when one keeps dying, when its port is taken (message, then exit 1), on
+ * Ctrl-C (exit 0) or on SIGTERM.
  */
 export function createSupervisor({ command }) {
   const format = createConsoleFormat({
@@ -127,13 +142,38 @@ export function createSupervisor({ command }) {
    * @param {string[]} args
    * @param {Record<string, string | undefined>} env added to this process's environment
    * @param {{ port?: number, variable?: string }} [listen] the port it listens on, to explain EADDRINUSE
+   * @param {{ restart?: { readyUrl: string } }} [policy] restart it when it dies; it is back when readyUrl answers
    */
-  function run(name, file, args, env, listen = {}) {
+  function run(name, file, args, env, listen = {}, policy = {}) {
     const merged = { ...process.env }
     for (const [key, value] of Object.entries(env)) {
       if (value === undefined) delete merged[key]
       else merged[key] = value
     }
+    let deaths = 0
+    const start = () =>
+      spawnChild(name, file, args, merged, listen, (startedAt, how, portInUse) => {
+        if (!policy.restart || portInUse) return false
+        deaths = Date.now() - startedAt >= RESTART_STABLE_MS ? 1 : deaths + 1
+        if (deaths >= RESTART_GIVE_UP) {
+          console.error(`\nThe ${name} process ${how}, the ${deaths}th time in a row soon after starting, so ${command} stops.`)
+          return false
+        }
+        const delay = restartDelayMs(deaths)
+        console.error(`\nThe ${name} process ${how}; restarting it in ${delay / 1000} s (restart ${deaths}).`)
+        setTimeout(async () => {
+          if (stopping) return
+          const again = start()
+          if (await waitUntilReady(policy.restart.readyUrl, again)) console.log(`The ${name} process is back (restart ${deaths}).`)
+        }, delay)
+        return true
+      })
+    return start()
+  }
+
+  /** One child; `restarted` decides, when it dies, whether it comes back (true) or all stop. */
+  function spawnChild(name, file, args, merged, listen, restarted) {
+    const startedAt = Date.now()
     const child = spawn(file, args, { env: merged, stdio: ['ignore', 'pipe', 'pipe'] })
     children.add(child)
     let portInUse = false
@@ -151,6 +191,7 @@ export function createSupervisor({ command }) {
       children.delete(child)
       if (stopping) return
       const how = signal ? `was killed (${signal})` : `exited with code ${code}`
+      if (restarted(startedAt, how, portInUse)) return
       console.error(`\nThe ${name} process ${how}, so ${command} stops too.`)
       if (portInUse && listen.port) {
         console.error(`  Port ${listen.port} is taken by another program: stop it, or set ${listen.variable} to a free port.`)

@@ -387,7 +387,7 @@ describe('rejecting an order', () => {
     expect(other.body.msg).toBe('note: OTHER needs a note the person can read')
     expect((await ops(api).reject(order.id, 'BORED')).status).toBe(400)
     expect((await ops(api).reject(order.id, 'FAKE_CARD', { proofImageId: '00000000-0000-4000-8000-000000000000' })).body.code).toBe(
-      Refusals.IMAGE_NOT_FOUND.code,
+      Refusals.PROOF_NOT_OPERATORS.code,
     )
     expect((await detail(p, order.id)).status).toBe('reviewing')
     expect((await ops(api).reject(order.id, 'OTHER', { note: 'The card is from a region we cannot redeem' })).body.code).toBe(200)

@@ -177,7 +177,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres' || process.platform !== 'linu
     expect(run.output()).toContain('PORT=eighty is not a port')
   })
 
-  it('prints a mailed code as one line, a request as one line; the api killed stops everything with exit 1', async () => {
+  it('prints a mailed code as one line, a request as one line; the api killed is restarted, the web kept', async () => {
     const [webPort, apiPort] = await freePorts(2)
     const run = runStart({ PORT: String(webPort), API_PORT: String(apiPort) })
     await run.waitFor('Cardlane is running')
@@ -205,19 +205,40 @@ describe.skipIf(process.env.TEST_DB === 'postgres' || process.platform !== 'linu
     const api = childPids(run.child.pid!).find((pid) => commandOf(pid).includes('build/api.js'))
     expect(api).toBeDefined()
     process.kill(api!, 'SIGKILL')
-    expect(await exitWithin(run)).toBe(1)
-    expect(run.output()).toContain('The api process was killed (SIGKILL), so npm start stops too.')
-    expect(await answers(`http://127.0.0.1:${webPort}/healthcheck`)).toBe(false)
+    await run.waitFor('The api process was killed (SIGKILL); restarting it in 0.5 s (restart 1).')
+    await run.waitFor('The api process is back (restart 1).')
+    expect(run.output()).not.toContain('stops too')
+    expect(run.child.exitCode).toBeNull()
+    // A new api on the same port and database, and the web never went away.
+    const again = childPids(run.child.pid!).find((pid) => commandOf(pid).includes('build/api.js'))
+    expect(again).toBeDefined()
+    expect(again).not.toBe(api)
+    expect(await answers(`http://127.0.0.1:${apiPort}/healthz`)).toBe(true)
+    expect(await answers(`http://127.0.0.1:${webPort}/healthcheck`)).toBe(true)
   })
 
-  it('the api stopped by someone else (exit 0) still stops everything with exit 1', async () => {
+  it('an api that dies again soon after its restart waits twice as long; the web killed comes back too; Ctrl-C still ends all with 0', async () => {
     const [webPort, apiPort] = await freePorts(2)
     const run = runStart({ PORT: String(webPort), API_PORT: String(apiPort) })
     await run.waitFor('Cardlane is running')
-    const api = childPids(run.child.pid!).find((pid) => commandOf(pid).includes('build/api.js'))
-    process.kill(api!, 'SIGTERM')
-    expect(await exitWithin(run)).toBe(1)
-    expect(run.output()).toContain('The api process exited with code 0, so npm start stops too.')
+    const apiPid = () => childPids(run.child.pid!).find((pid) => commandOf(pid).includes('build/api.js'))
+    process.kill(apiPid()!, 'SIGTERM')
+    await run.waitFor('The api process exited with code 0; restarting it in 0.5 s (restart 1).')
+    await run.waitFor('The api process is back (restart 1).')
+    process.kill(apiPid()!, 'SIGKILL')
+    await run.waitFor('The api process was killed (SIGKILL); restarting it in 1 s (restart 2).')
+    await run.waitFor('The api process is back (restart 2).')
+
+    const web = childPids(run.child.pid!).find((pid) => commandOf(pid).includes('build/server.js'))
+    process.kill(web!, 'SIGKILL')
+    await run.waitFor('The web process was killed (SIGKILL); restarting it in 0.5 s (restart 1).')
+    await run.waitFor('The web process is back (restart 1).')
+    expect(await answers(`http://127.0.0.1:${webPort}/healthcheck`)).toBe(true)
+
+    run.child.kill('SIGINT')
+    expect(await exitWithin(run)).toBe(0)
+    expect(await answers(`http://127.0.0.1:${apiPort}/healthz`)).toBe(false)
+    expect(await answers(`http://127.0.0.1:${webPort}/healthcheck`)).toBe(false)
   })
 
   it('API_BASE_URL: no embedded api; the web is given that url', async () => {

@@ -59,9 +59,12 @@ describe('random forms never break an action', () => {
           expect(response.status).toBeLessThan(500)
           if (response.status === 400) {
             const data = await response.json()
-            expect(data.result).toBeTruthy()
+            // A name that reaches a prototype (`__proto__`) is refused before conform sees the form.
+            if (Object.hasOwn(form, '__proto__'))
+              expect(data.message).toBe('This form could not be read. Please reload the page and try again.')
+            else expect(data.result).toBeTruthy()
             // What was typed comes back, but never a password or a code.
-            for (const secret of ['password', 'verifyCode']) expect(data.result.initialValue?.[secret]).toBeUndefined()
+            for (const secret of ['password', 'verifyCode']) expect(data.result?.initialValue?.[secret]).toBeUndefined()
           }
         }),
         { numRuns: 40 },
