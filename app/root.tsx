@@ -2,7 +2,6 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Links, Meta, Outlet, Scripts, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { Analytics } from './components/analytics'
-import { ChatButton } from './components/chat-button'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
 import { InAppNavigation } from './components/link'
 import { mainTabs, TabBar } from './components/tab-bar'
@@ -111,7 +110,6 @@ function Document({ children }: { children: ReactNode }) {
         <Toaster toast={data?.toast ?? null} />
         {children}
         {showTabs ? <TabBar items={mainTabs} /> : null}
-        <ChatButton />
         <Analytics />
         <InAppNavigation />
         <Scripts nonce={nonce} />

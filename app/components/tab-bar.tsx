@@ -1,21 +1,16 @@
 // The sticky bottom navigation between the top-level places. The current tab carries
 // aria-current="page", which is also what the CSS styles, so the active state is the accessible state.
 // Render it once, after the screen (the root does), so it stays put while tabs change.
-// The Account tab (the hub that holds Notifications) carries the unread count as a badge.
+// The unread count is the bell's alone (top bar, every screen): one number in one place.
 import { useLocation } from '@remix-run/react'
-import { notificationMessages as N } from '~/utils/messages'
-import { useOptionalUser } from '~/utils/user'
 import { Icon, type IconName } from './icon'
 import { isCurrent, Link } from './link'
-import { UnreadBadge } from './top-bar'
 
 export type TabItem = {
   to: string
   label: string
   icon: IconName
   end?: boolean
-  /** Show the signed-in person's unread notifications on this tab. */
-  unreadBadge?: boolean
 }
 
 /** The app's main tabs (DESIGN §2 "Shell": Home, Sell, Orders, Account). */
@@ -23,11 +18,10 @@ export const mainTabs: TabItem[] = [
   { to: '/', label: 'Home', icon: 'home', end: true },
   { to: '/order/sell', label: 'Sell', icon: 'tag' },
   { to: '/history', label: 'Orders', icon: 'receipt' },
-  { to: '/account', label: 'Account', icon: 'user', unreadBadge: true },
+  { to: '/account', label: 'Account', icon: 'user' },
 ]
 
 export function TabBar({ items }: { items: TabItem[] }) {
-  const unread = useOptionalUser()?.unreadCount ?? 0
   const { pathname } = useLocation()
   return (
     <nav className="cl-tabbar" aria-label="Main">
@@ -42,11 +36,8 @@ export function TabBar({ items }: { items: TabItem[] }) {
             >
               <span className="cl-tabbar__pill">
                 <Icon name={item.icon} size={24} />
-                {item.unreadBadge ? <UnreadBadge count={unread} /> : null}
               </span>
               <span className="cl-tabbar__label">{item.label}</span>
-              {/* After the label, so the tab reads "Account, 3 unread notifications". */}
-              {item.unreadBadge && unread > 0 ? <span className="cl-visually-hidden">, {N.unreadLabel(unread)}</span> : null}
             </Link>
           </li>
         ))}
