@@ -279,8 +279,6 @@ export const taskMessages = {
 export const supportMessages = {
   chatButton: 'Chat with support',
   helpButton: 'Help & Support',
-  /** The landmark around the button. */
-  helpRegion: 'Help',
   infoFailed: 'Failed to load the current limits, please try again later',
   /** When the api cannot say today's numbers: where a person still finds them. */
   limitsUnavailable: 'We cannot load the current limits right now. The Withdraw screen always shows them before you confirm.',

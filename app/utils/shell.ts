@@ -1,5 +1,5 @@
-import { useLocation } from '@remix-run/react'
-import { useEffect } from 'react'
+import { useLocation, useNavigation } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 
 /** SPEC §2 shell behaviour, in the browser only. */
 
@@ -42,10 +42,22 @@ export function useDoubleTapGuard(windowMs = DOUBLE_TAP_MS) {
   }, [windowMs])
 }
 
-/** Every navigation scrolls to the top (SPEC §2). */
+/**
+ * Every navigation scrolls to the top (SPEC §2). Not a form posted that stays on its page (its URL
+ * may gain the form's query): the answer is there, and the form brings its error into view itself.
+ */
 export function useScrollToTopOnNavigation() {
   const location = useLocation()
+  const navigation = useNavigation()
+  const postedFrom = useRef<string | null>(null)
+  if (navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() !== 'GET') postedFrom.current = location.pathname
   useEffect(() => {
-    window.scrollTo(0, 0)
+    const stayed = postedFrom.current === location.pathname
+    postedFrom.current = null
+    if (!stayed) window.scrollTo(0, 0)
   }, [location.pathname, location.search])
+  // A post that ended without moving: forget it (declared after, so it runs after the one above).
+  useEffect(() => {
+    if (navigation.state === 'idle') postedFrom.current = null
+  }, [navigation.state])
 }

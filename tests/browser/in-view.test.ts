@@ -117,6 +117,8 @@ describe('the help button', () => {
             )
             if (!help) return ['(no help button)']
             const a = help.getBoundingClientRect()
+            const banner = document.querySelector('header.cl-topbar')!
+            const bar = banner.getBoundingClientRect()
             const needed = document.querySelectorAll<HTMLElement>(
               'a, button, input, select, textarea, summary, [role="button"], .cl-amount',
             )
@@ -125,7 +127,12 @@ describe('the help button', () => {
               .filter((el) => {
                 const b = el.getBoundingClientRect()
                 const shown = b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden'
-                return shown && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+                // Where the two boxes meet. Content scrolled under the sticky top bar is hidden by
+                // the whole bar, not by the button; the bar's own controls count wherever they meet.
+                const top = Math.max(a.top, b.top)
+                const bottom = Math.min(a.bottom, b.bottom)
+                const meet = shown && a.left < b.right && b.left < a.right && top < bottom
+                return meet && (banner.contains(el) || bottom > bar.bottom)
               })
               .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 30)}"`)
           })

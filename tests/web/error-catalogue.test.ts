@@ -329,12 +329,12 @@ describe('401 anywhere ends the session and sends the browser to /login with the
     expect(session.get('token')).toBeUndefined()
   })
 
-  it('a failed login shows the message beside the form and as a toast, and keeps the e-mail but not the password', async () => {
+  it('a refused login says it beside the form only (a refusal of the input is no toast), keeps the e-mail, never the password', async () => {
     upstream.set({ kind: 'json', status: 200, body: { code: 4001, msg: 'Incorrect e-mail or password', data: null } })
     const response = await submit(login.action, '/login', { intent: 'password', email: 'someone@example.com', password: 'secret-password' })
     expect(response.status).toBe(400)
     const data = await jsonOf(response)
-    expect(data.toast).toMatchObject({ type: 'error', message: 'Incorrect e-mail or password', durationMs: 4000 })
+    expect(data.toast).toBeNull()
     expect(data.result.error['']).toEqual(['Incorrect e-mail or password'])
     expect(data.result.initialValue.email).toBe('someone@example.com')
     expect(JSON.stringify(data)).not.toContain('secret-password')

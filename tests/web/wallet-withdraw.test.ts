@@ -62,7 +62,7 @@ describe('/wallet/withdraw', () => {
     const { jar, form } = await screenOf(u)
     for (const [amount, message] of [
       ['500', 'The smallest withdrawal is ₦1,000.00'],
-      ['99,999.49', 'You can withdraw up to ₦100,000.00 more today'],
+      ['100,000.01', 'You can withdraw up to ₦100,000.00 more today'],
     ]) {
       const res = await submit(withdraw.action, '/wallet/withdraw', { ...form({ intent: 'check', amount }), pin: '' }, jar)
       expect(res.status).toBe(400) // refused, with the reason beside the amount
