@@ -221,7 +221,13 @@ describe('completing an order', () => {
     await orderIn('pending', p)
     expect(await events()).toEqual([])
     // The person's phone, as their browser described it when they sold.
-    const device = { userAgent: 'Mozilla/5.0 (iPhone)', platform: 'iOS', screenResolution: '390x844', language: 'en-NG', timezone: 'Africa/Lagos' }
+    const device = {
+      userAgent: 'Mozilla/5.0 (iPhone)',
+      platform: 'iOS',
+      screenResolution: '390x844',
+      language: 'en-NG',
+      timezone: 'Africa/Lagos',
+    }
     expect((await api.post('/v1/analytics/event', { name: 'order_submitted', ...device }, { token: p.token })).body.data).toEqual({
       recorded: true,
     })
