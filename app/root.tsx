@@ -2,7 +2,6 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { Analytics } from './components/analytics'
-import { ChatButton } from './components/chat-button'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
 import { mainTabs, TabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
@@ -110,7 +109,6 @@ function Document({ children }: { children: ReactNode }) {
         <Toaster toast={data?.toast ?? null} />
         {children}
         {showTabs ? <TabBar items={mainTabs} /> : null}
-        <ChatButton />
         <Analytics />
         {/* A new navigation starts at the top (SPEC §2); Back and Forward return where the person was. */}
         <ScrollRestoration nonce={nonce} />

@@ -53,7 +53,7 @@ export const analyticsEventBody = z
       .optional(),
     /** Taken from the token; a value sent here is ignored. */
     userId: text(64),
-    /** Not stored (privacy): the user id says who it is. */
+    /** Taken from the token (the person's e-mail is stored with the event); a value sent here is ignored. */
     userEmail: text(254),
   })
   .strict()

@@ -75,6 +75,8 @@ export const balanceLogEntry = z.object({
   refId: z.string().nullable(),
   note: z.string().nullable(),
   createdAt: z.number().int(),
+  /** For a withdrawal's entries: its fee and what reached (or will reach) the bank. */
+  withdrawal: z.object({ fee: minorUnits, received: minorUnits }).nullable().default(null),
 })
 export type BalanceLogEntry = z.infer<typeof balanceLogEntry>
 

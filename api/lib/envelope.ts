@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** A lockout's length in seconds, sent as Retry-After (a 429 without one is a momentary overload). */
+    readonly retryAfter?: number,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -31,7 +33,10 @@ export function sendEnvelope<T>(res: Response, status: number, body: Envelope<T>
 
 export const sendOk = <T>(res: Response, data: T) => sendEnvelope(res, 200, { code: Code.OK, msg: msg.ok, data })
 
-export const sendError = (res: Response, err: ApiError) => sendEnvelope(res, err.status, { code: err.code, msg: err.message, data: null })
+export function sendError(res: Response, err: ApiError) {
+  if (err.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.retryAfter))))
+  sendEnvelope(res, err.status, { code: err.code, msg: err.message, data: null })
+}
 
 /**
  * A route handler that returns its data (sent as a success envelope) or throws an ApiError.

@@ -12,8 +12,13 @@ import { knownPlaceOf } from '../models/sign-in-places'
 
 const FIFTEEN_MINUTES = 15 * 60_000
 
-const tooMany = (message: string) => (_req: Request, res: Response) =>
+/** A lockout: says how long it lasts (Retry-After), so the web words it as a wait, not a busy moment. */
+const tooMany = (message: string) => (req: Request, res: Response) => {
+  const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime
+  const seconds = reset ? Math.ceil((reset.getTime() - Date.now()) / 1000) : FIFTEEN_MINUTES / 1000
+  res.setHeader('Retry-After', String(Math.min(Math.max(1, seconds), FIFTEEN_MINUTES / 1000)))
   sendEnvelope(res, 429, { code: Code.TOO_MANY_REQUESTS, msg: message, data: null })
+}
 
 /**
  * Every /auth/* call per client address (an IPv6 client by its /64, lib/client-address.ts). Behind

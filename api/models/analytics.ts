@@ -67,3 +67,28 @@ export async function countFirstTimers(db: Db, name: string, start: number, end:
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
+
+/**
+ * The person's e-mail and the device context of their latest stored event: what an event the api
+ * records itself (the first completed order) carries, like the ones a browser sends.
+ */
+export async function personContext(db: Db, userId: string): Promise<{ email: string | null; context: Record<string, unknown> }> {
+  const [user, latest] = await Promise.all([
+    db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst(),
+    db
+      .selectFrom('analytics_events')
+      .select('context_json')
+      .where('user_id', '=', userId)
+      .where('context_json', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+  ])
+  let context: Record<string, unknown> = {}
+  try {
+    context = latest?.context_json ? (JSON.parse(latest.context_json) as Record<string, unknown>) : {}
+  } catch {
+    context = {}
+  }
+  return { email: user?.email ?? null, context }
+}

@@ -140,7 +140,7 @@ async function checkPassword(deps: ApiDeps, user: User, password: string): Promi
   const { hits } = await hitRateLimit(deps.db, key, LOGIN_FAIL_WINDOW_MS, deps.now())
   if (hits > deps.config.loginFailLimit) {
     await unhitRateLimit(deps.db, key)
-    throw new ApiError(429, Code.TOO_MANY_REQUESTS, msg.tooManyRequests)
+    throw new ApiError(429, Code.TOO_MANY_REQUESTS, msg.tooManyRequests, LOGIN_FAIL_WINDOW_MS / 1000)
   }
   let ok: boolean
   try {

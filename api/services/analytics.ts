@@ -4,19 +4,23 @@ import type { Db } from '../db/connect'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { dayBounds } from '../lib/day'
-import { countFirstTimers, countVisitors, recordEvent } from '../models/analytics'
+import { countFirstTimers, countVisitors, personContext, recordEvent } from '../models/analytics'
 
 /** Analytics events (SPEC §3): stored, never shown; once-per-user events once per person. */
 
 export const onceKey = (name: string, userId: string) => (ONCE_PER_USER.includes(name) ? `${name}:${userId}` : null)
 
+/** The device fields an event carries (SPEC §3), besides its time and person. */
+const DEVICE_FIELDS = ['userAgent', 'platform', 'screenResolution', 'language', 'timezone'] as const
+
 /**
  * One event from the web's collector. The person is the token's (`user`), never the body's
- * `userId`; `userEmail` is not stored (privacy: the user id already says who it is). A person's
+ * `userId` or `userEmail`: the event carries the token's person's e-mail (SPEC §3). A person's
  * event (register, login, an order…) without a signed-in person is not stored.
  */
 export async function storeEvent(deps: ApiDeps, user: User | undefined, body: AnalyticsEventBody): Promise<{ recorded: boolean }> {
-  const { name, timestamp, visitorId, userEmail: _notStored, userId: _fromToken, ...context } = body
+  const { name, timestamp, visitorId, userEmail: _fromTokenToo, userId: _fromToken, ...sent } = body
+  const context: Record<string, unknown> = user ? { ...sent, userEmail: user.email } : sent
   if (!user && PERSON_EVENTS.includes(name)) return { recorded: false }
   const recorded = await recordEvent(
     deps.db,
@@ -33,10 +37,16 @@ export async function storeEvent(deps: ApiDeps, user: User | undefined, body: An
   return { recorded }
 }
 
-/** Inside the completing transaction: the person's first completed order, recorded once. */
-export function recordFirstSuccessfulOrder(db: Db, userId: string, orderId: string, now: number): Promise<boolean> {
+/**
+ * Inside the completing transaction: the person's first completed order, recorded once, with the
+ * fields every event carries: the person's e-mail and the device of their latest event.
+ */
+export async function recordFirstSuccessfulOrder(db: Db, userId: string, orderId: string, now: number): Promise<boolean> {
   const name = AnalyticsEvent.FIRST_SUCCESSFUL_ORDER
-  return recordEvent(db, { name, userId, onceKey: onceKey(name, userId), context: { orderId }, occurredAt: now }, now)
+  const person = await personContext(db, userId)
+  const device = Object.fromEntries(DEVICE_FIELDS.filter((f) => typeof person.context[f] === 'string').map((f) => [f, person.context[f]]))
+  const context = { ...device, userEmail: person.email, orderId }
+  return recordEvent(db, { name, userId, onceKey: onceKey(name, userId), context, occurredAt: now }, now)
 }
 
 const DAY_MS = 86_400_000

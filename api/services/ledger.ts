@@ -52,6 +52,7 @@ export function toBalanceLogEntry(row: BalanceLogRow): BalanceLogEntry {
     refId: row.ref_id,
     note: row.note,
     createdAt: Number(row.created_at),
+    withdrawal: null,
   }
 }
 
@@ -165,7 +166,19 @@ export async function pageBalanceLog(db: Db, userId: string, pageNum: number, pa
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow(),
   ])
-  return { list: rows.map(toBalanceLogEntry), total: Number(count.n), pageNum, pageSize }
+  // A withdrawal's entries carry its fee and what reached the bank: one payout reads as one thing.
+  const withdrawalIds = Array.from(new Set(rows.filter((r) => r.ref_type === 'withdrawal' && r.ref_id).map((r) => r.ref_id!)))
+  const withdrawals = withdrawalIds.length
+    ? await db
+        .selectFrom('withdrawals')
+        .select(['id', 'amount', 'fee'])
+        .where('user_id', '=', userId)
+        .where('id', 'in', withdrawalIds)
+        .execute()
+    : []
+  const byId = new Map(withdrawals.map((w) => [w.id, { fee: Number(w.fee), received: Number(w.amount) - Number(w.fee) }]))
+  const list = rows.map((r) => ({ ...toBalanceLogEntry(r), withdrawal: (r.ref_type === 'withdrawal' && byId.get(r.ref_id!)) || null }))
+  return { list, total: Number(count.n), pageNum, pageSize }
 }
 
 /** A stable digest of a request's money fields, for "same key, other body" checks. */

@@ -1,8 +1,10 @@
-// A brand's logo as we draw it ourselves (no third-party logo files): its initials on its colour,
-// from the catalogue (contract/catalogue.ts logoSchema). Decorative (the brand's name is always
-// written beside it), but still readable: the initials are large bold text (WCAG's 3:1), and a
-// colour pair that falls short, whoever set it, is drawn in white or near-black instead.
+// A brand's logo on its colour (contract/catalogue.ts logoSchema): the brand's mark from
+// simple-icons where it has one (brand-marks.ts, decision 015), drawn inline from the server (no
+// file to fetch), else its initials. Decorative (the brand's name is always written beside it),
+// but still readable: marks and initials are held to WCAG's 3:1, and a colour pair that falls
+// short, whoever set it, is drawn in white or near-black instead.
 import type { Logo } from '#contract/catalogue'
+import { brandMark } from './brand-marks'
 import { cx } from './ui'
 
 /** Relative luminance of a #rrggbb colour (WCAG 2); null for anything else. Kept per colour: a
@@ -39,14 +41,31 @@ export function readableForeground(logo: Pick<Logo, 'background' | 'foreground'>
   return ratio(bg, 1) >= ratio(bg, luminance(INK)!) ? '#FFFFFF' : INK
 }
 
-export function BrandTile({ logo, size = 'md', className }: { logo: Logo; size?: 'sm' | 'md' | 'lg'; className?: string }) {
+export function BrandTile({
+  brandId,
+  logo,
+  size = 'md',
+  className,
+}: {
+  brandId?: string
+  logo: Logo
+  size?: 'sm' | 'md' | 'lg'
+  className?: string
+}) {
+  const mark = brandMark(brandId)
   return (
     <span
-      className={cx('cl-brandtile', `cl-brandtile--${size}`, className)}
+      className={cx('cl-brandtile', `cl-brandtile--${size}`, mark && 'cl-brandtile--mark', className)}
       style={{ background: logo.background, color: readableForeground(logo) }}
       aria-hidden="true"
     >
-      {logo.initials}
+      {mark ? (
+        <svg viewBox="0 0 24 24" className="cl-brandtile__mark" focusable="false">
+          <path d={mark.path} fill="currentColor" />
+        </svg>
+      ) : (
+        logo.initials
+      )}
     </span>
   )
 }

@@ -1,16 +1,15 @@
-// The floating help button (SPEC §2 "Shell": a customer-chat widget), on every screen: bottom right,
-// above the tab bar where there is one and above a screen's action bar (its primary button), so it
-// never covers the one thing a form is for. Render it once, from the root, after the screen: it
-// reads everything it needs itself.
+// The help button (SPEC §2 "Shell": a customer-chat widget), on every screen: an icon in the top
+// bar, beside the bell. It used to float over the content, bottom right; wherever it floated it
+// covered something on some screen (a fee, a payout, a Sell button), so it sits in the bar, which
+// covers nothing. TopBar renders it when a screen puts nothing else there.
 //
 // It is a real link to /support (Help & Support: the support e-mail and the common answers), so it
 // works without JavaScript. With a chat provider (CHAT_WIDGET_URL) a tap loads the provider's script
 // — only then, so no third-party code runs for people who never ask for help — and asks it to open
 // its window; if the script cannot load, the tap goes to /support after all.
 import { useLocation } from '@remix-run/react'
-import { useEffect, useRef, useState, type CSSProperties, type MouseEvent, type RefObject } from 'react'
+import { useRef, useState, type MouseEvent } from 'react'
 import { supportMessages as M } from '~/utils/messages'
-import { useTabBar } from '~/utils/routes'
 import { usePublicEnv } from '~/utils/user'
 import { Icon } from './icon'
 import { Link } from './link'
@@ -70,80 +69,11 @@ function openProviderWidget() {
   window.dispatchEvent(new CustomEvent('cardlane:chat-open'))
 }
 
-/**
- * How far the button must rise to clear the screen's action bar (0 without one). Measured, since an
- * action bar may hold one button or two; CSS makes a close guess before this runs (no JavaScript).
- */
-function useActionBarLift(key: string): number | null {
-  const [lift, setLift] = useState<number | null>(null)
-  useEffect(() => {
-    const measure = () => {
-      const bars = Array.from(document.querySelectorAll<HTMLElement>('.cl-actionbar')).filter((bar) => bar.getClientRects().length > 0)
-      setLift(Math.ceil(Math.max(0, ...bars.map((bar) => bar.getBoundingClientRect().height))))
-    }
-    measure()
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null
-    document.querySelectorAll('.cl-actionbar').forEach((bar) => observer?.observe(bar))
-    // Screens add or drop their action bar as they change (a step of a form): look again then.
-    const mutations = new MutationObserver(() => {
-      observer?.disconnect()
-      document.querySelectorAll('.cl-actionbar').forEach((bar) => observer?.observe(bar))
-      measure()
-    })
-    mutations.observe(document.body, { childList: true, subtree: true })
-    return () => {
-      observer?.disconnect()
-      mutations.disconnect()
-    }
-  }, [key])
-  return lift
-}
-
-const FORM_BUTTONS = '.cl-button--primary, .cl-button[type="submit"]'
-
-/**
- * True while a form's button or a primary one is under the help button (it scrolled past): the
- * help button then steps aside (CSS draws that button on top in any case, JavaScript or not).
- */
-function useTuckedUnder(fab: RefObject<HTMLElement | null>): boolean {
-  const [tucked, setTucked] = useState(false)
-  useEffect(() => {
-    let frame = 0
-    const check = () => {
-      frame = 0
-      const el = fab.current
-      if (!el) return
-      const a = el.getBoundingClientRect()
-      const under = Array.from(document.querySelectorAll<HTMLElement>(FORM_BUTTONS)).some((button) => {
-        const b = button.getBoundingClientRect()
-        return b.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
-      })
-      setTucked(under)
-    }
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(check)
-    }
-    check()
-    window.addEventListener('scroll', schedule, { passive: true })
-    window.addEventListener('resize', schedule)
-    return () => {
-      cancelAnimationFrame(frame)
-      window.removeEventListener('scroll', schedule)
-      window.removeEventListener('resize', schedule)
-    }
-  })
-  return tucked
-}
-
 export function ChatButton() {
   const { chatWidgetUrl } = usePublicEnv()
-  const tabs = useTabBar()
   const location = useLocation()
-  const lift = useActionBarLift(location.key)
   const [state, setState] = useState<LoadState>('idle')
   const busy = useRef(false)
-  const fab = useRef<HTMLAnchorElement>(null)
-  const tucked = useTuckedUnder(fab)
   const label = chatWidgetUrl ? M.chatButton : M.helpButton
 
   // Already on Help & Support, a link to it would lead nowhere; a chat still opens from there.
@@ -171,22 +101,16 @@ export function ChatButton() {
       })
   }
 
-  // A landmark of its own, so everything on the page is inside one (axe "region").
   return (
-    <aside aria-label={M.helpRegion}>
-      <Link
-        to={SUPPORT_PATH}
-        ref={fab}
-        className={cx('cl-chatfab', tabs && 'cl-chatfab--tabs', state === 'loading' && 'is-loading', tucked && 'is-tucked')}
-        onClick={handleClick}
-        aria-label={label}
-        title={label}
-        aria-busy={state === 'loading' || undefined}
-        data-lift={lift === null ? undefined : ''}
-        style={lift === null ? undefined : ({ '--cl-chat-lift': `${lift}px` } as CSSProperties)}
-      >
-        <Icon name="chat" size={26} />
-      </Link>
-    </aside>
+    <Link
+      to={SUPPORT_PATH}
+      className={cx('cl-icon-button', 'cl-chat', state === 'loading' && 'is-loading')}
+      onClick={handleClick}
+      aria-label={label}
+      title={label}
+      aria-busy={state === 'loading' || undefined}
+    >
+      <Icon name="chat" size={24} />
+    </Link>
   )
 }

@@ -155,7 +155,7 @@ function CodeSentNote({ email, changeHref }: { email: string; changeHref?: strin
     <p className="cl-form__note">
       Enter the 6-digit code we sent to <strong>{email}</strong>. It expires in 10 minutes.{' '}
       {changeHref ? (
-        <Link to={changeHref} replace>
+        <Link to={changeHref} replace className="cl-link--inline-touch">
           Use another e-mail
         </Link>
       ) : null}

@@ -43,12 +43,25 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
 /**
  * Errors about the whole form (wrong password, server refused), shown above the submit button.
  * Pass conform's `form.errorId` as `id` so the form's aria-describedby points here.
+ * A new error is brought into view and focused, clear of the sticky bars (html's scroll-padding):
+ * without JavaScript by `autofocus` on the page the server drew, with it when the text changes.
  */
 export function FormError({ errors, id, children }: { errors?: ListOfErrors; id?: string; children?: ReactNode }) {
   const list = cleanErrors(errors)
+  const text = list.join('\n')
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const box = ref.current
+    if (!text || !box || box.contains(document.activeElement)) return
+    box.focus({ preventScroll: true })
+    box.scrollIntoView({ block: 'nearest' })
+  }, [text])
   if (!list.length) return null
   return (
-    <div id={id} className="cl-callout cl-callout--error cl-form-error" role="alert">
+    // The answer to the person's own submit, not focus taken on arrival: without JavaScript the
+    // browser's autofocus brings it into view, as the effect above does with it.
+    // eslint-disable-next-line jsx-a11y/no-autofocus
+    <div id={id} ref={ref} tabIndex={-1} autoFocus className="cl-callout cl-callout--error cl-form-error" role="alert">
       <Icon name="x-circle" size={20} className="cl-callout__icon" />
       <div className="cl-callout__body">
         {list.length === 1 ? (

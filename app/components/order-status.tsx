@@ -120,14 +120,15 @@ export function OrderRow({ order: o, timeZone }: { order: OrderSummary; timeZone
   const closed = o.status === 'rejected' || o.status === 'cancelled' || o.status === 'declined'
   return (
     <Link to={`/order/${o.id}`} className="cl-row cl-orderrow">
-      <BrandTile logo={o.logo} size="sm" className="cl-orderrow__tile" />
+      <BrandTile brandId={o.brandId} logo={o.logo} size="sm" className="cl-orderrow__tile" />
       <span className="cl-orderrow__name">{o.brandName}</span>
       <span className="cl-orderrow__amount">
-        <Money
-          amount={orderAmount(o)}
-          currency={o.payoutCurrency}
-          tone={closed ? 'muted' : o.status === 'completed' ? 'credit' : 'default'}
-        />
+        {/* A closed order owes nothing: its quote is not shown as if it were due. */}
+        {closed ? (
+          <span className="cl-muted">Nothing paid</span>
+        ) : (
+          <Money amount={orderAmount(o)} currency={o.payoutCurrency} tone={o.status === 'completed' ? 'credit' : 'default'} />
+        )}
       </span>
       <span className="cl-orderrow__meta">
         {countryName(o.country)} · {cardTypeLabel(o.cardType)} · {o.cardCount === 1 ? '1 card' : `${o.cardCount} cards`},{' '}

@@ -63,7 +63,7 @@ export function sellHref(v: { brandId: string; country?: string; cardType?: stri
 export function RateRow({ card }: { card: GiftCard }) {
   return (
     <div className="cl-raterow">
-      <BrandTile logo={card.logo} />
+      <BrandTile brandId={card.brandId} logo={card.logo} />
       <div className="cl-raterow__text">
         <p className="cl-raterow__name">{card.name}</p>
         <p className="cl-raterow__rate">

@@ -1,20 +1,21 @@
 // The sticky bar at the top of every screen: a back link and the screen's title (the page's h1).
 // Back is a real link to `backTo`, not history.back(), so it works without JavaScript, from a
 // bookmark and after a reload. For a signed-in person it also carries the bell: a link to
-// /notification with the unread count (from the root's one /v1/user/index call) as a badge.
+// /notification with the unread count (from the root's one /v1/user/index call) as a badge, and on
+// every screen the help button (chat-button.tsx).
 import { useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { notificationMessages as N } from '~/utils/messages'
 import { useOptionalUser } from '~/utils/user'
+import { ChatButton } from './chat-button'
 import { Icon } from './icon'
 import { Link } from './link'
-import { cx } from './ui'
 
 export type TopBarProps = {
   title: string
   /** Where "Back" goes. No back link when absent (top-level tabs). */
   backTo?: string
-  /** Optional trailing control (e.g. the help button); keeps the title centred. */
+  /** Trailing control; the help (customer chat) button when absent. */
   end?: ReactNode
 }
 
@@ -25,7 +26,7 @@ export function TopBar({ title, backTo, end }: TopBarProps) {
   const bell = user && pathname !== '/notification' ? <NotificationBell count={user.unreadCount} /> : null
   return (
     <header className="cl-topbar">
-      <div className={cx('cl-topbar__inner', bell && 'cl-topbar__inner--wide-end')}>
+      <div className="cl-topbar__inner">
         <div className="cl-topbar__start">
           {backTo ? (
             <Link to={backTo} className="cl-topbar__back" aria-label="Back" title="Back">
@@ -36,7 +37,7 @@ export function TopBar({ title, backTo, end }: TopBarProps) {
         <h1 className="cl-topbar__title">{title}</h1>
         <div className="cl-topbar__end">
           {bell}
-          {end}
+          {end ?? <ChatButton />}
         </div>
       </div>
     </header>

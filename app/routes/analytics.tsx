@@ -32,8 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       logger.warn({ reason: 'malformed', field: issue?.path.join('.'), issue: issue?.message.slice(0, 200) }, 'analytics event dropped')
       return noContent()
     }
-    // The person is the token's; the e-mail is never stored, so it goes no further than here.
-    const { userId: _fromToken, userEmail: _notStored, ...event } = parsed.data
+    // The person and their e-mail are the token's (the api adds them): the body's go no further.
+    const { userId: _fromToken, userEmail: _fromTokenToo, ...event } = parsed.data
     await forwardEvent(request, context, event)
   } catch (error) {
     logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'analytics event not stored')

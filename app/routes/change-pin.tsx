@@ -8,6 +8,7 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, verifyCodeField } from '#contract/accounts'
 import { PIN_MAX_TRIES } from '#contract/pin'
+import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { SendCodeForm, VerifyStepForm } from '~/components/code-steps'
@@ -25,11 +26,11 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { flowMessage, successMessages, walletMessages as W } from '~/utils/messages'
+import { successMessages, walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
-import { redirectWithToast } from '~/utils/toast.server'
+import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -76,7 +77,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const base = { mode: 'change' as Mode, refused: PIN_FIELDS }
   if (submission.status !== 'success') return formRefusal(submission, base)
   const result = await setPinFlow(request, context, { oldPin: submission.value.oldPin, pin: submission.value.pin })
-  if (!result.success) return formRefusal(submission, base, flowMessage(result))
+  if (!result.success && result.code === Refusals.PIN_WRONG.code) {
+    // Said once, beside the current PIN, which alone starts empty again: the new PIN typed twice was fine.
+    const answer = submission.reply({ fieldErrors: { oldPin: [result.msg] }, hideFields: SECRET_FIELDS })
+    return json({ ...base, refused: ['oldPin'], toast: null as Toast | null, result: answer }, { status: 400 })
+  }
+  if (!result.success) return formRefusal(submission, base, result)
   return redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinChanged })
 }
 
@@ -118,7 +124,7 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
             <p>You can still set a new PIN with an e-mail code.</p>
           </div>
         </div>
-      ) : pin.triesLeft < PIN_MAX_TRIES ? (
+      ) : pin.triesLeft < PIN_MAX_TRIES && !reply ? (
         <div className="cl-callout cl-callout--warning" role="status">
           <Icon name="alert-triangle" size={20} className="cl-callout__icon" />
           <p className="cl-callout__body">{W.triesLeft(pin.triesLeft)}</p>

@@ -25,7 +25,7 @@ import type { CodeStepReply } from '~/utils/email-code'
 import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent, useSecretKey } from '~/utils/forms'
-import { deleteAccountMessages as M, flowMessage } from '~/utils/messages'
+import { deleteAccountMessages as M } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const base = { mode: 'password' as Mode, refused: ['password'], attempt: crypto.randomUUID() }
   if (submission.status !== 'success') return formRefusal(submission, base)
   const result = await delAccountFlow(request, context, submission.value)
-  if (!result.success) return formRefusal(submission, base, flowMessage(result))
+  if (!result.success) return formRefusal(submission, base, result)
   return deleted(request)
 }
 

@@ -124,7 +124,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return formRefusal(submission, { avatarId })
   const { userName } = submission.value
   const result = await updateProfileFlow(request, context, { userName, ...(avatarId && { headImg: avatarPath(avatarId) }) })
-  if (!result.success) return formRefusal(submission, { avatarId }, flowMessage(result))
+  if (!result.success) return formRefusal(submission, { avatarId }, result)
   // Back to Account: the root loader fetches the user info again (SPEC §4).
   return redirectWithToast(request, '/account', { type: 'success', message: successMessages.profileUpdated })
 }

@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { logoutFlow } from '~/upstream/accounts.server'
+import { queueRevoke, unheard } from '~/upstream/revoke-queue.server'
 import { getToken } from '~/utils/auth.server'
 import { accessMessages, successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
@@ -12,19 +13,25 @@ export async function loader() {
 
 /**
  * Signed out means the api revoked the token: clearing only our cookie would leave a token that
- * stays valid for 30 days in any copy of that cookie. When the api cannot be reached or refuses,
- * the person stays signed in, back on Account (where Sign out is) with a toast that says so.
+ * stays valid in any copy of that cookie. When the api cannot be reached, the person is signed out
+ * on this device all the same (never kept signed in behind an error page), told so, and the token
+ * is revoked as soon as the api answers (revoke-queue.server.ts). When the api answers with a
+ * refusal, the person stays signed in, back on Account with a toast that says so.
  * An expired token has nothing left to revoke.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const signedOut = async () =>
+  const signedOut = async (message: string = successMessages.loggedOut) =>
     redirectWithToast(
       request,
       '/',
-      { type: 'success', message: successMessages.loggedOut },
-      { session: await emptySession(), document: true },
+      { type: message === successMessages.loggedOut ? 'success' : 'warning', message },
+      {
+        session: await emptySession(),
+        document: true,
+      },
     )
-  if (!(await getToken(request))) return signedOut()
+  const token = await getToken(request)
+  if (!token) return signedOut()
   let result
   try {
     result = await logoutFlow(request, context)
@@ -32,6 +39,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // The token had already expired at the api: nothing left to revoke.
     if (error instanceof Response) return signedOut()
     throw error
+  }
+  if (!result.success && unheard(result)) {
+    queueRevoke(token, context.clientAddress)
+    return signedOut(accessMessages.signedOutHereOnly)
   }
   if (!result.success) return redirectWithToast(request, '/account', { type: 'error', message: accessMessages.signOutFailed })
   return signedOut()

@@ -72,13 +72,14 @@ const actionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('all') }),
 ])
 
-type ActionReply = { error: string; toast: Toast }
+type ActionReply = { error: string; toast: Toast | null }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request)))
+  // Beside the list; a toast as well only when it was not the message's answer (the api away, busy).
   const refused = (error: string, status: number) =>
-    json<ActionReply>({ error, toast: toastNow({ type: 'error', message: error }) }, { status })
+    json<ActionReply>({ error, toast: status === 503 ? toastNow({ type: 'error', message: error }) : null }, { status })
   if (!parsed.success) return refused(N.chooseOne, 400)
   const here = listHref(pageOf(request))
 

@@ -11,7 +11,7 @@ import type { Order, OrderCard } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { BrandTile } from '~/components/brand-tile'
-import { Button } from '~/components/button'
+import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormError } from '~/components/forms'
@@ -20,13 +20,13 @@ import { InfoList, InfoRow } from '~/components/list-row'
 import { Money, When, zoneName } from '~/components/money'
 import { CardStatusBadge, OrderNotFound, OrderStatusBadge, OrderTimeline } from '~/components/order-status'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
-import { Screen } from '~/components/screen'
+import { ActionBar, Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
 import sellStyles from '~/styles/screens/sell.css'
 import walletStyles from '~/styles/screens/wallet.css'
 import { loadOrder, orderMoveFlow, orderTimeZone, plausibleOrderId } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
-import { readForm, toastNow } from '~/utils/form.server'
+import { isTransportFailure, readForm, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 
@@ -50,7 +50,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireToken(request)
   const id = params.id ?? ''
   const parsed = moveSchema.safeParse(Object.fromEntries(await readForm(request)))
-  const refused = (error: string) => json<MoveReply>({ error, toast: toastNow({ type: 'error', message: error }) }, { status: 400 })
+  // Beside the buttons; a toast as well only when it was not the order's answer (the api away, busy).
+  const refused = (error: string, toast = false) =>
+    json<MoveReply>({ error, toast: toast ? toastNow({ type: 'error', message: error }) : null }, { status: 400 })
   if (!parsed.success) return refused('Choose what to do with the order')
   const notFound = () => json({ message: M.orderNotFound }, { status: 404 })
   if (!plausibleOrderId(id)) throw notFound()
@@ -58,7 +60,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const result = await orderMoveFlow(request, context, move, id)
   if (!result.success) {
     if (result.code === Refusals.ORDER_NOT_FOUND.code || result.code === 400) throw notFound()
-    return refused(flowMessage(result))
+    return refused(flowMessage(result), isTransportFailure(result))
   }
   const o = result.data
   const message =
@@ -119,6 +121,20 @@ export default function OrderDetailScreen() {
         <OrderTimeline order={o} timeZone={timeZone} />
       </Card>
       {o.status === 'pending' ? <CancelOrder /> : null}
+      {/* What to do next: take the money out, or ask about a refusal. */}
+      {o.status === 'completed' ? (
+        <ActionBar>
+          <ButtonLink to="/wallet/withdraw" variant="primary" block>
+            Withdraw
+          </ButtonLink>
+        </ActionBar>
+      ) : o.status === 'rejected' ? (
+        <ActionBar>
+          <ButtonLink to="/support" variant="secondary" icon="chat" block>
+            Ask about this order
+          </ButtonLink>
+        </ActionBar>
+      ) : null}
     </Screen>
   )
 }
@@ -130,7 +146,7 @@ function OrderHead({ order: o }: { order: Order }) {
   return (
     <section className="cl-orderhead" aria-labelledby="order-title">
       <div className="cl-orderhead__brand">
-        <BrandTile logo={o.logo} size="lg" />
+        <BrandTile brandId={o.brandId} logo={o.logo} size="lg" />
         <div className="cl-orderhead__text">
           <h2 id="order-title" className="cl-orderhead__name">
             {o.brandName}

@@ -43,7 +43,7 @@ import { sellFlow } from '~/upstream/orders.server'
 import { uploadPhotoFlow } from '~/upstream/uploads.server'
 import { getToken, loginUrl } from '~/utils/auth.server'
 import { guardForm } from '~/utils/form-parse.server'
-import { toastNow } from '~/utils/form.server'
+import { isTransportFailure, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
 import type { ScreenHandle } from '~/utils/routes'
@@ -233,9 +233,8 @@ type SellReply = {
 }
 
 function reply(state: Partial<SellReply> & { cards: CardState[] }, status = 200) {
-  const toast = state.formError ? toastNow({ type: 'error', message: state.formError }) : null
   return json<SellReply>(
-    { errors: {}, formError: null, newRate: null, requestId: null, codesCleared: false, toast, ...state },
+    { errors: {}, formError: null, newRate: null, requestId: null, codesCleared: false, toast: null, ...state },
     { status, headers: status === 413 ? refusedBodyHeaders : undefined },
   )
 }
@@ -357,7 +356,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const list = await giftCardListFlow(request, context)
-  if (!list.success) return reply({ cards, formError: list.msg }, 503)
+  if (!list.success) return reply({ cards, formError: list.msg, toast: toastNow({ type: 'error', message: list.msg }) }, 503)
   const choice = resolveChoice(list.data, { brandId: str(asked.brandId), country: str(asked.country), cardType: str(asked.cardType) })
   if (!choice.brand || !choice.country || !choice.offer || choice.notice) {
     return reply({ cards, codesCleared, formError: choice.notice ?? M.chooseBrand }, 400)
@@ -379,7 +378,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       message: M.orderSubmitted,
     })
   }
-  const refusal = { cards, codesCleared, formError: flowMessage(result) }
+  const formError = flowMessage(result)
+  // Not about the cards (the api away, busy, refusing access): a toast as well.
+  const toast = isTransportFailure(result) ? toastNow({ type: 'error', message: formError }) : null
+  const refusal = { cards, codesCleared, formError, toast }
   if (result.code === Refusals.RATE_CHANGED.code) {
     const rates = await giftCardRatesFlow(request, context, {
       brandId: choice.brand.brandId,
@@ -471,7 +473,7 @@ function BrandPicker({ brands }: { brands: Brand[] }) {
         {brands.map((b) => (
           <li key={b.brandId}>
             <Link to={choiceQuery({ brandId: b.brandId })} className="cl-brandgrid__item">
-              <BrandTile logo={b.logo} size="lg" />
+              <BrandTile brandId={b.brandId} logo={b.logo} size="lg" />
               <span className="cl-brandgrid__name">{b.name}</span>
             </Link>
           </li>
@@ -484,7 +486,7 @@ function BrandPicker({ brands }: { brands: Brand[] }) {
 function ChosenBrand({ brand }: { brand: Brand }) {
   return (
     <Card className="cl-chosen">
-      <BrandTile logo={brand.logo} size="lg" />
+      <BrandTile brandId={brand.brandId} logo={brand.logo} size="lg" />
       <div className="cl-chosen__text">
         <h2 className="cl-chosen__name">{brand.name}</h2>
         <p className="cl-chosen__eta">
@@ -600,7 +602,8 @@ function SellForm({ brand, currency, offer, rate: loadedRate }: { brand: Brand; 
         <RateText rate={rate} />
       </p>
 
-      {actionData?.codesCleared ? (
+      {/* Only a page drawn by the server lost the codes; with JavaScript they are still in their fields. */}
+      {actionData?.codesCleared && !hydrated ? (
         <div className="cl-callout cl-callout--neutral">
           <Icon name="lock" size={20} className="cl-callout__icon" />
           <p className="cl-callout__body">{M.codesCleared}</p>

@@ -61,7 +61,7 @@ export default function SubmitSuccessScreen() {
       {o.queue ? (
         <Card title="Review" className="cl-queue">
           <div className="cl-queue__head">
-            <BrandTile logo={o.logo} />
+            <BrandTile brandId={o.brandId} logo={o.logo} />
             <p className="cl-queue__place">{o.queue.position === 1 ? 'Next in the queue' : `Number ${o.queue.position} in the queue`}</p>
           </div>
           <InfoList>

@@ -101,7 +101,10 @@ export default function RegisterScreen() {
         </p>
         <p className="cl-auth__legal">
           By creating an account you agree to how {env.brandName} handles your data, described in our{' '}
-          <Link to="/user/privacy">Privacy Policy</Link>.
+          <Link to="/user/privacy" className="cl-link--inline-touch">
+            Privacy Policy
+          </Link>
+          .
         </p>
       </div>
     </Screen>

@@ -18,7 +18,7 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { flowMessage, successMessages } from '~/utils/messages'
+import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 import { usePublicEnv } from '~/utils/user'
@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         message: result.msg,
       })
     }
-    return formRefusal(submission, { refused: PIN_FIELDS }, flowMessage(result))
+    return formRefusal(submission, { refused: PIN_FIELDS }, result)
   }
   return redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinSet })
 }

@@ -2,7 +2,8 @@
 // rate now, its change over the last 24 hours, and a way to sell it. Search and filters are a GET
 // form, so they work without JavaScript and every view of the board is a URL.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData, useSubmit } from '@remix-run/react'
+import { useEffect, useRef, type FormEvent } from 'react'
 import { COUNTRIES, type Brand, type Rate } from '#contract/catalogue'
 import { BrandTile } from '~/components/brand-tile'
 import { Button, ButtonLink } from '~/components/button'
@@ -12,6 +13,7 @@ import { Icon } from '~/components/icon'
 import { Link } from '~/components/link'
 import { cardTypeLabel, countryName, RateChange, RateText, sellHref } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
+import { useHydrated } from '~/components/ui'
 import plazaStyles from '~/styles/screens/plaza.css'
 import sellStyles from '~/styles/screens/sell.css'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
@@ -60,12 +62,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 type Group = { brand: Pick<Brand, 'brandId' | 'name' | 'logo' | 'etaMinutes'>; rates: Rate[] }
 
+/** With JavaScript the board follows the search as it is typed (and the filters as they change). */
+function useFilterAsYouType() {
+  const submit = useSubmit()
+  const timer = useRef<ReturnType<typeof setTimeout>>()
+  useEffect(() => () => clearTimeout(timer.current), [])
+  return (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), TYPING_PAUSE_MS)
+  }
+}
+
+const TYPING_PAUSE_MS = 250
+
 export default function TradingPlazaScreen() {
   const { groups, filters, count } = useLoaderData<typeof loader>()
   const filtered = Boolean(filters.q || filters.country || filters.cardType)
+  const hydrated = useHydrated()
+  const onChange = useFilterAsYouType()
   return (
     <Screen title="Trading Plaza" backTo="/">
-      <Form method="get" className="cl-plaza-filters" role="search" aria-label="Rates">
+      <Form method="get" className="cl-plaza-filters" role="search" aria-label="Rates" onChange={onChange}>
         <div className="cl-field">
           <label className="cl-field__label" htmlFor="plaza-q">
             Search cards
@@ -112,9 +130,11 @@ export default function TradingPlazaScreen() {
           </div>
         </div>
         <div className="cl-plaza-filters__actions">
-          <Button type="submit" variant="primary" icon="list">
-            Show rates
-          </Button>
+          {hydrated ? null : (
+            <Button type="submit" variant="primary" icon="list">
+              Show rates
+            </Button>
+          )}
           {filtered ? (
             <Link to="/trading-plaza" className="cl-link cl-link--touch">
               Clear
@@ -150,7 +170,7 @@ function BrandRates({ group: { brand, rates } }: { group: Group }) {
   return (
     <section className="cl-card cl-card--flush cl-plaza-brand" aria-labelledby={headingId}>
       <div className="cl-plaza-brand__head">
-        <BrandTile logo={brand.logo} />
+        <BrandTile brandId={brand.brandId} logo={brand.logo} />
         <div>
           <h2 id={headingId} className="cl-plaza-brand__name">
             {brand.name}

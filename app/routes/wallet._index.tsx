@@ -192,13 +192,18 @@ function refHref(entry: BalanceLogEntry): string | undefined {
 
 /**
  * One movement: what it was, its signed amount (credits green), a note (an adjustment's reason, a
- * failed payout's), when, and the balance after it.
- * "Paid to your bank" moves nothing available (the amount was held when the withdrawal was made):
- * it shows the hold that left instead.
+ * failed payout's, a withdrawal's fee), when, and the balance after it.
+ * A withdrawal is two entries: asked (the amount leaves what is available, to be held) and paid
+ * (the hold leaves). The paid one moves nothing available: it shows what reached the bank, as the
+ * receipt does, never the whole amount a second time; the fee is named as the fee on both.
  */
 function LogRow({ entry, currency, timeZone }: { entry: BalanceLogEntry; currency: string; timeZone: string }) {
   const href = refHref(entry)
   const paid = entry.type === 'withdraw_paid'
+  const w = entry.withdrawal
+  const money = (n: number) => formatMoney(n, currency)
+  const note =
+    w && entry.type === 'withdraw' ? W.withdrawalSplit(money(w.received), money(w.fee)) : w && paid ? W.feeKept(money(w.fee)) : entry.note
   const body = (
     <>
       <span className="cl-row__icon" aria-hidden="true">
@@ -207,12 +212,12 @@ function LogRow({ entry, currency, timeZone }: { entry: BalanceLogEntry; currenc
       <span className="cl-logrow__label">{balanceLogLabels[entry.type]}</span>
       <span className="cl-logrow__amount">
         {paid ? (
-          <Money amount={-entry.frozenChange} currency={currency} tone="muted" />
+          <Money amount={w ? w.received : -entry.frozenChange} currency={currency} tone="muted" />
         ) : (
           <Money amount={entry.amount} currency={currency} signed tone={entry.amount > 0 ? 'credit' : 'default'} />
         )}
       </span>
-      {entry.note ? <span className="cl-logrow__note">{entry.note}</span> : null}
+      {note ? <span className="cl-logrow__note">{note}</span> : null}
       <span className="cl-logrow__meta">
         <span>
           <When at={entry.createdAt} timeZone={timeZone} /> ·

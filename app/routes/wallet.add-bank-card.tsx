@@ -23,7 +23,7 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { flowMessage, successMessages, walletMessages as W } from '~/utils/messages'
+import { successMessages, walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 
@@ -65,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (result.code === Refusals.PIN_NOT_SET.code)
       return redirectWithToast(request, setPinHref(back), { type: 'info', message: W.pinFirst })
     const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
-    return formRefusal(submission, { refused }, flowMessage(result))
+    return formRefusal(submission, { refused }, result)
   }
   return redirectWithToast(request, back || '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardAdded })
 }

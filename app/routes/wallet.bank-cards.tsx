@@ -23,7 +23,7 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { usePendingIntent, useSecretKey } from '~/utils/forms'
-import { flowMessage, successMessages, walletMessages as W } from '~/utils/messages'
+import { successMessages, walletMessages as W } from '~/utils/messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -47,14 +47,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: defaultSchema })
     if (submission.status !== 'success') return formRefusal(submission, { cardId: target, intent: 'default' })
     const result = await setDefaultBankCardFlow(request, context, submission.value)
-    if (!result.success) return formRefusal(submission, { cardId: target, intent: 'default' }, flowMessage(result))
+    if (!result.success) return formRefusal(submission, { cardId: target, intent: 'default' }, result)
     return redirectWithToast(request, '/wallet/bank-cards', { type: 'success', message: successMessages.defaultCardSet })
   }
   const submission = parseWithZod(formData, { schema: removeSchema })
   const extra = { cardId: target, intent: 'remove', refused: PIN_FIELDS }
   if (submission.status !== 'success') return formRefusal(submission, extra)
   const result = await removeBankCardFlow(request, context, submission.value)
-  if (!result.success) return formRefusal(submission, extra, flowMessage(result))
+  if (!result.success) return formRefusal(submission, extra, result)
   return redirectWithToast(request, '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardRemoved })
 }
 

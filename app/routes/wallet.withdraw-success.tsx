@@ -34,15 +34,26 @@ export default function WithdrawSuccessScreen() {
           <Icon name="check-circle" size={32} />
         </span>
         <h2 id="withdraw-success-title" className="cl-result__title">
-          Withdrawal requested
+          {w.status === 'success' ? 'Withdrawal paid' : w.status === 'failed' ? 'Withdrawal returned' : 'Withdrawal requested'}
         </h2>
         <Money amount={w.received} currency={w.currency} size="lg" />
-        <p className="cl-result__text">
-          is on its way to <BankName card={w.bankCard} />. It stays on hold in your wallet until it is paid.
-        </p>
-        <p className="cl-result__when">
-          In your bank by <ExpectedBy withdrawal={w} timeZone={timeZone} />
-        </p>
+        {/* This page may be opened again later: it says where the money is now, not where it was. */}
+        {w.status === 'success' ? (
+          <p className="cl-result__text">
+            was paid to <BankName card={w.bankCard} />.
+          </p>
+        ) : w.status === 'failed' ? (
+          <p className="cl-result__text">could not be paid to your bank; the amount is back in your wallet.</p>
+        ) : (
+          <>
+            <p className="cl-result__text">
+              is on its way to <BankName card={w.bankCard} />. It stays on hold in your wallet until it is paid.
+            </p>
+            <p className="cl-result__when">
+              In your bank by <ExpectedBy withdrawal={w} timeZone={timeZone} />
+            </p>
+          </>
+        )}
       </section>
       <Card>
         <WithdrawalFacts withdrawal={w} timeZone={timeZone} />

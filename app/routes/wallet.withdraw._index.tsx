@@ -35,7 +35,7 @@ import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { flowMessage, successMessages, walletMessages as W } from '~/utils/messages'
+import { successMessages, walletMessages as W } from '~/utils/messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -84,8 +84,8 @@ const withdrawSchema = (currency: string, limits?: Limits) =>
     requestId: requestIdField,
   })
 
-/** "Check" (without JavaScript): the summary for the amount typed, no PIN needed. */
-const checkSchema = (currency: string) => z.object({ amount: amountField(currency) })
+/** "Check" (without JavaScript): the summary for the amount typed, no PIN needed, and why it would be refused. */
+const checkSchema = (currency: string, limits: Limits) => z.object({ amount: amountField(currency, limits) })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
@@ -98,10 +98,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   // The currency says how a typed amount reads ("1500.5" is 150050 kobo).
-  const { currency } = loaded(await walletInfoFlow(request, context))
+  const info = loaded(await walletInfoFlow(request, context))
+  const { currency } = info
 
   if (formData.get('intent') === 'check') {
-    const submission = parseWithZod(formData, { schema: checkSchema(currency) })
+    const submission = parseWithZod(formData, { schema: checkSchema(currency, info) })
     if (submission.status !== 'success') return formRefusal(submission, { checked: null as number | null, refused: [] as string[] })
     return json({
       result: submission.reply({ hideFields: SECRET_FIELDS }),
@@ -119,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (result.code === Refusals.PIN_NOT_SET.code) {
       return redirectWithToast(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`, { type: 'info', message: W.pinFirst })
     }
-    return formRefusal(submission, { checked: typed, refused: ['pin'] }, flowMessage(result))
+    return formRefusal(submission, { checked: typed, refused: ['pin'] }, result)
   }
   return redirectWithToast(request, `/wallet/withdraw-success?id=${encodeURIComponent(result.data.id)}`, {
     type: 'success',
@@ -184,6 +185,8 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
   const [typed, setTyped] = useState<string | null>(null)
   const live = typed === null ? null : (readAmount(typed, currency) ?? null)
   const amount = typed === null ? (actionData?.checked ?? null) : live
+  // Said while typing, before the PIN: below the minimum, over today's maximum or the balance.
+  const problem = amount !== null && amount > 0 ? limitProblem(amount, info) : undefined
   const pending = usePendingIntent('withdraw')
   const checking = usePendingIntent('check')
   const locked = pin.lockedUntil !== null
@@ -228,10 +231,10 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
             placeholder: '0.00',
             onChange: (event) => setTyped(event.currentTarget.value),
           }}
-          errors={fields.amount.errors}
+          errors={problem && typed !== null ? [problem] : fields.amount.errors}
           help="The fee is taken from this amount."
         />
-        {most >= limits.min ? (
+        {most >= limits.min && !locked && !blocked ? (
           <div className="cl-amount-row">
             <span>
               Up to <Money amount={most} currency={currency} /> now
@@ -260,7 +263,7 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
               label="You receive"
               value={
                 <span aria-live="polite">
-                  {amount !== null && amount > limits.fee ? <Money amount={amount - limits.fee} currency={currency} /> : '—'}
+                  {amount !== null && amount > limits.fee && !problem ? <Money amount={amount - limits.fee} currency={currency} /> : '—'}
                 </span>
               }
             />

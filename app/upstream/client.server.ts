@@ -32,12 +32,15 @@ export class UpstreamError extends Error {
   readonly status?: number
   /** Envelope code, when a body arrived. */
   readonly code?: number
-  constructor(kind: UpstreamErrorKind, message: string, extra: { status?: number; code?: number } = {}) {
+  /** A 429's Retry-After in seconds: how long a lockout lasts (none: a momentary overload). */
+  readonly retryAfter?: number
+  constructor(kind: UpstreamErrorKind, message: string, extra: { status?: number; code?: number; retryAfter?: number } = {}) {
     super(message)
     this.name = 'UpstreamError'
     this.kind = kind
     this.status = extra.status
     this.code = extra.code
+    this.retryAfter = extra.retryAfter
   }
 }
 
@@ -96,7 +99,7 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
     } finally {
       clearTimeout(timer)
     }
-    return fromResponse<T>(response.status, response._data)
+    return fromResponse<T>(response.status, response._data, response.headers)
   }
   return {
     get: (path, options) => call('GET', path, undefined, options),
@@ -118,7 +121,7 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
 }
 
 /** Turns an HTTP status and raw body text into the envelope or the catalogue's error. */
-export function fromResponse<T>(status: number, text: unknown): Envelope<T> {
+export function fromResponse<T>(status: number, text: unknown, headers?: Pick<Headers, 'get'>): Envelope<T> {
   const body = parseBody(text)
   const msg = typeof body?.msg === 'string' ? body.msg.trim() : ''
   if (status === 401 || body?.code === Code.UNAUTHORIZED) {
@@ -134,8 +137,8 @@ export function fromResponse<T>(status: number, text: unknown): Envelope<T> {
             ? M.notFound
             : status === 500
               ? M.serverError
-              : M.otherStatus(status, msg || (typeof body?.message === 'string' ? body.message : '') || statusText(status))
-    throw new UpstreamError('http', message, { status, code: body?.code })
+              : M.otherStatus(status, msg || (typeof body?.message === 'string' ? body.message.trim() : ''))
+    throw new UpstreamError('http', message, { status, code: body?.code, retryAfter: retryAfterOf(status, headers) })
   }
   if (!body || typeof body.code !== 'number') {
     // A 2xx that is not an envelope: the api is not the api we know.
@@ -192,23 +195,10 @@ function parseBody(text: unknown): { code?: number; msg?: unknown; message?: unk
   }
 }
 
-function statusText(status: number) {
-  const texts: Record<number, string> = {
-    402: 'Payment Required',
-    405: 'Method Not Allowed',
-    408: 'Request Timeout',
-    409: 'Conflict',
-    410: 'Gone',
-    413: 'Payload Too Large',
-    415: 'Unsupported Media Type',
-    422: 'Unprocessable Entity',
-    429: 'Too Many Requests',
-    501: 'Not Implemented',
-    502: 'Bad Gateway',
-    503: 'Service Unavailable',
-    504: 'Gateway Timeout',
-  }
-  return texts[status] ?? 'Unexpected response'
+/** Retry-After of a 429 in whole seconds (delta-seconds only, as the api sends it), else undefined. */
+function retryAfterOf(status: number, headers?: Pick<Headers, 'get'>): number | undefined {
+  const raw = status === 429 ? headers?.get('retry-after')?.trim() : undefined
+  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined
 }
 
 export const upstream = createUpstream()

@@ -1,13 +1,25 @@
 import { json } from '@remix-run/node'
 import { logger } from '~/utils/logger.server'
-import { UpstreamError } from './client.server'
+import { UpstreamError, type UpstreamErrorKind } from './client.server'
 
 /**
  * The flows of SPEC §8: each answers {success:false, msg} with the server's msg, or the thrown
  * error's message, or the flow's own fallback. Expiry is not a flow failure: callApi throws the
  * redirect to /login for it.
  */
-export type FlowResult<T> = { success: true; data: T } | { success: false; msg: string; code?: number }
+export type FlowFailure = {
+  success: false
+  msg: string
+  /** The envelope code of a business refusal. */
+  code?: number
+  /** How the call failed (client.server.ts); absent for a failure that was not the api's answer. */
+  kind?: UpstreamErrorKind
+  /** HTTP status, when one arrived. */
+  status?: number
+  /** A 429's Retry-After in seconds. */
+  retryAfter?: number
+}
+export type FlowResult<T> = { success: true; data: T } | FlowFailure
 
 export async function flow<T>(fallback: string, run: () => Promise<T>): Promise<FlowResult<T>> {
   try {
@@ -17,7 +29,9 @@ export async function flow<T>(fallback: string, run: () => Promise<T>): Promise<
     // Anything but the api's answer is our bug, not the user's: log it.
     if (!(error instanceof UpstreamError)) logger.error({ err: error }, 'flow failed')
     const message = error instanceof Error ? error.message.trim() : ''
-    return { success: false, msg: message || fallback, code: error instanceof UpstreamError ? error.code : undefined }
+    if (!(error instanceof UpstreamError)) return { success: false, msg: message || fallback }
+    const { code, kind, status, retryAfter } = error
+    return { success: false, msg: message || fallback, code, kind, status, retryAfter }
   }
 }
 

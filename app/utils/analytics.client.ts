@@ -3,8 +3,8 @@ import { analyticsStorageKey, type AnalyticsEventBody, type AnalyticsEventName }
 /**
  * The analytics collector (SPEC §3 "Analytics event"), browser only: each event carries the time,
  * user agent, platform, screen resolution, language, time zone, user id and e-mail, and leaves by
- * `navigator.sendBeacon` for the web's /analytics route, which forwards it to the api. The web
- * drops the e-mail and the api takes the person from the session, so neither is stored from here.
+ * `navigator.sendBeacon` for the web's /analytics route, which forwards it to the api. The api
+ * takes the person and their e-mail from the session's token, so neither can be forged from here.
  * A browser with Do Not Track or Global Privacy Control sends nothing at all; failures are only
  * logged to the console, never shown (SPEC §1, §8).
  */

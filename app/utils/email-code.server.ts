@@ -5,11 +5,11 @@ import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { sendCodeFlow } from '~/upstream/accounts.server'
 import { callApi } from '~/upstream/call-api.server'
-import { flow, type FlowResult } from '~/upstream/flow.server'
+import { flow, type FlowFailure, type FlowResult } from '~/upstream/flow.server'
 import { requireToken } from './auth.server'
 import { emailStepSchema, OWN_ADDRESS_CODE_TYPES, type CodeStep, type CodeStepReply } from './email-code'
 import { formRefusal, SECRET_FIELDS, toastNow } from './form.server'
-import { flowFallbacks, flowMessage, successMessages } from './messages'
+import { flowFallbacks, isLockout, successMessages } from './messages'
 
 /**
  * The two steps every e-mail-code flow shares (sign-up, password reset, code sign-in, and the
@@ -31,13 +31,13 @@ type Replyable = Parameters<typeof formRefusal>[0] & { error?: Record<string, st
  * toast as well). It names the secret fields that were refused, so the page empties only those,
  * and a lockout (HTTP 429) gets its own sentence instead of "Request failed (429): …".
  */
-export function refuseForm<Extra extends object>(submission: Replyable, extra: Extra, failure?: { msg: string; code?: number }) {
+export function refuseForm<Extra extends object>(submission: Replyable, extra: Extra, failure?: FlowFailure) {
   const invalid = Object.keys(submission.error ?? {}).filter((name) => SECRET_FIELDS.includes(name))
   const refused = [...invalid, ...(failure?.code !== undefined ? (REFUSED_SECRETS[failure.code] ?? []) : [])]
   return formRefusal(
     submission,
-    { ...extra, refused, attempt: crypto.randomUUID(), lockout: failure?.code === 429 },
-    failure && flowMessage(failure),
+    { ...extra, refused, attempt: crypto.randomUUID(), lockout: failure ? isLockout(failure) : false },
+    failure,
   )
 }
 

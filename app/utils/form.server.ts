@@ -1,8 +1,9 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { json } from '@remix-run/node'
+import type { FlowFailure } from '~/upstream/flow.server'
 import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
 import { logger } from './logger.server'
-import { accessMessages } from './messages'
+import { accessMessages, flowMessage } from './messages'
 import type { ToastInput } from './session.server'
 import { TOAST_DURATION_MS, type Toast } from './toast.server'
 
@@ -29,15 +30,29 @@ type Replyable = {
 }
 
 /**
- * The form stays on its page, answered 400: with field errors for invalid input, or with the
- * api's refusal `msg` beside the form and as a toast. Secret fields are never echoed.
+ * A failure that is not about what was typed: the api could not be reached or did not answer in
+ * time, refused access (403), was busy or locked the person out (429), or broke (5xx). Those are
+ * also toasts (the design card); a refusal of the input stays beside the form only.
  */
-export function formRefusal<Extra extends object>(submission: Replyable, extra: Extra, msg?: string) {
+export function isTransportFailure(failure: Pick<FlowFailure, 'kind' | 'status' | 'code'>): boolean {
+  if (failure.kind === 'network' || failure.kind === 'timeout' || failure.kind === 'connection-refused') return true
+  if (failure.code === 429) return true
+  return failure.kind === 'http' && failure.status !== 400
+}
+
+/**
+ * The form stays on its page, answered 400: with field errors for invalid input, or with the
+ * failure's message beside the form (a flow's failure, or a sentence of the page's own), and as a
+ * toast as well when it is not about the input (isTransportFailure). Secret fields are never echoed.
+ */
+export function formRefusal<Extra extends object>(submission: Replyable, extra: Extra, failure?: string | FlowFailure) {
+  const msg = typeof failure === 'string' ? failure : failure && flowMessage(failure)
+  const toast = typeof failure === 'object' && isTransportFailure(failure) ? toastNow({ type: 'error', message: msg! }) : null
   return json<FormReply<Extra>>(
     {
       ...extra,
       result: submission.reply({ formErrors: msg ? [msg] : undefined, hideFields: SECRET_FIELDS }),
-      toast: msg ? toastNow({ type: 'error', message: msg }) : null,
+      toast,
     },
     { status: 400 },
   )

@@ -11,7 +11,7 @@ export const transportMessages = {
   forbidden: 'Access denied',
   notFound: 'API endpoint not found. Please check if the backend service is running correctly.',
   serverError: 'Server internal error',
-  otherStatus: (status: number, msg: string) => `Request failed (${status}): ${msg}`,
+  otherStatus: (status: number, msg: string) => (msg ? `Request failed (${status}): ${msg}` : `Request failed (${status})`),
   refused: 'Cannot connect to server. Please check if the backend service is running.',
   unknown: 'Unknown error occurred',
 } as const
@@ -53,17 +53,23 @@ export const successMessages = {
 } as const
 
 /**
- * Too many attempts (the api's HTTP 429). The catalogue's "Request failed (429): …" is the
- * transport's word for it; a person gets this sentence, and on sign-in a way that still works.
+ * The api's HTTP 429. The catalogue's "Request failed (429): …" is the transport's word for it; a
+ * person gets one of these sentences, and on sign-in a way that still works. A lockout says how
+ * long it lasts (Retry-After); a 429 without one is the api busy for a moment.
  */
 export const lockoutMessages = {
-  tooManyAttempts: 'Too many attempts. Please wait 15 minutes, then try again.',
+  tooManyAttempts: (minutes: number) => `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`,
+  busy: 'We are busy right now. Please try again in a moment.',
   useCode: 'Sign in with an e-mail code instead',
 } as const
 
-/** What a form shows for a failed flow: its message, or the lockout sentence for a 429. */
-export function flowMessage(failure: { msg: string; code?: number }): string {
-  return failure.code === 429 ? lockoutMessages.tooManyAttempts : failure.msg
+/** A 429 that locks the person out for a while, not a busy moment. */
+export const isLockout = (failure: { code?: number; retryAfter?: number }) => failure.code === 429 && (failure.retryAfter ?? 0) >= 60
+
+/** What a form shows for a failed flow: its message, or a 429's own sentence. */
+export function flowMessage(failure: { msg: string; code?: number; retryAfter?: number }): string {
+  if (failure.code !== 429) return failure.msg
+  return isLockout(failure) ? lockoutMessages.tooManyAttempts(Math.ceil(failure.retryAfter! / 60)) : lockoutMessages.busy
 }
 
 /** The Home greeting: a new person is welcomed, someone coming back is greeted again. */
@@ -79,11 +85,17 @@ export const accessMessages = {
   pleaseLogin: 'Please sign in to continue',
   tooLarge: 'That was more than this form can take. Please try again with less.',
   formUnreadable: 'This form could not be read. Please reload the page and try again.',
-  signOutFailed: 'Sign-out could not reach the server, so you are still signed in. Please try again.',
+  signOutFailed: 'Sign-out was refused by the server, so you are still signed in. Please try again.',
+  signedOutHereOnly:
+    'You are signed out on this device. We could not reach our server, so other devices may stay signed in until it is back.',
 } as const
 
 /** The wallet, PIN, bank account and withdrawal screens. */
 export const walletMessages = {
+  /** Under a withdrawal in the activity: where its amount went. */
+  withdrawalSplit: (received: string, fee: string) => `${received} to your bank + ${fee} fee`,
+  /** Under its payout: the fee, named as the fee. */
+  feeKept: (fee: string) => `after the ${fee} fee`,
   available: 'Available balance',
   onHold: 'On hold',
   onHoldExplained: 'Withdrawals on their way to your bank. If a payout fails, it comes back to your available balance.',
@@ -265,8 +277,6 @@ export const taskMessages = {
 export const supportMessages = {
   chatButton: 'Chat with support',
   helpButton: 'Help & Support',
-  /** The landmark around the button. */
-  helpRegion: 'Help',
   infoFailed: 'Failed to load the current limits, please try again later',
   /** When the api cannot say today's numbers: where a person still finds them. */
   limitsUnavailable: 'We cannot load the current limits right now. The Withdraw screen always shows them before you confirm.',

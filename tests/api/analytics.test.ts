@@ -49,7 +49,7 @@ describe('POST /v1/analytics/event', () => {
     })
   })
 
-  it("takes the person from the token only: the body's userId is ignored, the e-mail never stored", async () => {
+  it("takes the person and their e-mail from the token only: the body's userId and userEmail are ignored", async () => {
     const me = await person()
     const someoneElse = await person()
     const res = await event({ name: 'login', userId: someoneElse.user.id, userEmail: someoneElse.user.email }, me.token)
@@ -57,7 +57,8 @@ describe('POST /v1/analytics/event', () => {
     const mine = (await rows()).filter((r) => r.name === 'login')
     expect(mine.map((r) => r.user_id)).toEqual([me.user.id])
     expect(JSON.stringify(await rows())).not.toContain(someoneElse.user.email)
-    expect(JSON.stringify(await rows())).not.toContain(me.user.email)
+    // SPEC §3: the event carries the person's e-mail (the token's person's, never the body's).
+    expect(JSON.parse(mine[0].context_json!)).toMatchObject({ userEmail: me.user.email })
   })
 
   it("does not store a person's event without a live token; a visitor's page view with a dead token counts as a visitor's", async () => {

@@ -214,19 +214,31 @@ describe('completing an order', () => {
     )
   })
 
-  it('records first_successful_order once per person, whoever reports it', async () => {
+  it('records first_successful_order once per person, whoever reports it, with the fields every event carries', async () => {
     const p = await person()
+    const email = (await api.db.selectFrom('users').select('email').where('id', '=', p.userId).executeTakeFirstOrThrow()).email
     const events = () => api.db.selectFrom('analytics_events').selectAll().where('user_id', '=', p.userId).execute()
     await orderIn('pending', p)
     expect(await events()).toEqual([])
+    // The person's phone, as their browser described it when they sold.
+    const device = {
+      userAgent: 'Mozilla/5.0 (iPhone)',
+      platform: 'iOS',
+      screenResolution: '390x844',
+      language: 'en-NG',
+      timezone: 'Africa/Lagos',
+    }
+    expect((await api.post('/v1/analytics/event', { name: 'order_submitted', ...device }, { token: p.token })).body.data).toEqual({
+      recorded: true,
+    })
     const first = await orderIn('completed', p)
     await orderIn('completed', p)
     const { order } = await orderIn('proposed', p)
     await api.post('/v1/order/accept', { id: order.id }, { token: p.token })
-    const stored = await events()
+    const stored = (await events()).filter((e) => e.name === 'first_successful_order')
     expect(stored).toHaveLength(1)
     expect(stored[0]).toMatchObject({ name: 'first_successful_order', once_key: `first_successful_order:${p.userId}` })
-    expect(JSON.parse(stored[0].context_json!)).toEqual({ orderId: first.order.id })
+    expect(JSON.parse(stored[0].context_json!)).toEqual({ ...device, userEmail: email, orderId: first.order.id })
     // The web's collector reporting it again changes nothing; other events are stored.
     const again = await api.post(
       '/v1/analytics/event',
@@ -246,6 +258,7 @@ describe('completing an order', () => {
       screenResolution: '390x844',
       language: 'en-NG',
       timezone: 'Africa/Lagos',
+      userEmail: email,
     })
     expect(JSON.stringify(await events())).not.toContain('x@example.com')
     expect((await api.post('/v1/analytics/event', { name: 'Bad Name!' }, { token: p.token })).status).toBe(400)

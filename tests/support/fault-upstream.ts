@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net'
  * (SPEC §8). It records what it was asked, so the client's headers and `_t` can be checked.
  */
 export type Fault =
-  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'text'; status: number; body: string; contentType?: string }
   | { kind: 'hang' }
   | { kind: 'stall-body' }
@@ -27,7 +27,7 @@ export async function startFaultUpstream() {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
       switch (fault.kind) {
         case 'json':
-          res.writeHead(fault.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(fault.body))
+          res.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers }).end(JSON.stringify(fault.body))
           return
         case 'text':
           res.writeHead(fault.status, { 'Content-Type': fault.contentType ?? 'text/plain' }).end(fault.body)

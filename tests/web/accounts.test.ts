@@ -172,7 +172,7 @@ describe('login, logout, guards', () => {
       for (let i = 0; i < 3; i++) {
         data = await jsonOf(await submit(login.action, '/login', { intent: 'password', email, password: `wrong ${i} password` }))
       }
-      expect(data.result.error['']).toEqual([lockoutMessages.tooManyAttempts])
+      expect(data.result.error['']).toEqual([lockoutMessages.tooManyAttempts(15)])
       expect(data.lockout).toBe(true)
       expect(JSON.stringify(data)).not.toContain('Request failed')
     } finally {

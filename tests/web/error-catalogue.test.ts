@@ -4,9 +4,11 @@ import * as editProfile from '~/routes/edit-profile'
 import * as login from '~/routes/login'
 import { googleLoginFlow, loginFlow, registerFlow, resetPasswordFlow, sendCodeFlow } from '~/upstream/accounts.server'
 import * as upstreamModule from '~/upstream/client.server'
-import { createUpstream, UpstreamError } from '~/upstream/client.server'
+import { createUpstream, fromThrown, UpstreamError } from '~/upstream/client.server'
+import type { FlowFailure } from '~/upstream/flow.server'
 import { MAX_ANSWER_BYTES } from '~/upstream/lean-fetch.server'
 import { updateProfileFlow } from '~/upstream/profile.server'
+import { flowMessage } from '~/utils/messages'
 import { commitSession, getSession } from '~/utils/session.server'
 import { closedPort, startFaultUpstream } from '../support/fault-upstream'
 import { CookieJar, expectRedirect, freshContext, jsonOf, load, makeRequest, submit } from '../support/web'
@@ -113,6 +115,18 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
       message: 'Request failed (429): slow down',
     },
     {
+      name: 'other status without msg or message: the status alone, nothing made up',
+      fault: { kind: 'json', status: 418, body: { error: 'teapot', detail: 'short and stout' } },
+      kind: 'http',
+      message: 'Request failed (418)',
+    },
+    {
+      name: 'other status: msg before message',
+      fault: { kind: 'json', status: 409, body: { msg: 'the msg', message: 'the message' } },
+      kind: 'http',
+      message: 'Request failed (409): the msg',
+    },
+    {
       name: 'a 2xx that is no envelope',
       fault: { kind: 'text', status: 200, body: '<html>proxy page</html>', contentType: 'text/html' },
       kind: 'unknown',
@@ -168,6 +182,14 @@ describe('every line of the error catalogue (SPEC §8), word for word', () => {
     }
   })
 
+  it('anything else: the error message, or "Unknown error occurred"', () => {
+    const withMessage = fromThrown(new Error('Invalid URL: api base'))
+    expect([withMessage.kind, withMessage.message]).toEqual(['unknown', 'Invalid URL: api base'])
+    const without = fromThrown(new Error(''))
+    expect([without.kind, without.message]).toEqual(['unknown', 'Unknown error occurred'])
+    expect(fromThrown('a string thrown').message).toBe('Unknown error occurred')
+  })
+
   it('connection refused', async () => {
     const error = await failureOf(createUpstream({ baseURL: await closedPort() }).get('/v1/user/index'))
     expect(error.kind).toBe('connection-refused')
@@ -212,7 +234,7 @@ describe('flows answer {success:false, msg} with the server msg or the fallback 
   for (const [name, run] of flows) {
     it(`${name}: server msg`, async () => {
       upstream.set({ kind: 'json', status: 200, body: { code: 4999, msg: 'The server said why', data: null } })
-      expect(await run()).toEqual({ success: false, msg: 'The server said why', code: 4999 })
+      expect(await run()).toMatchObject({ success: false, msg: 'The server said why', code: 4999, kind: 'refused' })
     })
   }
   for (const [name, run, fallback] of flows) {
@@ -223,6 +245,38 @@ describe('flows answer {success:false, msg} with the server msg or the fallback 
       expect(await run()).toEqual({ success: false, msg: fallback })
     })
   }
+})
+
+describe('a 429 is worded by what it is', () => {
+  it('the api busy for a moment (no Retry-After): try again in a moment, never "wait 15 minutes"', async () => {
+    upstream.set({ kind: 'json', status: 429, body: { code: 429, msg: 'Too many requests, please try again later', data: null } })
+    const failure = await loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' })
+    expect(failure.success).toBe(false)
+    expect(flowMessage(failure as FlowFailure)).toBe('We are busy right now. Please try again in a moment.')
+  })
+
+  it('a lockout (Retry-After): the wait it says', async () => {
+    upstream.set({ kind: 'json', status: 429, body: { code: 429, msg: 'Too many', data: null }, headers: { 'Retry-After': '840' } })
+    const failure = await loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' })
+    expect(flowMessage(failure as FlowFailure)).toBe('Too many attempts. Please wait 14 minutes, then try again.')
+  })
+})
+
+describe('the e-mail the server omits (SPEC §3)', () => {
+  it('keeps the one held before', async () => {
+    const userInfo = { userId: 'u-1', userName: 'Ada', headImg: null }
+    upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: '', data: { userInfo, unreadCount: 0 } } })
+    const jar = new CookieJar()
+    const session = await getSession(makeRequest('/'))
+    session.set('token', 'a-token')
+    session.set('login_email', 'kept@example.com')
+    jar.absorb(new Response(null, { headers: { 'Set-Cookie': await commitSession(session) } }))
+    const data = await jsonOf(await load(root.loader, '/account', jar))
+    expect(data.user).toMatchObject({ userId: 'u-1', userName: 'Ada', email: 'kept@example.com' })
+    // And a new one, when the server sends it, replaces it.
+    upstream.set({ kind: 'json', status: 200, body: { code: 200, msg: '', data: { userInfo: { ...userInfo, email: 'new@example.com' } } } })
+    expect((await jsonOf(await load(root.loader, '/account', jar))).user.email).toBe('new@example.com')
+  })
 })
 
 describe('an answer that does not fit the contract', () => {
@@ -283,12 +337,12 @@ describe('401 anywhere ends the session and sends the browser to /login with the
     expect(session.get('token')).toBeUndefined()
   })
 
-  it('a failed login shows the message beside the form and as a toast, and keeps the e-mail but not the password', async () => {
+  it('a refused login says it beside the form only (a refusal of the input is no toast), keeps the e-mail, never the password', async () => {
     upstream.set({ kind: 'json', status: 200, body: { code: 4001, msg: 'Incorrect e-mail or password', data: null } })
     const response = await submit(login.action, '/login', { intent: 'password', email: 'someone@example.com', password: 'secret-password' })
     expect(response.status).toBe(400)
     const data = await jsonOf(response)
-    expect(data.toast).toMatchObject({ type: 'error', message: 'Incorrect e-mail or password', durationMs: 4000 })
+    expect(data.toast).toBeNull()
     expect(data.result.error['']).toEqual(['Incorrect e-mail or password'])
     expect(data.result.initialValue.email).toBe('someone@example.com')
     expect(JSON.stringify(data)).not.toContain('secret-password')

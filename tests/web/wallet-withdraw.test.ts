@@ -8,6 +8,7 @@ import * as bankCards from '~/routes/wallet.bank-cards'
 import * as success from '~/routes/wallet.withdraw-success'
 import * as detail from '~/routes/wallet.withdraw.$id'
 import * as withdraw from '~/routes/wallet.withdraw._index'
+import { closedPort } from '../support/fault-upstream'
 import { useTestApi } from '../support/kit'
 import { admin, PIN, walletInfo, walletUser, withdraw as apiWithdraw, type WalletUser } from '../support/wallet'
 import { call, jsonOf, load, loadContextFor, makeRequest, signedInJar, submit } from '../support/web'
@@ -52,6 +53,45 @@ describe('/wallet/withdraw', () => {
     const bad = await jsonOf(await submit(withdraw.action, '/wallet/withdraw', form({ intent: 'check', amount: '3.005' }), jar))
     expect(bad.result.error.amount).toEqual(['Enter an amount like 5000 or 5000.50'])
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
+  })
+
+  it('“Check” says before the PIN what the api would refuse: under the minimum, over today', async () => {
+    const u = await walletUser(api, { balance: 60_000_000 })
+    await apiWithdraw(api, u, 40_000_000)
+    const { jar, form } = await screenOf(u)
+    for (const [amount, message] of [
+      ['500', 'The smallest withdrawal is ₦1,000.00'],
+      ['100,000.01', 'You can withdraw up to ₦100,000.00 more today'],
+    ]) {
+      const res = await submit(withdraw.action, '/wallet/withdraw', { ...form({ intent: 'check', amount }), pin: '' }, jar)
+      expect(res.status).toBe(400) // refused, with the reason beside the amount
+      const reply = await jsonOf(res)
+      expect(reply.result.error.amount).toEqual([message])
+      expect(reply.checked).toBeNull() // no "You receive" for an amount that cannot be sent
+    }
+  })
+
+  it('a refusal of what was typed stays beside the form; the api away is a toast as well (with or without JavaScript)', async () => {
+    const u = await walletUser(api, { balance: 1_000_000 })
+    const { jar, form } = await screenOf(u)
+    const refused = await jsonOf(await submit(withdraw.action, '/wallet/withdraw', form({ pin: '999998' }), jar))
+    expect(refused.result.error['']).toEqual([expect.stringContaining('Wrong PIN')])
+    expect(refused.toast).toBeNull()
+
+    const fresh = await walletUser(api, { balance: 0, pin: null })
+    const freshJar = await signedInJar(fresh.token)
+    const realApi = process.env.API_BASE_URL
+    process.env.API_BASE_URL = await closedPort()
+    try {
+      const away = await submit(setPin.action, '/set-pin', { pin: '739251', confirmPin: '739251' }, freshJar)
+      expect(away.status).toBe(400)
+      const reply = await jsonOf(away)
+      const message = 'Cannot connect to server. Please check if the backend service is running.'
+      expect(reply.result.error['']).toEqual([message])
+      expect(reply.toast).toMatchObject({ type: 'error', message })
+    } finally {
+      process.env.API_BASE_URL = realApi
+    }
   })
 
   it('holds the amount and goes to the success page; the same form posted twice makes one withdrawal', async () => {

@@ -44,6 +44,21 @@ describe('/wallet', () => {
     ])
   })
 
+  it('one payout reads as one thing: the withdrawal and its payout carry the fee and what reached the bank, as the receipt does', async () => {
+    const u = await walletUser(api, { balance: 3_000_000 })
+    const paid = (await withdraw(api, u, 2_000_000)).body.data
+    await admin(api).post('/admin/withdraw/update', { id: paid.id, status: 'processing' })
+    await admin(api).post('/admin/withdraw/update', { id: paid.id, status: 'success', reference: 'NIP-2' })
+    const data = await jsonOf(await load(wallet.loader, '/wallet', await signedInJar(u.token)))
+    expect(data.log.list.slice(0, 2)).toMatchObject([
+      { type: 'withdraw_paid', refId: paid.id, withdrawal: { fee: paid.fee, received: paid.received } },
+      { type: 'withdraw', amount: -2_000_000, refId: paid.id, withdrawal: { fee: paid.fee, received: paid.received } },
+    ])
+    expect(paid.received).toBe(2_000_000 - paid.fee)
+    // Another person's entries never carry this withdrawal.
+    expect(data.log.list.find((e: { type: string }) => e.type === 'adjustment').withdrawal).toBeNull()
+  })
+
   it('pages by ?page=N, 20 to a page; anything else is the first page', async () => {
     const { user, token } = await seedUser(api, { email: newEmail('pages') })
     for (let i = 1; i <= 23; i++) await adjust(api, user.id, 1_000 * i, `credit ${i}`)
@@ -195,7 +210,10 @@ describe('/change-pin', () => {
     )
     expect(wrong.status).toBe(400)
     const reply = await jsonOf(wrong)
-    expect(reply.result.error['']).toEqual(['Wrong PIN. 4 tries left before PIN actions are locked for 30 minutes'])
+    // Once, beside the current PIN, and only that field starts empty again.
+    expect(reply.result.error.oldPin).toEqual(['Wrong PIN. 4 tries left before PIN actions are locked for 30 minutes'])
+    expect(reply.result.error['']).toBeUndefined()
+    expect(reply.refused).toEqual(['oldPin'])
     expect(JSON.stringify(reply)).not.toMatch(/999998|739251/)
     expect((await jsonOf(await load(changePin.loader, '/change-pin', jar))).pin).toMatchObject({ triesLeft: 4, lockedUntil: null })
 

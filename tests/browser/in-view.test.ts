@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, phone, signedInPhone, signIn, startApp, type RunningApp } from '../support/app'
+import { newCode, ops, sold } from '../support/selling'
+import { admin, walletUser, withdraw } from '../support/wallet'
+
+/**
+ * What a person needs is where they can see it: a refusal in view and focused (not under the
+ * sticky Sell bar), nothing under the help button on any screen, and the Withdraw limits said while
+ * typing. Debian Chromium, phones of 390×844 and 320×568, the production build and the real api.
+ */
+let app: RunningApp
+let chrome: Awaited<ReturnType<typeof launchChromium>>
+let browser: Browser
+const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-in-view-'))
+
+beforeAll(async () => {
+  app = await startApp({
+    config: {
+      selling: { codesKey: 'test-codes-key-0123456789abcdef-0123456789', storage: { driver: 'disk', dir: uploadDir }, uploadsPerDay: 500 },
+    },
+  })
+  chrome = await launchChromium()
+  browser = chrome.browser
+})
+afterAll(async () => {
+  await chrome?.close()
+  await app?.close()
+  rmSync(uploadDir, { recursive: true, force: true })
+})
+
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
+/** Past the shell's 300 ms double-tap guard before tapping again. */
+const readFirst = (page: Page) => page.waitForTimeout(350)
+const SIZES = [
+  { width: 390, height: 844 },
+  { width: 320, height: 568 },
+]
+
+/** Where the alert is against the viewport and the sticky bars, and whether it (or what is in it) has the focus. */
+async function placeOf(page: Page) {
+  return page.evaluate(() => {
+    const alert = document.querySelector('form [role="alert"]')!
+    const box = alert.getBoundingClientRect()
+    const top = document.querySelector('header.cl-topbar')!.getBoundingClientRect().bottom
+    const bars = Array.from(document.querySelectorAll('.cl-actionbar')).map((b) => b.getBoundingClientRect().top)
+    const bottom = Math.min(window.innerHeight, ...bars)
+    return { top: box.top, bottom: box.bottom, visibleFrom: top, visibleTo: bottom, focused: alert.contains(document.activeElement) }
+  })
+}
+
+let rateStep = 0
+for (const js of [true, false]) {
+  for (const size of SIZES) {
+    it(`Sell, JavaScript ${js ? 'on' : 'off'}, ${size.width} px: the refusal is brought into view, clear of the bars, and focused`, async () => {
+      const { context, page } = await signedInPhone(browser, app, { js, ...size })
+      await page.goto(`${app.url}/order/sell?brandId=walmart&country=US&cardType=ecode&faceValue=100`)
+      if (js) await hydrated(page)
+      // The rate moves after the page was drawn: the api refuses the old one (a refusal of the whole form).
+      await ops(app.api).setRate('walmart', 'US', 'ecode', `1${String(++rateStep).padStart(3, '0')}.50`)
+      await page.getByLabel('Code of card 1').fill(newCode())
+      await readFirst(page)
+      await page.getByRole('button', { name: /^Sell/ }).click()
+      await page.locator('form [role="alert"]').waitFor()
+      await expect.poll(() => placeOf(page).then((p) => p.focused)).toBe(true)
+      const place = await placeOf(page)
+      expect(place.top).toBeGreaterThanOrEqual(place.visibleFrom)
+      expect(place.bottom).toBeLessThanOrEqual(place.visibleTo)
+      await context.close()
+    })
+  }
+}
+
+describe('the help button', () => {
+  it('on every screen, at 390 and 320 px, covers no control and no amount of money', { timeout: 300_000 }, async () => {
+    // A person with everything to show: balance, a withdrawal paid and one on its way, orders.
+    const u = await walletUser(app.api, { balance: 5_000_000 })
+    const paid = (await withdraw(app.api, u, 2_000_000)).body.data
+    await admin(app.api).post('/admin/withdraw/update', { id: paid.id, status: 'processing' })
+    await admin(app.api).post('/admin/withdraw/update', { id: paid.id, status: 'success', reference: 'NIP-9' })
+    await withdraw(app.api, u, 1_000_000)
+    const order = await sold(app.api, u.token)
+    const visitor = ['/', '/login', '/register', '/forgot-password', '/download', '/user/privacy', '/order/sell']
+    const member = [
+      '/',
+      '/account',
+      '/edit-profile',
+      '/notification',
+      '/tasks',
+      '/history',
+      `/order/${order.id}`,
+      '/order/sell?brandId=walmart&country=US&cardType=ecode',
+      '/trading-plaza',
+      '/wallet',
+      '/wallet/bank-cards',
+      '/wallet/add-bank-card',
+      '/wallet/withdraw',
+      `/wallet/withdraw-success?id=${paid.id}`,
+      `/wallet/withdraw/${paid.id}`,
+      '/change-pin',
+      '/delete-account',
+    ]
+    const covered: string[] = []
+    for (const size of SIZES) {
+      const { context, page } = await phone(browser, true, size)
+      const look = async (path: string) => {
+        await page.goto(`${app.url}${path}`)
+        await hydrated(page)
+        for (const where of ['top', 'bottom'] as const) {
+          if (where === 'bottom') await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+          const hits = await page.evaluate(() => {
+            const help = Array.from(document.querySelectorAll<HTMLElement>('a[href="/support"]')).find((a) =>
+              /Help|Chat/.test(a.getAttribute('aria-label') ?? ''),
+            )
+            if (!help) return ['(no help button)']
+            const a = help.getBoundingClientRect()
+            const banner = document.querySelector('header.cl-topbar')!
+            const bar = banner.getBoundingClientRect()
+            const needed = document.querySelectorAll<HTMLElement>(
+              'a, button, input, select, textarea, summary, [role="button"], .cl-amount',
+            )
+            return Array.from(needed)
+              .filter((el) => el !== help && !help.contains(el) && !el.contains(help))
+              .filter((el) => {
+                const b = el.getBoundingClientRect()
+                const shown = b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden'
+                // Where the two boxes meet. Content scrolled under the sticky top bar is hidden by
+                // the whole bar, not by the button; the bar's own controls count wherever they meet.
+                const top = Math.max(a.top, b.top)
+                const bottom = Math.min(a.bottom, b.bottom)
+                const meet = shown && a.left < b.right && b.left < a.right && top < bottom
+                return meet && (banner.contains(el) || bottom > bar.bottom)
+              })
+              .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 30)}"`)
+          })
+          covered.push(...hits.map((h) => `${size.width} ${path} (${where}): ${h}`))
+        }
+      }
+      for (const path of visitor) await look(path)
+      await signIn(context, app.url, u.token)
+      for (const path of member) await look(path)
+      await context.close()
+    }
+    expect(covered).toEqual([])
+  })
+})
+
+describe('Withdraw says the limits while the amount is typed', () => {
+  for (const js of [true, false]) {
+    it(`JavaScript ${js ? 'on' : 'off'}: under the minimum and over the day, before any PIN; no "You receive" for either`, async () => {
+      const u = await walletUser(app.api, { balance: 60_000_000 })
+      await withdraw(app.api, u, 40_000_000)
+      const { context, page } = await phone(browser, js)
+      await signIn(context, app.url, u.token)
+      await page.goto(`${app.url}/wallet/withdraw`)
+      if (js) await hydrated(page)
+      const amount = page.getByLabel(/^Amount/)
+      const receive = page.locator('.cl-summary__receive')
+      for (const [typed, message] of [
+        ['500', 'The smallest withdrawal is ₦1,000.00'],
+        ['150,000', 'You can withdraw up to ₦100,000.00 more today'],
+      ]) {
+        await amount.fill(typed)
+        if (!js) {
+          await readFirst(page)
+          await page.getByRole('button', { name: 'Check what I receive' }).click()
+          await page.waitForLoadState()
+        }
+        await expect.poll(() => page.getByText(message).count()).toBeGreaterThan(0)
+        expect(await receive.textContent()).toContain('—')
+      }
+      await amount.fill('5,000')
+      if (!js) {
+        await readFirst(page)
+        await page.getByRole('button', { name: 'Check what I receive' }).click()
+        await page.waitForLoadState()
+      }
+      await expect.poll(() => receive.textContent()).toContain('4,950.00')
+      await context.close()
+    })
+  }
+})
