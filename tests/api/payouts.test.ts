@@ -374,3 +374,14 @@ describe('reconciliation', () => {
     expect(mine).toEqual([{ reference: other.id, ours: 'processing', theirs: 'failed', problem: 'another state' }])
   })
 })
+
+describe('secrets', () => {
+  it('the provider key and the webhook signatures never reach the logs', async () => {
+    const { w } = await withdrawn()
+    await pass()
+    await fake.settle(w.id, 'success')
+    const logs = api.logs.join('\n')
+    expect(logs).not.toContain(FAKE_PAYSTACK_SECRET)
+    expect(logs).not.toMatch(/[0-9a-f]{128}/)
+  })
+})
