@@ -129,8 +129,8 @@ describe('a payout that goes through', () => {
   })
 
   it('a slow answer is still one transfer', async () => {
-    fake.trouble('transfer', { kind: 'slow', ms: 150 })
     const { u, w } = await withdrawn()
+    fake.troubleFor(w.id, 'transfer', { kind: 'slow', ms: 150 })
     await pass()
     expect((await detail(u, w.id)).status).toBe('processing')
     expect(attemptsOf(w.id)).toHaveLength(1)
@@ -139,8 +139,8 @@ describe('a payout that goes through', () => {
 
 describe('a provider that fails or loses answers: at least once, never twice', () => {
   it('a timeout after the transfer was made: nothing moves, then the next pass asks by reference FIRST and finds it (no second send)', async () => {
-    fake.trouble('transfer', { kind: 'timeout', after: true })
     const { u, w } = await withdrawn()
+    fake.troubleFor(w.id, 'transfer', { kind: 'timeout', after: true })
     await pass()
     expect((await detail(u, w.id)).status).toBe('pending')
     expect(madeOf(w.id)).toHaveLength(1)
@@ -153,8 +153,8 @@ describe('a provider that fails or loses answers: at least once, never twice', (
   })
 
   it('a timeout before anything was made: the next pass asks, finds nothing, sends again under the same reference', async () => {
-    fake.trouble('transfer', { kind: 'timeout' })
     const { u, w } = await withdrawn()
+    fake.troubleFor(w.id, 'transfer', { kind: 'timeout' })
     await pass()
     expect(madeOf(w.id)).toHaveLength(0)
     later()
@@ -164,11 +164,11 @@ describe('a provider that fails or loses answers: at least once, never twice', (
   })
 
   it('a 5xx on the transfer, then on verify: waits and tries again; one transfer in the end', async () => {
-    fake.trouble('transfer', { kind: '5xx', status: 502 })
     const { u, w } = await withdrawn()
+    fake.troubleFor(w.id, 'transfer', { kind: '5xx', status: 502 })
     await pass()
     expect((await detail(u, w.id)).status).toBe('pending')
-    fake.trouble('verify', { kind: '5xx' })
+    fake.troubleFor(w.id, 'verify', { kind: '5xx' })
     later()
     await pass()
     expect((await detail(u, w.id)).status).toBe('pending')
@@ -183,7 +183,7 @@ describe('a provider that fails or loses answers: at least once, never twice', (
   it('a transfer the provider cannot place (4xx, and no such reference) fails with the hold returned in full', async () => {
     const { u, w } = await withdrawn()
     // The fake refuses references of another shape: send it one by making the transfer fail with 422.
-    fake.trouble('transfer', { kind: '5xx', status: 422 })
+    fake.troubleFor(w.id, 'transfer', { kind: '5xx', status: 422 })
     await pass()
     const failed = await detail(u, w.id)
     expect(failed.status).toBe('failed')

@@ -54,6 +54,8 @@ export type FakePaystack = {
   webhookBeforeAnswer: boolean
   /** The next calls of a route get these troubles, one each, in order. */
   trouble(route: Route, ...troubles: Trouble[]): void
+  /** The same, for the calls about one transfer reference only (they come first). */
+  troubleFor(reference: string, route: Route, ...troubles: Trouble[]): void
   /** Account holder names by `${bankCode}:${accountNumber}`; `null` refuses the account. Default: ADAEZE OBI. */
   accounts: Map<string, string | null>
   /** Moves a transfer and (unless `webhooks: 0`) sends its webhook `webhooks` times (default 1). */
@@ -82,7 +84,7 @@ const nipSession = () => Array.from({ length: 30 }, () => randomInt(0, 10)).join
 
 export async function startFakePaystack(options: { secret?: string } = {}): Promise<FakePaystack> {
   const secret = options.secret ?? FAKE_PAYSTACK_SECRET
-  const troubles = new Map<Route, Trouble[]>()
+  const troubles = new Map<string, Trouble[]>()
   const hanging = new Set<ServerResponse>()
   let nextId = 1000
   const fake = {} as FakePaystack
@@ -153,8 +155,9 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
   }
 
   /** Applies the next trouble of a route; true when the call must not be answered normally. */
-  async function troubled(route: Route, res: ServerResponse, beforeHang?: () => void): Promise<boolean> {
-    const t = troubles.get(route)?.shift()
+  async function troubled(route: Route, res: ServerResponse, beforeHang?: () => void, reference?: string): Promise<boolean> {
+    const own = reference === undefined ? undefined : troubles.get(`${route}:${reference}`)
+    const t = own?.length ? own.shift() : troubles.get(route)?.shift()
     if (!t) return false
     if (t.kind === 'slow') {
       await new Promise((r) => setTimeout(r, t.ms))
@@ -267,9 +270,9 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
         fake.transfers.set(b.reference, t)
         return t
       }
-      const first = troubles.get(route)?.[0]
+      const first = troubles.get(`${route}:${b.reference}`)?.[0] ?? troubles.get(route)?.[0]
       const lostAnswer = first?.kind === 'timeout' && first.after === true
-      if (await troubled(route, res, () => fake.transferCalls.push({ reference: b.reference, made: !!make() }))) {
+      if (await troubled(route, res, () => fake.transferCalls.push({ reference: b.reference, made: !!make() }), b.reference)) {
         if (!lostAnswer) fake.transferCalls.push({ reference: b.reference, made: false })
         return
       }
@@ -300,7 +303,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     }
 
     if (route === 'verify') {
-      if (await troubled(route, res)) return
+      if (await troubled(route, res, undefined, reference)) return
       const t = fake.transfers.get(decodeURIComponent(path.slice('/transfer/verify/'.length)))
       if (!t) return json(res, 404, { status: false, message: 'Transfer not found' })
       return json(res, 200, { status: true, message: 'Transfer retrieved', data: publicTransfer(t) })
@@ -334,6 +337,9 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     accounts: new Map(),
     trouble(route: Route, ...list: Trouble[]) {
       troubles.set(route, [...(troubles.get(route) ?? []), ...list])
+    },
+    troubleFor(reference: string, route: Route, ...list: Trouble[]) {
+      troubles.set(`${route}:${reference}`, [...(troubles.get(`${route}:${reference}`) ?? []), ...list])
     },
     async settle(reference: string, status: 'success' | 'failed' | 'reversed', opts: { webhooks?: number } = {}) {
       const t = fake.transfers.get(reference)
