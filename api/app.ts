@@ -20,6 +20,7 @@ import { supportRoutes } from './routes/support'
 import { tasksRoutes } from './routes/tasks'
 import { uploadsRoutes } from './routes/uploads'
 import { walletRoutes } from './routes/wallet'
+import { webhooksRoutes } from './routes/webhooks'
 import { withdrawalsRoutes } from './routes/withdrawals'
 
 /** Request bodies are small JSON objects; anything bigger is refused with 413 before parsing. */
@@ -70,6 +71,8 @@ export function createApiApp(deps: ApiDeps): Express {
   const selling = withSelling(deps)
   // Photo uploads are multipart, read as a stream by their own handler: before the JSON-only rule.
   app.use(uploadsRoutes(selling))
+  // A provider's webhook is signed over its exact bytes: read raw, before the JSON-only rule.
+  app.use(webhooksRoutes(deps))
   app.use(requireJsonBody)
   app.use(express.json({ limit: BODY_LIMIT, strict: true }))
   app.use(accountsRoutes(deps))

@@ -116,6 +116,20 @@ const envSchema = z.object({
   TASK_REWARD_ADD_BANK_CARD: intFrom(50_000, 0, 1e10),
   TASK_REWARD_FIRST_ORDER: intFrom(100_000, 0, 1e10),
   TASK_REWARD_FIVE_ORDERS: intFrom(250_000, 0, 1e10),
+  // Payouts (decision 018): who pays a withdrawal.
+  /** manual: operators pay by hand; paystack: Paystack's Transfers API pays, a worker sends. */
+  PAYOUT_PROVIDER: z.enum(['manual', 'paystack']).default('manual'),
+  /** Paystack's secret key: authenticates our calls and signs its webhooks. */
+  PAYSTACK_SECRET_KEY: z.string().trim().optional(),
+  PAYSTACK_BASE_URL: z.string().trim().url().default('https://api.paystack.co'),
+  /** Above this (minor units, fee included) a payout waits for an operator's approval. */
+  AUTO_PAYOUT_MAX: intFrom(10_000_000, 0, 1e13),
+  /** How long a sent transfer waits for its webhook before we ask the provider (doubling after). */
+  PAYOUT_POLL_SECONDS: intFrom(60, 1, 86_400),
+  /** Each provider call gives up after this long; the transfer is then asked for by reference. */
+  PAYSTACK_TIMEOUT_MS: intFrom(20_000, 100, 120_000),
+  /** A worker's claim on a withdrawal; after a crash another worker takes it once this has passed. */
+  PAYOUT_LEASE_SECONDS: intFrom(120, 1, 3_600),
   NODE_ENV: z.string().optional(),
 })
 
@@ -141,6 +155,21 @@ export type ApiConfig = {
   adminToken: string | undefined
   selling: SellingConfig
   tasks: TasksConfig
+  payouts: PayoutsConfig
+}
+
+export type PayoutsConfig = {
+  provider: 'manual' | 'paystack'
+  /** Never logged or answered. */
+  paystackSecretKey: string
+  /** No trailing slash. */
+  paystackBaseUrl: string
+  autoPayoutMax: number
+  pollSeconds: number
+  /** Each provider call gives up after this long (then: ask again by reference later). */
+  requestTimeoutMs: number
+  /** How long a worker's claim on a withdrawal lasts. */
+  leaseMs: number
 }
 
 /** The reward of each task (contract TaskId), in minor units of the wallet's currency; 0 = not offered. */
@@ -218,6 +247,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     problems.push('  ADMIN_TOKEN: must be at least 32 characters (or unset to turn /admin off)')
   if (e.WITHDRAW_MIN <= e.WITHDRAW_FEE) problems.push('  WITHDRAW_MIN: must be more than WITHDRAW_FEE')
   if (e.WITHDRAW_DAILY_MAX < e.WITHDRAW_MIN) problems.push('  WITHDRAW_DAILY_MAX: must be at least WITHDRAW_MIN')
+  if (e.PAYOUT_PROVIDER === 'paystack') {
+    if (!e.PAYSTACK_SECRET_KEY)
+      problems.push('  PAYSTACK_SECRET_KEY: PAYOUT_PROVIDER=paystack needs the secret key of the Paystack integration')
+    else if (production && !e.PAYSTACK_SECRET_KEY.startsWith('sk_live_')) {
+      problems.push('  PAYSTACK_SECRET_KEY: production pays with a live key (sk_live_…)')
+    }
+    if (production && !e.PAYSTACK_BASE_URL.startsWith('https://')) problems.push('  PAYSTACK_BASE_URL: must be https:// in production')
+  }
+  // A claim must outlast one whole payout (up to four provider calls), or two workers could overlap.
+  if (e.PAYOUT_LEASE_SECONDS * 1000 < 5 * e.PAYSTACK_TIMEOUT_MS)
+    problems.push('  PAYOUT_LEASE_SECONDS: must be at least 5 × PAYSTACK_TIMEOUT_MS')
   if (problems.length) throw new Error(`Invalid api settings:\n${problems.join('\n')}`)
   return {
     databaseUrl: e.DATABASE_URL,
@@ -270,6 +310,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
         first_order: e.TASK_REWARD_FIRST_ORDER,
         five_orders: e.TASK_REWARD_FIVE_ORDERS,
       },
+    },
+    payouts: {
+      provider: e.PAYOUT_PROVIDER,
+      paystackSecretKey: e.PAYSTACK_SECRET_KEY ?? '',
+      paystackBaseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
+      autoPayoutMax: e.AUTO_PAYOUT_MAX,
+      pollSeconds: e.PAYOUT_POLL_SECONDS,
+      requestTimeoutMs: e.PAYSTACK_TIMEOUT_MS,
+      leaseMs: e.PAYOUT_LEASE_SECONDS * 1000,
     },
   }
 }

@@ -4,6 +4,7 @@ import type { DbHealth } from './lib/db-health'
 import type { Hasher } from './lib/hash'
 import type { Logger } from './lib/logger'
 import type { MailSender } from './lib/mailer'
+import type { PayoutProvider } from './lib/payouts/provider'
 import type { GoogleVerifier } from './services/google'
 
 /** Everything a route needs, built once by startApi (or a test) and handed to createApiApp. */
@@ -20,4 +21,6 @@ export type ApiDeps = {
   hasher: Hasher
   /** Opens and closes database outages: one log line each way, 503 in between. */
   dbHealth: DbHealth
+  /** Who pays withdrawals: `manual` (operators by hand) or a provider (PAYOUT_PROVIDER). */
+  payouts: PayoutProvider
 }

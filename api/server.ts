@@ -12,7 +12,10 @@ import { createHasher, type HashCost } from './lib/hash'
 import type { HashGateOptions } from './lib/hash-gate'
 import { createLogger, type Logger } from './lib/logger'
 import { createConsoleMailer, createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer'
+import { paystackProvider } from './lib/payouts/paystack'
+import { manualProvider, type PayoutProvider } from './lib/payouts/provider'
 import { createGoogleVerifier, type GoogleVerifier } from './services/google'
+import { startPayoutWorker } from './services/payouts'
 
 export { createApiApp } from './app'
 export type { ApiDeps } from './deps'
@@ -46,6 +49,8 @@ export type StartApiOptions = {
   migrate?: boolean
   /** Periodic clean-up of dead rows (default true). */
   housekeeping?: boolean
+  /** The payout worker, when a provider pays (default true; tests call runPayoutsOnce instead). */
+  payoutWorker?: boolean
 }
 
 export type RunningApi = {
@@ -68,6 +73,13 @@ export function defaultMailer(config: ApiConfig): Mailer {
   if (config.mailTransport === 'smtp' && config.smtpUrl) return createSmtpMailer(config.smtpUrl, config.mailFrom)
   if (config.mailTransport === 'console') return createConsoleMailer(config.mailFrom)
   return createOutboxMailer(config.outboxDir, config.mailFrom)
+}
+
+/** Who pays withdrawals, from PAYOUT_PROVIDER. */
+export function payoutProviderOf(config: ApiConfig): PayoutProvider {
+  const p = config.payouts
+  if (p.provider === 'manual') return manualProvider
+  return paystackProvider({ secretKey: p.paystackSecretKey, baseUrl: p.paystackBaseUrl, timeoutMs: p.requestTimeoutMs })
 }
 
 /** Loads settings, opens and migrates the database, and listens. Used by api/main.ts and tests. */
@@ -116,6 +128,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     google: options.google ?? createGoogleVerifier({ clientIds: config.googleClientIds, jwksUrl: config.googleJwksUrl, now }),
     hasher,
     dbHealth,
+    payouts: payoutProviderOf(config),
   }
   const app = createApiApp(deps)
   const server = createServer(app)
@@ -131,6 +144,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     })
   })
   const housekeeping = options.housekeeping === false ? undefined : startHousekeeping(deps)
+  const payoutWorker = options.payoutWorker === false || deps.payouts.name === 'manual' ? undefined : startPayoutWorker(deps)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
 
@@ -139,6 +153,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
+      await payoutWorker?.stop()
       await stopped
       await housekeeping?.stop()
       await deps.mail.idle()

@@ -83,6 +83,8 @@ export const adminApi = {
   adjust: post('/admin/wallet/adjust', 'admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
   withdrawals: get('/admin/withdraw/page', 'admin', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
   updateWithdrawal: post('/admin/withdraw/update', 'admin', updateWithdrawalBody, adminWithdrawalSchema),
+  /** Automatic payouts above AUTO_PAYOUT_MAX wait for this before the worker sends them. */
+  approveWithdrawal: post('/admin/withdraw/approve', 'admin', z.object({ id: z.string().min(1).max(64) }).strict(), adminWithdrawalSchema),
   user: get('/admin/user', 'admin', adminUserQuery, adminUserData),
   books: get('/admin/books', 'admin', z.object({}), booksData),
   sharedBankAccounts: get('/admin/signals/sharedBankAccounts', 'admin', sharedBankAccountsQuery, sharedBankAccountsData),
@@ -117,6 +119,23 @@ export const funnelData = z.object({
   firstWithdrawals: z.number().int().nonnegative(),
 })
 export type FunnelData = z.infer<typeof funnelData>
+
+/** A day of automatic payouts against the provider's transfers of that day (its time zone: the wallet's). */
+export const reconcileQuery = z.object({ date: dayField('date') }).strict()
+
+export const reconcileData = z.object({
+  date: z.string(),
+  provider: z.string(),
+  /** Our payouts sent that day. */
+  checked: z.number().int().nonnegative(),
+  differences: z.array(
+    z.object({ reference: z.string(), ours: z.string().nullable(), theirs: z.string().nullable(), problem: z.string() }),
+  ),
+})
+
+export const adminPayoutsApi = {
+  reconcile: get('/admin/payouts/reconcile', 'admin', reconcileQuery, reconcileData),
+}
 
 export const adminAnalyticsApi = {
   funnel: get('/admin/analytics/funnel', 'admin', funnelQuery, funnelData),

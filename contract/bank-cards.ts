@@ -58,14 +58,26 @@ export const accountNameField = z
   .max(80, 'Account name must be at most 80 characters')
   .regex(/^[\p{L}\p{M} .,'&()-]+$/u, 'Account name has characters that are not allowed')
 
+const nubanOk = (b: { bankCode: string; accountNumber: string }) => isValidNuban(b.bankCode, b.accountNumber)
+const nubanIssue = () => ({ message: 'This account number does not exist at this bank. Check the digits', path: ['accountNumber'] })
+
+/**
+ * `accountName` is typed only with manual payouts; with a payout provider the bank's name is
+ * saved and a typed one is ignored (bankCard/resolve shows it first).
+ */
 export const addBankCardBody = z
-  .object({ bankCode: bankCodeField, accountNumber: accountNumberField, accountName: accountNameField, pin: pinField })
+  .object({ bankCode: bankCodeField, accountNumber: accountNumberField, accountName: accountNameField.optional(), pin: pinField })
   .strict()
-  .refine((b) => isValidNuban(b.bankCode, b.accountNumber), {
-    message: 'This account number does not exist at this bank. Check the digits',
-    path: ['accountNumber'],
-  })
+  .refine(nubanOk, nubanIssue)
 export type AddBankCardBody = z.infer<typeof addBankCardBody>
+
+export const resolveBankCardBody = z
+  .object({ bankCode: bankCodeField, accountNumber: accountNumberField })
+  .strict()
+  .refine(nubanOk, nubanIssue)
+
+/** `bank`: the holder's name as the bank has it. `typed`: manual payouts, the person types the name. */
+export const resolvedAccountSchema = z.object({ source: z.enum(['bank', 'typed']), accountName: z.string().nullable() })
 
 const cardId = z.string({ required_error: 'id is required' }).min(1, 'id is required').max(64)
 export const deleteBankCardBody = z.object({ id: cardId, pin: pinField }).strict()
@@ -75,6 +87,8 @@ export const bankCardsApi = {
   banks: get('/v1/bank/list', 'public', z.object({}), z.array(bankSchema)),
   list: get('/v1/bankCard/list', 'user', z.object({}), z.array(bankCardSchema)),
   add: post('/v1/bankCard/add', 'user', addBankCardBody, bankCardSchema),
+  /** The holder's name of an account, to confirm before saving (a payout provider asks the bank). */
+  resolve: post('/v1/bankCard/resolve', 'user', resolveBankCardBody, resolvedAccountSchema),
   remove: post('/v1/bankCard/delete', 'user', deleteBankCardBody, noData),
   setDefault: post('/v1/bankCard/setDefault', 'user', setDefaultBankCardBody, noData),
 }

@@ -1,5 +1,5 @@
 import { accountsApi } from './accounts'
-import { adminAnalyticsApi, adminApi } from './admin'
+import { adminAnalyticsApi, adminApi, adminPayoutsApi } from './admin'
 import { adminOrdersApi } from './admin-orders'
 import { analyticsApi } from './analytics'
 import { bankCardsApi } from './bank-cards'
@@ -29,6 +29,7 @@ export const contractApis = {
   uploads: uploadsApi,
   analytics: analyticsApi,
   adminAnalytics: adminAnalyticsApi,
+  adminPayouts: adminPayoutsApi,
   support: supportApi,
   adminOrders: adminOrdersApi,
   tasks: tasksApi,

@@ -135,4 +135,14 @@ export const Refusals = {
   GOOGLE_EMAIL_UNVERIFIED: { code: 4342, msg: 'Google has not verified the e-mail of this Google account. Verify it with Google first' },
   /** An avatar over its size limit (contract/uploads.ts MAX_AVATAR_BYTES). */
   AVATAR_TOO_LARGE: { code: 4343, msg: 'This photo is larger than 2 MB. Upload a smaller one' },
+  /** approve: the withdrawal is not an automatic payout waiting for approval. */
+  PAYOUT_NOT_AWAITING_APPROVAL: { code: 4400, msg: 'This withdrawal is not waiting for approval' },
+  /** update: a provider pays this withdrawal; an operator may only fail it before it is sent. */
+  PAYOUT_AUTOMATIC: { code: 4401, msg: 'The payout provider pays this withdrawal. Approve it, or fail it before it is sent' },
+  /** bankCard/add and resolve: the bank does not know this account number. */
+  ACCOUNT_NOT_RESOLVED: { code: 4402, msg: 'The bank does not know this account number. Check the bank and the digits' },
+  /** bankCard/add and resolve: the payout provider could not be asked; nothing was saved. */
+  ACCOUNT_CHECK_UNAVAILABLE: { code: 4403, msg: 'We could not check this account with the bank right now. Please try again in a minute' },
+  /** reconcile: the payout provider could not be asked. */
+  PAYOUT_PROVIDER_UNAVAILABLE: { code: 4404, msg: 'The payout provider could not be asked. Try again in a minute' },
 } as const satisfies Record<string, Refusal>

@@ -13,6 +13,8 @@ export const BalanceLogType = {
   WITHDRAW: 'withdraw',
   WITHDRAW_PAID: 'withdraw_paid',
   WITHDRAW_REFUND: 'withdraw_refund',
+  /** A paid withdrawal the bank sent back: the full amount, fee included, returns once. */
+  WITHDRAW_REVERSAL: 'withdraw_reversal',
   TASK_REWARD: 'task_reward',
   ADJUSTMENT: 'adjustment',
 } as const

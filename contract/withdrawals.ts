@@ -6,11 +6,19 @@ import { pinField } from './pin'
 
 /**
  * Withdrawals (DESIGN §3): created `pending` with the amount held (frozen) at once; an operator
- * moves them to `processing`, then `success` (with the bank's payout reference) or `failed`
- * (with a reason; the hold returns to the balance as a withdraw_refund). A finished withdrawal
- * never moves again.
+ * (manual payouts) or the payout worker (a provider, decision 018) moves them to `processing`,
+ * then `success` (with the bank's payout reference) or `failed` (with a reason; the hold returns
+ * to the balance as a withdraw_refund). Only the provider moves a `success` on: `reversed` when
+ * the bank sent the money back (the full amount returns as a withdraw_reversal). `failed` and
+ * `reversed` never move again.
  */
-export const WithdrawalStatus = { PENDING: 'pending', PROCESSING: 'processing', SUCCESS: 'success', FAILED: 'failed' } as const
+export const WithdrawalStatus = {
+  PENDING: 'pending',
+  PROCESSING: 'processing',
+  SUCCESS: 'success',
+  FAILED: 'failed',
+  REVERSED: 'reversed',
+} as const
 export type WithdrawalStatus = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus]
 export const withdrawalStatuses = Object.values(WithdrawalStatus) as [WithdrawalStatus, ...WithdrawalStatus[]]
 
@@ -20,6 +28,7 @@ export const WITHDRAWAL_MOVES: Record<WithdrawalStatus, readonly WithdrawalStatu
   processing: ['success', 'failed'],
   success: [],
   failed: [],
+  reversed: [],
 }
 
 export const withdrawalEventSchema = z.object({
@@ -40,6 +49,9 @@ export const withdrawalSchema = z.object({
   bankCard: z.object({ id: z.string(), bankName: z.string(), accountName: z.string(), maskedNumber: z.string() }),
   /** The bank's payout reference, once paid. */
   reference: z.string().nullable(),
+  /** The provider's transfer code and the bank's session id (automatic payouts), for the receipt. */
+  transferCode: z.string().nullable().default(null),
+  sessionId: z.string().nullable().default(null),
   /** Why it failed, in words for the person. */
   reason: z.string().nullable(),
   /** The promise: in the bank by then (epoch ms). */

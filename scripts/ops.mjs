@@ -19,6 +19,8 @@
 //   rates [--brand apple]                                                 the rates board with the change over 24 hours
 //   rate <brand> <country> <physical|ecode> [<rate>]                      set a rate (₦ per card-currency unit, e.g. 1450.50), or show its history
 //   eta <brand> <minutes>                                                 set a brand's review ETA
+//   approve <withdrawal id>                                               send an automatic payout above AUTO_PAYOUT_MAX
+//   reconcile --date YYYY-MM-DD                                           our automatic payouts of a day against the provider's transfers
 //   stats [--from YYYY-MM-DD] [--to YYYY-MM-DD]                          the funnel: visits → registrations → first order → first withdrawal (default: the last 30 days)
 //   shared-bank-accounts [--limit 50]                                     bank accounts saved on several accounts: who, signed up from where, rewards credited
 //
@@ -260,6 +262,25 @@ switch (command) {
     console.log(`${e.brandId}: reviews take about ${e.etaMinutes} minutes`)
     break
   }
+  case 'approve': {
+    if (!args[0]) fail('usage: approve <withdrawal id>')
+    const w = await call('POST', '/admin/withdraw/approve', { id: args[0] })
+    console.log(
+      `${w.id} approved: the payout worker sends ${money(w.received, w.currency)} to ${w.bankCard.bankName} ${w.bankCard.maskedNumber}.`,
+    )
+    break
+  }
+  case 'reconcile': {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(flags.date ?? '')) fail('usage: reconcile --date YYYY-MM-DD')
+    const r = await call('GET', `/admin/payouts/reconcile?date=${flags.date}`)
+    if (r.differences.length === 0) console.log(`${r.date} (${r.provider}): ${r.checked} payout(s), every one as the provider has it.`)
+    else {
+      console.log(`${r.date} (${r.provider}): ${r.checked} payout(s), ${r.differences.length} difference(s):`)
+      for (const d of r.differences) console.log(`  ${d.reference}  ours ${d.ours ?? '—'}, provider ${d.theirs ?? '—'}: ${d.problem}`)
+      process.exitCode = 1
+    }
+    break
+  }
   case 'stats': {
     for (const name of ['from', 'to']) {
       if (name in flags && !/^\d{4}-\d{2}-\d{2}$/.test(flags[name] ?? '')) fail(`--${name} takes a day like 2025-01-31`)
@@ -279,7 +300,7 @@ switch (command) {
   }
   default:
     console.log(
-      'usage: npm run ops -- withdrawals|withdrawal|user|adjust|books|shared-bank-accounts|orders|order|rates|rate|eta|stats …  (see scripts/ops.mjs)',
+      'usage: npm run ops -- withdrawals|withdrawal|approve|user|adjust|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats …  (see scripts/ops.mjs)',
     )
     process.exitCode = command ? 2 : 0
 }

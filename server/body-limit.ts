@@ -21,6 +21,8 @@ const ROUTE_LIMITS: ReadonlyArray<readonly [prefix: string, limit: BodyLimit]> =
   ['/order/sell', { maxBytes: 5 * (5 * 1024 * 1024) + 256 * 1024, streamed: true }],
   // One analytics event from the collector's beacon: a few short fields (contract/analytics.ts).
   ['/analytics', { maxBytes: 4 * 1024 }],
+  // The payout provider's webhook: one transfer event (the api refuses more than 64 kB too).
+  ['/webhooks/paystack', { maxBytes: 64 * 1024 }],
   // Edit Profile's photo (≤ 2 MB, contract/uploads.ts) with the nickname, and its JavaScript upload
   // at /edit-profile/photo. Up to 10 MB is read (and dropped past 2 MB) so that a phone photo too
   // large gets the page's own "larger than 2 MB", not a bare 413.

@@ -132,6 +132,10 @@ export interface BankCardsTable {
   account_name: string
   is_default: number
   created_at: number
+  /** 1 when account_name is the name the bank resolved (a typed name is never kept then). */
+  name_from_bank: number
+  /** 1 when the bank's name is far from the profile's name: the payout desk looks first. */
+  name_flagged: number
   /** Deleted cards stay for the withdrawals that point at them. */
   deleted_at: number | null
 }
@@ -152,6 +156,22 @@ export interface WithdrawalsTable {
   expected_by: number
   created_at: number
   updated_at: number
+  /** The provider that pays it ('paystack'); null: an operator pays by hand. */
+  payout_provider: string | null
+  /** Our reference at the provider (its idempotency key): lowercase, 16–50 of [a-z0-9_-]. */
+  payout_reference: string | null
+  /** When a payout worker should look at it next; null: nothing to do (or waiting for approval). */
+  payout_next_at: number | null
+  /** A worker's claim on the row; expires by itself when the worker dies. */
+  payout_lease_until: number | null
+  /** Set before the first transfer call: from then on, ask the provider before sending again. */
+  payout_sent_at: number | null
+  payout_attempts: number
+  /** An operator approved a payout above AUTO_PAYOUT_MAX. */
+  approved_at: number | null
+  /** The provider's transfer code and the bank's session id, once known. */
+  transfer_code: string | null
+  bank_session_id: string | null
 }
 
 export interface WithdrawalEventsTable {

@@ -1,8 +1,9 @@
-import { adminAnalyticsApi, adminApi as api } from '#contract/admin'
+import { adminAnalyticsApi, adminApi as api, adminPayoutsApi } from '#contract/admin'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import * as admin from '../services/admin'
 import { funnel } from '../services/analytics'
+import { approveWithdrawal, reconcileDay } from '../services/payouts'
 
 /** /admin/*: operators only (Bearer ADMIN_TOKEN; absent when unset). Every action is audited. */
 export function adminRoutes(deps: ApiDeps) {
@@ -10,9 +11,11 @@ export function adminRoutes(deps: ApiDeps) {
   bind(api.adjust, ({ actor, input }) => admin.adjustBalance(deps, actor, input))
   bind(api.withdrawals, ({ input }) => admin.listWithdrawals(deps, input))
   bind(api.updateWithdrawal, ({ actor, input }) => admin.moveWithdrawal(deps, actor, input))
+  bind(api.approveWithdrawal, ({ actor, input }) => approveWithdrawal(deps, actor, input.id))
   bind(api.user, ({ input }) => admin.findPerson(deps, input))
   bind(api.books, () => admin.checkBooks(deps))
   bind(api.sharedBankAccounts, ({ input }) => admin.sharedBankAccounts(deps, input.limit))
+  bind(adminPayoutsApi.reconcile, ({ input }) => reconcileDay(deps, input.date))
   bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
   return router
 }

@@ -10,6 +10,7 @@ export function bankCardsRoutes(deps: ApiDeps) {
   bind(api.banks, async () => banksFor(deps.config.wallet.currency))
   bind(api.list, ({ user }) => bankCards.listBankCards(deps, user))
   bind(api.add, ({ user, input }) => bankCards.addBankCard(deps, user, input))
+  bind(api.resolve, ({ input }) => bankCards.resolveAccount(deps, input))
   bind(api.remove, ({ user, input }) => bankCards.deleteBankCard(deps, user, input))
   bind(api.setDefault, ({ user, input }) => bankCards.makeDefaultBankCard(deps, user, input.id))
   return router

@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../db/connect'
 import type { BankCardRow, User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { findBank } from '../lib/banks'
-import { refuse } from '../lib/envelope'
+import { badRequest, refuse } from '../lib/envelope'
+import { ProviderUnavailable } from '../lib/payouts/provider'
 import { newId } from '../lib/tokens'
 import { findOwnBankCard, insertBankCard, liveBankCards, setDefaultBankCard, softDeleteBankCard } from '../models/bank-cards'
 import { withPin } from './pin'
@@ -29,9 +30,49 @@ export async function listBankCards(deps: ApiDeps, user: User): Promise<BankCard
   return (await liveBankCards(deps.db, user.id)).map((r) => toBankCard(r, deps.config.wallet.currency))
 }
 
+/**
+ * True when the bank's name shares no word with the profile's name (letters only, accents and
+ * case ignored): the payout desk approves payouts to that account before they are sent.
+ */
+export function nameIsFar(profileName: string, bankName: string): boolean {
+  const words = (s: string) =>
+    new Set(
+      s
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '')
+        .toUpperCase()
+        .split(/[^A-Z]+/)
+        .filter((w) => w.length >= 2),
+    )
+  const bank = words(bankName)
+  return ![...words(profileName)].some((w) => bank.has(w))
+}
+
+/**
+ * The holder's name of an account. With a payout provider the bank answers (never saved here);
+ * with manual payouts no provider is called and the person types the name.
+ */
+export async function resolveAccount(deps: ApiDeps, body: { bankCode: string; accountNumber: string }) {
+  if (!findBank(deps.config.wallet.currency, body.bankCode)) throw refuse(Refusals.UNKNOWN_BANK)
+  if (deps.payouts.name === 'manual') return { source: 'typed' as const, accountName: null }
+  let resolved: { accountName: string } | null
+  try {
+    resolved = await deps.payouts.resolveAccount(body.bankCode, body.accountNumber)
+  } catch (err) {
+    if (err instanceof ProviderUnavailable) throw refuse(Refusals.ACCOUNT_CHECK_UNAVAILABLE)
+    throw err
+  }
+  if (!resolved) throw refuse(Refusals.ACCOUNT_NOT_RESOLVED)
+  return { source: 'bank' as const, accountName: resolved.accountName.trim().slice(0, 80) }
+}
+
 export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBody): Promise<BankCard> {
   const { currency } = deps.config.wallet
   if (!findBank(currency, body.bankCode)) throw refuse(Refusals.UNKNOWN_BANK)
+  const fromBank = deps.payouts.name !== 'manual'
+  if (!fromBank && !body.accountName) throw badRequest('accountName: Account name is required')
+  // Asked before the PIN, so a provider outage never costs a PIN try; nothing is saved on a refusal.
+  const accountName = fromBank ? (await resolveAccount(deps, body)).accountName! : body.accountName!
   return withPin(deps, user.id, body.pin, async () => {
     const existing = await liveBankCards(deps.db, user.id)
     if (existing.some((c) => c.bank_code === body.bankCode && c.account_number === body.accountNumber))
@@ -42,10 +83,12 @@ export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBo
       user_id: user.id,
       bank_code: body.bankCode,
       account_number: body.accountNumber,
-      account_name: body.accountName,
+      account_name: accountName,
       is_default: existing.length === 0 ? 1 : 0,
       created_at: deps.now(),
       deleted_at: null,
+      name_from_bank: fromBank ? 1 : 0,
+      name_flagged: fromBank && nameIsFar(user.user_name, accountName) ? 1 : 0,
     }
     try {
       await insertBankCard(deps.db, row)

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto'
 import { formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import { BalanceLogType } from '#contract/wallet'
 import { WITHDRAWAL_MOVES, WithdrawalStatus, type CreateWithdrawalBody, type Withdrawal } from '#contract/withdrawals'
 import { isUniqueViolation } from '../db/connect'
+import type { Db } from '../db/connect'
 import type { User, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
@@ -35,7 +37,17 @@ import { withPin } from './pin'
  */
 
 const HOUR = 3_600_000
-const STATUS_RANK: Record<WithdrawalStatus, number> = { pending: 0, processing: 1, success: 2, failed: 2 }
+/** What an automatic payout under the approval line promises: minutes, not hours. */
+export const AUTOMATIC_PROMISE = 15 * 60_000
+
+/**
+ * The provider's reference for a withdrawal (its idempotency key): lowercase, 16–50 characters of
+ * [a-z0-9_-]. Our ids (UUIDs) already are; anything else gets a digest that stays the same.
+ */
+export function payoutReferenceOf(id: string): string {
+  return /^[a-z0-9_-]{16,50}$/.test(id) ? id : `wd_${createHash('sha256').update(id).digest('hex').slice(0, 40)}`
+}
+const STATUS_RANK: Record<WithdrawalStatus, number> = { pending: 0, processing: 1, success: 2, failed: 2, reversed: 3 }
 
 export async function toWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<Withdrawal> {
   const [card, events] = await Promise.all([findBankCard(deps.db, row.bank_card_id), withdrawalEvents(deps.db, [row.id])])
@@ -51,6 +63,8 @@ export async function toWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<W
       ? { id: shown.id, bankName: shown.bankName, accountName: shown.accountName, maskedNumber: shown.maskedNumber }
       : { id: row.bank_card_id, bankName: 'Bank account', accountName: '', maskedNumber: '' },
     reference: row.reference,
+    transferCode: row.transfer_code,
+    sessionId: row.bank_session_id,
     reason: row.reason,
     expectedBy: Number(row.expected_by),
     createdAt: Number(row.created_at),
@@ -81,7 +95,8 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
   const { wallet } = deps.config
   const seen = await findByRequestId(deps.db, user.id, body.requestId)
   if (seen) return toWithdrawal(deps, repeatOf(seen, body))
-  if (!(await findOwnBankCard(deps.db, user.id, body.bankCardId))) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
+  const card = await findOwnBankCard(deps.db, user.id, body.bankCardId)
+  if (!card) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
   if (body.amount < wallet.withdrawMin) {
     throw refuse(Refusals.BELOW_MINIMUM, `The smallest withdrawal is ${formatMoney(wallet.withdrawMin, wallet.currency)}`)
   }
@@ -119,6 +134,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
         )
       }
       if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
+      const automatic = deps.payouts.name !== 'manual'
+      // Above the line, or to an account whose holder is far from the profile's name: the desk looks first.
+      const needsApproval = body.amount > deps.config.payouts.autoPayoutMax || card.name_flagged === 1
       const created: WithdrawalRow = {
         id: newId(),
         user_id: user.id,
@@ -131,10 +149,21 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
         status: WithdrawalStatus.PENDING,
         reference: null,
         reason: null,
-        expected_by: now + wallet.payoutHours * HOUR,
+        expected_by: now + (automatic && !needsApproval ? AUTOMATIC_PROMISE : wallet.payoutHours * HOUR),
         created_at: now,
         updated_at: now,
+        payout_provider: automatic ? deps.payouts.name : null,
+        payout_reference: null,
+        // Above the approval line the worker waits for an operator (admin approve).
+        payout_next_at: automatic && !needsApproval ? now : null,
+        payout_lease_until: null,
+        payout_sent_at: null,
+        payout_attempts: 0,
+        approved_at: null,
+        transfer_code: null,
+        bank_session_id: null,
       }
+      created.payout_reference = automatic ? payoutReferenceOf(created.id) : null
       await insertWithdrawal(trx, created)
       await addWithdrawalEvent(trx, created.id, WithdrawalStatus.PENDING, null, now)
       try {
@@ -191,19 +220,114 @@ export async function withdrawalPage(deps: ApiDeps, user: User, q: { pageNum: nu
   return { list: await Promise.all(rows.map((r) => toWithdrawal(deps, r))), total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
-const STATUS_MESSAGES: Record<string, (w: WithdrawalRow, money: string) => { title: string; content: string }> = {
+const STATUS_MESSAGES: Record<string, (w: WithdrawalRow, money: string, full: string) => { title: string; content: string }> = {
   processing: (_w, money) => ({ title: 'Withdrawal processing', content: `We are sending ${money} to your bank now.` }),
   success: (w, money) => ({ title: 'Withdrawal paid', content: `${money} was paid to your bank. Reference: ${w.reference ?? ''}.` }),
   failed: (w, money) => ({
     title: 'Withdrawal failed',
     content: `We could not pay ${money} to your bank: ${w.reason ?? 'no reason given'}. The full amount is back in your available balance.`,
   }),
+  reversed: (_w, money, full) => ({
+    title: 'Withdrawal returned by the bank',
+    content: `Your bank sent the payout of ${money} back. The full ${full}, fee included, is back in your available balance.`,
+  }),
 }
+
+/** What a move may write besides the status. */
+export type MoveFields = {
+  reference?: string | null
+  reason?: string | null
+  transfer_code?: string | null
+  bank_session_id?: string | null
+  payout_next_at?: number | null
+  payout_lease_until?: number | null
+}
+
+/**
+ * One move of a withdrawal inside the caller's write transaction: the status changes only from
+ * `current.status` (false when another move won), with its timeline event, its ledger movement
+ * (success: the hold leaves; failed: the hold returns; reversed: the full amount returns, once),
+ * the audit entry and the message to the person.
+ */
+export async function applyMove(
+  trx: Db,
+  current: WithdrawalRow,
+  to: WithdrawalStatus,
+  fields: MoveFields,
+  now: number,
+  actor: string,
+  note: string | null,
+): Promise<WithdrawalRow | undefined> {
+  const patch = { status: to, ...fields }
+  if (!(await moveWithdrawal(trx, current.id, current.status, patch, now))) return undefined
+  const next: WithdrawalRow = { ...current, ...patch, updated_at: now }
+  await addWithdrawalEvent(trx, current.id, to, note, now)
+  const amount = Number(current.amount)
+  const base = { userId: current.user_id, refType: 'withdrawal' as const, refId: current.id }
+  if (to === 'success') {
+    await move(
+      trx,
+      { ...base, type: BalanceLogType.WITHDRAW_PAID, amount: 0, frozenChange: -amount, key: `withdraw:${current.id}:paid` },
+      current.currency,
+      now,
+    )
+  } else if (to === 'failed') {
+    await move(
+      trx,
+      {
+        ...base,
+        type: BalanceLogType.WITHDRAW_REFUND,
+        amount,
+        frozenChange: -amount,
+        note: next.reason,
+        key: `withdraw:${current.id}:refund`,
+      },
+      current.currency,
+      now,
+    )
+  } else if (to === 'reversed') {
+    await move(
+      trx,
+      {
+        ...base,
+        type: BalanceLogType.WITHDRAW_REVERSAL,
+        amount,
+        frozenChange: 0,
+        note: next.reason,
+        key: `withdraw_reversal:${current.id}`,
+      },
+      current.currency,
+      now,
+    )
+  }
+  await audit(trx, { actor, action: `withdrawal.${to}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next }, now)
+  const money = formatMoney(amount - Number(current.fee), current.currency)
+  await addMessage(
+    trx,
+    {
+      userId: current.user_id,
+      kind: 'withdrawal',
+      refId: current.id,
+      ...STATUS_MESSAGES[to](next, money, formatMoney(amount, current.currency)),
+    },
+    now,
+  )
+  return next
+}
+
+export const lockWithdrawal = (trx: Db, kind: ApiDeps['dbKind'], id: string) =>
+  trx
+    .selectFrom('withdrawals')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(kind === 'postgres', (q) => q.forUpdate())
+    .executeTakeFirst()
 
 /**
  * An operator moves a withdrawal. Repeating the move it already made changes nothing; a finished
  * withdrawal never moves; success releases the hold, failed returns it to the balance — each in
  * the same transaction as the status change, the audit entry and the message to the person.
+ * A provider's payout is the worker's: an operator may only fail it before it is sent.
  */
 export async function updateWithdrawal(
   deps: ApiDeps,
@@ -212,66 +336,28 @@ export async function updateWithdrawal(
 ): Promise<{ row: WithdrawalRow; email: string }> {
   const now = deps.now()
   const row = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const current = await trx
-      .selectFrom('withdrawals')
-      .selectAll()
-      .where('id', '=', body.id)
-      .$if(deps.dbKind === 'postgres', (q) => q.forUpdate())
-      .executeTakeFirst()
+    const current = await lockWithdrawal(trx, deps.dbKind, body.id)
     if (!current) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
     if (current.status === body.status) return current
     if (!WITHDRAWAL_MOVES[current.status as WithdrawalStatus].includes(body.status)) {
       throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, `A ${current.status} withdrawal cannot become ${body.status}`)
     }
-    const patch = {
-      status: body.status,
-      ...(body.status === 'success' && { reference: body.reference ?? null }),
-      ...(body.status === 'failed' && { reason: body.reason ?? null }),
+    if (current.payout_provider !== null && !(body.status === 'failed' && current.payout_sent_at === null)) {
+      throw refuse(Refusals.PAYOUT_AUTOMATIC)
     }
-    if (!(await moveWithdrawal(trx, current.id, current.status, patch, now))) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE)
-    const next: WithdrawalRow = { ...current, ...patch, updated_at: now }
-    await addWithdrawalEvent(
+    const next = await applyMove(
       trx,
-      current.id,
+      current,
       body.status,
+      {
+        ...(body.status === 'success' && { reference: body.reference ?? null }),
+        ...(body.status === 'failed' && { reason: body.reason ?? null, payout_next_at: null }),
+      },
+      now,
+      actor,
       body.status === 'failed' ? (body.reason ?? null) : body.status === 'success' ? `Reference ${body.reference}` : null,
-      now,
     )
-    const amount = Number(current.amount)
-    const base = { userId: current.user_id, refType: 'withdrawal' as const, refId: current.id }
-    if (body.status === 'success') {
-      await move(
-        trx,
-        { ...base, type: BalanceLogType.WITHDRAW_PAID, amount: 0, frozenChange: -amount, key: `withdraw:${current.id}:paid` },
-        current.currency,
-        now,
-      )
-    } else if (body.status === 'failed') {
-      await move(
-        trx,
-        {
-          ...base,
-          type: BalanceLogType.WITHDRAW_REFUND,
-          amount,
-          frozenChange: -amount,
-          note: body.reason ?? null,
-          key: `withdraw:${current.id}:refund`,
-        },
-        current.currency,
-        now,
-      )
-    }
-    await audit(
-      trx,
-      { actor, action: `withdrawal.${body.status}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next },
-      now,
-    )
-    const money = formatMoney(amount - Number(current.fee), current.currency)
-    await addMessage(
-      trx,
-      { userId: current.user_id, kind: 'withdrawal', refId: current.id, ...STATUS_MESSAGES[body.status](next, money) },
-      now,
-    )
+    if (!next) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE)
     return next
   })
   const owner = await findUserById(deps.db, row.user_id)

@@ -15,6 +15,7 @@ const BADGES: Record<Withdrawal['status'], string> = {
   processing: 'cl-badge--warning',
   success: 'cl-badge--success',
   failed: 'cl-badge--error',
+  reversed: 'cl-badge--error',
 }
 
 export function WithdrawalStatus({ status }: { status: Withdrawal['status'] }) {
@@ -46,7 +47,7 @@ export function WithdrawalFacts({ withdrawal: w, timeZone }: { withdrawal: Withd
     <InfoList>
       <InfoRow label="Status" value={<WithdrawalStatus status={w.status} />} />
       <InfoRow label="Amount" value={money(w.amount)} />
-      {w.status === 'failed' ? (
+      {w.status === 'failed' || w.status === 'reversed' ? (
         <InfoRow className="cl-summary__receive" label="Back in your balance" value={money(w.amount)} />
       ) : (
         <>
@@ -60,6 +61,10 @@ export function WithdrawalFacts({ withdrawal: w, timeZone }: { withdrawal: Withd
       )}
       <InfoRow label="To" value={<BankCardLine card={w.bankCard} className="cl-bankline--end" />} />
       {w.reference ? <InfoRow label="Payout reference" value={<span className="cl-reference">{w.reference}</span>} /> : null}
+      {w.transferCode ? <InfoRow label="Transfer code" value={<span className="cl-reference">{w.transferCode}</span>} /> : null}
+      {w.sessionId && w.sessionId !== w.reference ? (
+        <InfoRow label="Bank session id" value={<span className="cl-reference">{w.sessionId}</span>} />
+      ) : null}
       <InfoRow label="Requested" value={<When at={w.createdAt} timeZone={timeZone} />} />
     </InfoList>
   )
@@ -112,8 +117,17 @@ export function WithdrawalTimeline({ withdrawal: w, timeZone }: { withdrawal: Wi
         </>
       ),
     at: at('success'),
-    state: w.status === 'success' ? 'done' : w.status === 'processing' ? 'current' : 'upcoming',
+    state: w.status === 'success' || w.status === 'reversed' ? 'done' : w.status === 'processing' ? 'current' : 'upcoming',
   })
+  if (w.status === 'reversed') {
+    steps.push({
+      key: 'reversed',
+      title: withdrawalStatusLabels.reversed,
+      detail: `${w.reason ? `${w.reason.replace(/[.!]+$/, '')}. ` : ''}The full amount, fee included, is back in your balance.`,
+      at: at('reversed'),
+      state: 'failed',
+    })
+  }
   return <Timeline steps={steps} label="Progress of this withdrawal" />
 }
 

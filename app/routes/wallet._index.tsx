@@ -57,6 +57,7 @@ const LOG_ICONS: Record<BalanceLogType, IconName> = {
   withdraw: 'bank',
   withdraw_paid: 'check-circle',
   withdraw_refund: 'refresh',
+  withdraw_reversal: 'refresh',
   task_reward: 'gift',
   adjustment: 'edit',
 }

@@ -136,6 +136,7 @@ export const balanceLogLabels = {
   withdraw: 'Withdrawal',
   withdraw_paid: 'Paid to your bank',
   withdraw_refund: 'Withdrawal returned',
+  withdraw_reversal: 'Returned by the bank',
   task_reward: 'Task reward',
   adjustment: 'Adjustment',
 } as const satisfies Record<string, string>
@@ -146,6 +147,7 @@ export const withdrawalStatusLabels = {
   processing: 'Processing',
   success: 'Paid',
   failed: 'Failed',
+  reversed: 'Returned by the bank',
 } as const satisfies Record<string, string>
 
 export const withdrawalStepTexts = {

@@ -64,6 +64,8 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/file/:id', access: 'login' },
   // The analytics collector's beacon (visitors' page views too); always answers 204.
   { path: '/analytics', access: 'public' },
+  // The payout provider's webhook, forwarded to the api unchanged (its signature is the check).
+  { path: '/webhooks/paystack', access: 'public' },
   // Edit Profile's photo, uploaded from the page's JavaScript; avatars, shown to their owner only.
   { path: '/edit-profile/photo', access: 'login' },
   { path: '/avatar/:id', access: 'login' },

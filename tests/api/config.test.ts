@@ -143,3 +143,91 @@ describe('DATABASE_URL', () => {
     expect(sqlitePath(':memory:')).toBe(':memory:')
   })
 })
+
+describe('payouts', () => {
+  const production = {
+    NODE_ENV: 'production',
+    PIN_PEPPER: 'p'.repeat(32),
+    CODES_KEY: 'c'.repeat(32),
+    TRUST_PROXY: 'loopback',
+    MAIL_TRANSPORT: 'console',
+  }
+
+  test('manual by default: operators pay by hand, no provider key needed', () => {
+    expect(loadConfig(env({})).payouts).toEqual({
+      provider: 'manual',
+      paystackSecretKey: '',
+      paystackBaseUrl: 'https://api.paystack.co',
+      autoPayoutMax: 10_000_000,
+      pollSeconds: 60,
+      requestTimeoutMs: 20_000,
+      leaseMs: 120_000,
+    })
+    expect(loadConfig(env(production)).payouts.provider).toBe('manual')
+  })
+
+  test('paystack reads its settings; a trailing slash of the base URL is dropped', () => {
+    const c = loadConfig(
+      env({
+        PAYOUT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: 'sk_test_abc',
+        PAYSTACK_BASE_URL: 'http://127.0.0.1:9999/',
+        AUTO_PAYOUT_MAX: '2500000',
+        PAYOUT_POLL_SECONDS: '30',
+        PAYSTACK_TIMEOUT_MS: '5000',
+        PAYOUT_LEASE_SECONDS: '60',
+      }),
+    )
+    expect(c.payouts).toEqual({
+      provider: 'paystack',
+      paystackSecretKey: 'sk_test_abc',
+      paystackBaseUrl: 'http://127.0.0.1:9999',
+      autoPayoutMax: 2_500_000,
+      pollSeconds: 30,
+      requestTimeoutMs: 5_000,
+      leaseMs: 60_000,
+    })
+  })
+
+  test('paystack without a secret key is refused, in every mode', () => {
+    expect(() => loadConfig(env({ PAYOUT_PROVIDER: 'paystack' }))).toThrow(
+      /PAYSTACK_SECRET_KEY: PAYOUT_PROVIDER=paystack needs the secret key/,
+    )
+    expect(() => loadConfig(env({ ...production, PAYOUT_PROVIDER: 'paystack' }))).toThrow(/PAYSTACK_SECRET_KEY/)
+  })
+
+  test('production pays with a live key over https only', () => {
+    expect(() => loadConfig(env({ ...production, PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_abc' }))).toThrow(
+      /PAYSTACK_SECRET_KEY: production pays with a live key/,
+    )
+    expect(() =>
+      loadConfig(
+        env({ ...production, PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_BASE_URL: 'http://fake:1' }),
+      ),
+    ).toThrow(/PAYSTACK_BASE_URL: must be https:\/\/ in production/)
+    expect(loadConfig(env({ ...production, PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_abc' })).payouts.provider).toBe(
+      'paystack',
+    )
+  })
+
+  test.each([
+    [{ PAYOUT_PROVIDER: 'stripe' }, /PAYOUT_PROVIDER/],
+    [{ PAYOUT_POLL_SECONDS: '0' }, /PAYOUT_POLL_SECONDS/],
+    [{ AUTO_PAYOUT_MAX: '-1' }, /AUTO_PAYOUT_MAX/],
+    [{ PAYSTACK_BASE_URL: 'not a url' }, /PAYSTACK_BASE_URL/],
+    [{ PAYSTACK_TIMEOUT_MS: '20000', PAYOUT_LEASE_SECONDS: '60' }, /PAYOUT_LEASE_SECONDS: must be at least 5 × PAYSTACK_TIMEOUT_MS/],
+  ])('refuses %j', (bad, message) => {
+    expect(() => loadConfig(env(bad as Record<string, string>))).toThrow(message)
+  })
+
+  test('the secret key never appears in the error of a bad setting', () => {
+    let message = ''
+    try {
+      loadConfig(env({ ...production, PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_secret_value' }))
+    } catch (err) {
+      message = (err as Error).message
+    }
+    expect(message).toMatch(/PAYSTACK_SECRET_KEY/)
+    expect(message).not.toContain('sk_test_secret_value')
+  })
+})

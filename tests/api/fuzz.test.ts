@@ -38,6 +38,8 @@ const POSTS = [
   '/v1/user/readMessage',
   '/v1/user/delAccount',
   '/v1/user/bindAccount',
+  '/v1/bankCard/resolve',
+  '/v1/webhooks/paystack',
 ] as const
 
 const FIELDS = [

@@ -102,6 +102,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       logger,
       now: clock.now,
       housekeeping: false,
+      // Tests run the payout worker's passes themselves (runPayoutsOnce): no timers.
+      payoutWorker: false,
       hashCost,
       config: {
         // Generous, so suites that make many calls from 127.0.0.1 are not throttled; rate-limit

@@ -36,10 +36,10 @@ export type WalletUser = { userId: string; token: string; email: string; card?: 
 /** A person with (optionally) a balance, a PIN and a bank card, made through the api itself. */
 export async function walletUser(
   api: TestApi,
-  options: { balance?: number; pin?: string | null; card?: boolean } = {},
+  options: { balance?: number; pin?: string | null; card?: boolean; userName?: string } = {},
 ): Promise<WalletUser> {
   const email = newEmail('wallet')
-  const { user, token } = await seedUser(api, { email })
+  const { user, token } = await seedUser(api, { email, userName: options.userName })
   const pin = options.pin === undefined ? PIN : options.pin
   if (pin) {
     const set = await api.post('/v1/user/setPin', { pin }, { token })
