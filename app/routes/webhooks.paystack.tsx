@@ -3,7 +3,7 @@
 // `x-paystack-signature` header to the api unchanged (the signature is an HMAC of those bytes) and
 // answers with the api's status: 200 (taken, Paystack stops retrying), 401 (not authentic), or 503
 // when the api cannot be reached (Paystack retries later). The body limit is
-// body-limit.server.ts's. The cross-site guard lets it through because Paystack sends no Origin
+// server/body-limit.ts's. The cross-site guard lets it through because Paystack sends no Origin
 // and no Sec-Fetch-Site; its authenticity is the signature, checked by the api.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { getWebEnv } from '~/utils/env.server'

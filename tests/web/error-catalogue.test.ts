@@ -250,14 +250,14 @@ describe('flows answer {success:false, msg} with the server msg or the fallback 
 describe('a 429 is worded by what it is', () => {
   it('the api busy for a moment (no Retry-After): try again in a moment, never "wait 15 minutes"', async () => {
     upstream.set({ kind: 'json', status: 429, body: { code: 429, msg: 'Too many requests, please try again later', data: null } })
-    const failure = await loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' })
+    const failure = await loginFlow(makeRequest('/login'), freshContext(), { email: 'a@b.co', password: 'x' })
     expect(failure.success).toBe(false)
     expect(flowMessage(failure as FlowFailure)).toBe('We are busy right now. Please try again in a moment.')
   })
 
   it('a lockout (Retry-After): the wait it says', async () => {
     upstream.set({ kind: 'json', status: 429, body: { code: 429, msg: 'Too many', data: null }, headers: { 'Retry-After': '840' } })
-    const failure = await loginFlow(makeRequest('/login'), { email: 'a@b.co', password: 'x' })
+    const failure = await loginFlow(makeRequest('/login'), freshContext(), { email: 'a@b.co', password: 'x' })
     expect(flowMessage(failure as FlowFailure)).toBe('Too many attempts. Please wait 14 minutes, then try again.')
   })
 })
