@@ -6,8 +6,9 @@ import { BalanceLogType, balanceLogEntry } from './wallet'
 import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from './withdrawals'
 
 /**
- * Operators (no role in the app's screens): `Authorization: Bearer $ADMIN_TOKEN`, off when the
- * setting is unset. `npm run ops` calls these over HTTP. Every action lands in the audit log.
+ * Operators (no role in the app's screens): staff members by role (contract/staff.ts), the books
+ * check and stats also for automation with ADMIN_TOKEN. `npm run ops` calls these over HTTP.
+ * Every action lands in the audit log under the signed-in staff member.
  */
 export const adjustBody = z
   .object({
@@ -54,11 +55,11 @@ export const booksData = z.object({
 export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: z.string(), email: z.string() })
 
 export const adminApi = {
-  adjust: post('/admin/wallet/adjust', 'admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
-  withdrawals: get('/admin/withdraw/page', 'admin', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
-  updateWithdrawal: post('/admin/withdraw/update', 'admin', updateWithdrawalBody, adminWithdrawalSchema),
-  user: get('/admin/user', 'admin', adminUserQuery, adminUserData),
-  books: get('/admin/books', 'admin', z.object({}), booksData),
+  adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
+  withdrawals: get('/admin/withdraw/page', 'staff:payouts', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
+  updateWithdrawal: post('/admin/withdraw/update', 'staff:payouts', updateWithdrawalBody, adminWithdrawalSchema),
+  user: get('/admin/user', 'staff:admin', adminUserQuery, adminUserData),
+  books: get('/admin/books', 'automation', z.object({}), booksData),
 }
 
 /** A calendar day, YYYY-MM-DD, in the installation's time zone (the wallet's). */
@@ -92,5 +93,5 @@ export const funnelData = z.object({
 export type FunnelData = z.infer<typeof funnelData>
 
 export const adminAnalyticsApi = {
-  funnel: get('/admin/analytics/funnel', 'admin', funnelQuery, funnelData),
+  funnel: get('/admin/analytics/funnel', 'automation', funnelQuery, funnelData),
 }

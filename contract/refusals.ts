@@ -123,4 +123,24 @@ export const Refusals = {
   GOOGLE_EMAIL_UNVERIFIED: { code: 4342, msg: 'Google has not verified the e-mail of this Google account. Verify it with Google first' },
   /** An avatar over its size limit (contract/uploads.ts MAX_AVATAR_BYTES). */
   AVATAR_TOO_LARGE: { code: 4343, msg: 'This photo is larger than 2 MB. Upload a smaller one' },
+  /** Staff sign-in: wrong e-mail/password pair, no such staff member, or one who is disabled or not set up (answered the same on purpose). */
+  STAFF_BAD_CREDENTIALS: { code: 4500, msg: 'Incorrect e-mail or password' },
+  /** Staff sign-in: the authenticator code is wrong (the tenth in a row locks the staff member). */
+  STAFF_BAD_CODE: { code: 4501, msg: 'The authenticator code is wrong. Check the time on your phone and try the newest code' },
+  /** Ten wrong authenticator codes: only an admin's reset opens it again. */
+  STAFF_LOCKED: { code: 4502, msg: 'This staff account is locked after too many wrong codes. Ask an admin to reset it' },
+  /** The sign-in step after the password is over: too late, used, or never issued. */
+  STAFF_CHALLENGE_EXPIRED: { code: 4503, msg: 'This sign-in has expired. Enter your e-mail and password again' },
+  /** A set-up link that is unknown, used, replaced by a reset, or older than 24 hours. */
+  STAFF_SETUP_INVALID: { code: 4504, msg: 'This set-up link is not valid any more. Ask an admin for a new one' },
+  /** A code that was already used in its 30-second step (a replay). */
+  STAFF_CODE_USED: { code: 4505, msg: 'This code was already used. Wait for the next one' },
+  /** Invite of an e-mail that already belongs to a staff member. */
+  STAFF_EXISTS: { code: 4506, msg: 'A staff member with this e-mail already exists' },
+  /** No staff member with this e-mail. */
+  STAFF_NOT_FOUND: { code: 4507, msg: 'No staff member with this e-mail' },
+  /** An admin may not disable, reset or change the role of their own account. */
+  STAFF_SELF: { code: 4508, msg: 'Ask another admin to change your own account' },
+  /** A set-up completed before the QR code was read (no authenticator seed to check the code against). */
+  STAFF_SETUP_NOT_STARTED: { code: 4509, msg: 'Open the set-up link first and scan its QR code' },
 } as const satisfies Record<string, Refusal>

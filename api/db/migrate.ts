@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_selling'
 import * as m0004 from './migrations/0004_tasks'
 import * as m0005 from './migrations/0005_google-link-avatars'
 import * as m0006 from './migrations/0006_analytics-visitors'
+import * as m0008 from './migrations/0008_staff'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0004_tasks': m0004,
   '0005_google-link-avatars': m0005,
   '0006_analytics-visitors': m0006,
+  '0008_staff': m0008,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

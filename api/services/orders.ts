@@ -276,6 +276,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
         operator_note: null,
         proof_image_id: null,
         claimed_by: null,
+        claim_expires_at: null,
         eta_minutes: brand.eta_minutes,
         created_at: now,
         updated_at: now,
