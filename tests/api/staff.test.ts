@@ -300,6 +300,7 @@ describe('admins manage staff', () => {
     const email = newEmail('invitee')
     const invited = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, as)
     expect(adminStaffApi.invite.data.parse(invited.body.data).staff.createdBy).toBe(`staff:${boss.email}`)
+    api.clock.advance(1)
     const promoted = await api.post('/admin/staff/role', { email, role: 'payouts' }, as)
     expect(adminStaffApi.role.data.parse(promoted.body.data)).toMatchObject({ email, role: 'payouts' })
     expect((await api.post('/admin/staff/role', { email: boss.email, role: 'reviewer' }, as)).body).toMatchObject(Refusals.STAFF_SELF)
