@@ -20,7 +20,11 @@ export const totpCodeField = z
 
 /** Opaque one-time tokens (43 characters); anything far longer is not ours. */
 const opaqueToken = (name: string) =>
-  z.string({ required_error: `${name} is required`, invalid_type_error: `${name} must be text` }).trim().min(16).max(128)
+  z
+    .string({ required_error: `${name} is required`, invalid_type_error: `${name} must be text` })
+    .trim()
+    .min(16)
+    .max(128)
 
 /** How long each piece lives (the api enforces; the console shows them). */
 export const STAFF_SESSION_IDLE_MS = 30 * 60_000
@@ -69,7 +73,11 @@ export const setupTokenBody = z.object({ token: opaqueToken('token') }).strict()
 export const setupStartData = z.object({ email: z.string(), role: staffRoleField, otpauthUri: z.string(), secret: z.string() })
 
 export const setupCompleteBody = z
-  .object({ token: opaqueToken('token'), password: passwordField.refine((p) => p.length >= 12, 'Password must be at least 12 characters'), code: totpCodeField })
+  .object({
+    token: opaqueToken('token'),
+    password: passwordField.refine((p) => p.length >= 12, 'Password must be at least 12 characters'),
+    code: totpCodeField,
+  })
   .strict()
 
 export const staffApi = {
@@ -90,7 +98,12 @@ export const staffRoleBody = z.object({ email: emailField, role: staffRoleField 
 /** A set-up link's token, answered once to the admin who made it (the CLI prints the link). */
 export const setupLinkData = z.object({ staff: staffMemberSchema, setupToken: z.string(), setupExpiresAt: z.number().int() })
 
-const boundedText = (name: string, max: number) => z.string({ invalid_type_error: `${name} must be text` }).trim().min(1).max(max)
+const boundedText = (name: string, max: number) =>
+  z
+    .string({ invalid_type_error: `${name} must be text` })
+    .trim()
+    .min(1)
+    .max(max)
 
 /** The audit log, newest first; every filter optional. `from`/`to` are epoch ms, both included. */
 export const auditPageQuery = pageQuerySchema.extend({

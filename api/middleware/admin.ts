@@ -49,12 +49,24 @@ export async function requireStaff(deps: ApiDeps, req: Request, auth: StaffAuth)
   if (expected && timingSafeEqual(digest(presented), digest(expected))) {
     if (auth !== 'automation') throw adminTokenOnly()
     const now = deps.now()
-    await audit(deps.db, { actor: ADMIN_TOKEN_ACTOR, action: 'admin-token.call', targetType: 'call', targetId: `${req.method} ${req.path}`, before: null, after: null }, now)
+    await audit(
+      deps.db,
+      {
+        actor: ADMIN_TOKEN_ACTOR,
+        action: 'admin-token.call',
+        targetType: 'call',
+        targetId: `${req.method} ${req.path}`,
+        before: null,
+        after: null,
+      },
+      now,
+    )
     return { actor: ADMIN_TOKEN_ACTOR, staff: undefined }
   }
   const staff = await touchStaffSession(deps.db, presented, deps.now(), STAFF_SESSION_IDLE_MS)
   if (!staff) throw unauthorized()
-  const needed: StaffRole | undefined = auth === 'automation' ? 'admin' : auth === 'staff' ? undefined : (auth.slice('staff:'.length) as StaffRole)
+  const needed: StaffRole | undefined =
+    auth === 'automation' ? 'admin' : auth === 'staff' ? undefined : (auth.slice('staff:'.length) as StaffRole)
   if (needed && !roleAllows(staff.role, needed)) throw new ApiError(403, Code.FORBIDDEN, msg.forbidden)
   return { actor: staffActor(staff), staff }
 }

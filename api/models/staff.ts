@@ -20,7 +20,8 @@ export const lockStaff = (db: Db, kind: DbKind, id: string): Promise<StaffRow | 
     .$if(kind === 'postgres', (q) => q.forUpdate())
     .executeTakeFirst()
 
-export const listStaff = (db: Db): Promise<StaffRow[]> => db.selectFrom('staff').selectAll().orderBy('created_at').orderBy('email').execute()
+export const listStaff = (db: Db): Promise<StaffRow[]> =>
+  db.selectFrom('staff').selectAll().orderBy('created_at').orderBy('email').execute()
 
 export async function insertStaff(db: Db, s: { email: string; role: string; createdBy: string }, now: number): Promise<StaffRow> {
   const row: StaffRow = {
@@ -67,7 +68,13 @@ export async function claimTotpStep(db: Db, id: string, step: number, now: numbe
 // ─── One-time tokens ────────────────────────────────────────────────────────────────────────────
 
 /** A new one-time token of this purpose; the clear token exists only in the answer. */
-export async function issueStaffToken(db: Db, staffId: string, purpose: 'challenge' | 'setup', now: number, ttlMs: number): Promise<string> {
+export async function issueStaffToken(
+  db: Db,
+  staffId: string,
+  purpose: 'challenge' | 'setup',
+  now: number,
+  ttlMs: number,
+): Promise<string> {
   const token = newToken()
   await db
     .insertInto('staff_tokens')
@@ -107,11 +114,23 @@ export async function burnStaffTokens(db: Db, staffId: string, now: number): Pro
 
 // ─── Sessions ───────────────────────────────────────────────────────────────────────────────────
 
-export async function createStaffSession(db: Db, staffId: string, now: number, maxMs: number): Promise<{ token: string; expiresAt: number }> {
+export async function createStaffSession(
+  db: Db,
+  staffId: string,
+  now: number,
+  maxMs: number,
+): Promise<{ token: string; expiresAt: number }> {
   const token = newToken()
   await db
     .insertInto('staff_sessions')
-    .values({ token_hash: hashToken(token), staff_id: staffId, created_at: now, last_seen_at: now, expires_at: now + maxMs, revoked_at: null })
+    .values({
+      token_hash: hashToken(token),
+      staff_id: staffId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + maxMs,
+      revoked_at: null,
+    })
     .execute()
   return { token, expiresAt: now + maxMs }
 }

@@ -1,12 +1,6 @@
 import type { Refusal } from '#contract/refusals'
 import { Refusals } from '#contract/refusals'
-import {
-  STAFF_CHALLENGE_MS,
-  STAFF_MAX_CODE_FAILURES,
-  STAFF_SESSION_MAX_MS,
-  STAFF_SETUP_MS,
-  type StaffMember,
-} from '#contract/staff'
+import { STAFF_CHALLENGE_MS, STAFF_MAX_CODE_FAILURES, STAFF_SESSION_MAX_MS, STAFF_SETUP_MS, type StaffMember } from '#contract/staff'
 import type { StaffRole } from '#contract/endpoint'
 import { isUniqueViolation } from '../db/connect'
 import type { StaffRow } from '../db/schema'
@@ -43,7 +37,9 @@ export const toStaffMember = (s: StaffRow): StaffMember => ({
 export async function login(deps: SellingDeps, body: { email: string; password: string }) {
   const staff = await staffModel.findStaffByEmail(deps.db, body.email)
   // Unknown, not set up and disabled staff cost a full hash too, and get the same answer.
-  const ok = staff?.password_hash ? await deps.hasher.verify(body.password, staff.password_hash) : await deps.hasher.verifyDummy(body.password)
+  const ok = staff?.password_hash
+    ? await deps.hasher.verify(body.password, staff.password_hash)
+    : await deps.hasher.verifyDummy(body.password)
   if (!ok || !staff || staff.status !== 'active') throw refuse(Refusals.STAFF_BAD_CREDENTIALS)
   if (staff.locked_at !== null) throw refuse(Refusals.STAFF_LOCKED)
   const now = deps.now()
@@ -60,28 +56,40 @@ type Outcome<T> = { refusal: Refusal } | { ok: T }
  */
 export async function verify(deps: SellingDeps, body: { challenge: string; code: string }) {
   const now = deps.now()
-  const outcome: Outcome<{ staff: StaffRow; token: string; expiresAt: number }> = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const staffId = await staffModel.findStaffToken(trx, body.challenge, 'challenge', now)
-    const staff = staffId ? await staffModel.lockStaff(trx, deps.dbKind, staffId) : undefined
-    if (!staff || staff.status !== 'active' || !staff.totp_cipher) return { refusal: Refusals.STAFF_CHALLENGE_EXPIRED }
-    if (staff.locked_at !== null) return { refusal: Refusals.STAFF_LOCKED }
-    const step = totpStep(deps.codes.open(staff.totp_cipher, seedContext(staff.id)), body.code, now)
-    if (step === null) {
-      const failures = staff.totp_failures + 1
-      const locked = failures >= STAFF_MAX_CODE_FAILURES
-      await staffModel.updateStaff(trx, staff.id, { totp_failures: failures, ...(locked && { locked_at: now }) }, now)
-      if (!locked) return { refusal: Refusals.STAFF_BAD_CODE }
-      await staffModel.revokeStaffSessions(trx, staff.id, now)
-      await staffModel.burnStaffTokens(trx, staff.id, now)
-      await audit(trx, { actor: staffActor(staff), action: 'staff.locked', targetType: 'staff', targetId: staff.id, before: null, after: { failures } }, now)
-      return { refusal: Refusals.STAFF_LOCKED }
-    }
-    if (!(await staffModel.claimTotpStep(trx, staff.id, step, now))) return { refusal: Refusals.STAFF_CODE_USED }
-    if (!(await staffModel.useStaffToken(trx, body.challenge, now))) return { refusal: Refusals.STAFF_CHALLENGE_EXPIRED }
-    const session = await staffModel.createStaffSession(trx, staff.id, now, STAFF_SESSION_MAX_MS)
-    await audit(trx, { actor: staffActor(staff), action: 'staff.signin', targetType: 'staff', targetId: staff.id, before: null, after: null }, now)
-    return { ok: { staff, ...session } }
-  })
+  const outcome: Outcome<{ staff: StaffRow; token: string; expiresAt: number }> = await writeTransaction(
+    deps.db,
+    deps.dbKind,
+    async (trx) => {
+      const staffId = await staffModel.findStaffToken(trx, body.challenge, 'challenge', now)
+      const staff = staffId ? await staffModel.lockStaff(trx, deps.dbKind, staffId) : undefined
+      if (!staff || staff.status !== 'active' || !staff.totp_cipher) return { refusal: Refusals.STAFF_CHALLENGE_EXPIRED }
+      if (staff.locked_at !== null) return { refusal: Refusals.STAFF_LOCKED }
+      const step = totpStep(deps.codes.open(staff.totp_cipher, seedContext(staff.id)), body.code, now)
+      if (step === null) {
+        const failures = staff.totp_failures + 1
+        const locked = failures >= STAFF_MAX_CODE_FAILURES
+        await staffModel.updateStaff(trx, staff.id, { totp_failures: failures, ...(locked && { locked_at: now }) }, now)
+        if (!locked) return { refusal: Refusals.STAFF_BAD_CODE }
+        await staffModel.revokeStaffSessions(trx, staff.id, now)
+        await staffModel.burnStaffTokens(trx, staff.id, now)
+        await audit(
+          trx,
+          { actor: staffActor(staff), action: 'staff.locked', targetType: 'staff', targetId: staff.id, before: null, after: { failures } },
+          now,
+        )
+        return { refusal: Refusals.STAFF_LOCKED }
+      }
+      if (!(await staffModel.claimTotpStep(trx, staff.id, step, now))) return { refusal: Refusals.STAFF_CODE_USED }
+      if (!(await staffModel.useStaffToken(trx, body.challenge, now))) return { refusal: Refusals.STAFF_CHALLENGE_EXPIRED }
+      const session = await staffModel.createStaffSession(trx, staff.id, now, STAFF_SESSION_MAX_MS)
+      await audit(
+        trx,
+        { actor: staffActor(staff), action: 'staff.signin', targetType: 'staff', targetId: staff.id, before: null, after: null },
+        now,
+      )
+      return { ok: { staff, ...session } }
+    },
+  )
   if ('refusal' in outcome) throw refuse(outcome.refusal)
   const { staff, token, expiresAt } = outcome.ok
   return { token, expiresAt, staff: toStaffMember(staff) }
@@ -119,7 +127,8 @@ export async function setupComplete(deps: SellingDeps, body: { token: string; pa
   const refusal = await writeTransaction(deps.db, deps.dbKind, async (trx): Promise<Refusal | undefined> => {
     const current = await staffModel.lockStaff(trx, deps.dbKind, staff.id)
     // The link was opened again meanwhile (a new seed), reset, or used by a twin request.
-    if (!current || current.status !== 'invited' || current.totp_pending_cipher !== staff.totp_pending_cipher) return Refusals.STAFF_SETUP_INVALID
+    if (!current || current.status !== 'invited' || current.totp_pending_cipher !== staff.totp_pending_cipher)
+      return Refusals.STAFF_SETUP_INVALID
     if (!(await staffModel.useStaffToken(trx, body.token, now))) return Refusals.STAFF_SETUP_INVALID
     await staffModel.updateStaff(
       trx,
@@ -135,7 +144,11 @@ export async function setupComplete(deps: SellingDeps, body: { token: string; pa
       },
       now,
     )
-    await audit(trx, { actor: staffActor(staff), action: 'staff.setup', targetType: 'staff', targetId: staff.id, before: null, after: null }, now)
+    await audit(
+      trx,
+      { actor: staffActor(staff), action: 'staff.setup', targetType: 'staff', targetId: staff.id, before: null, after: null },
+      now,
+    )
     return undefined
   })
   if (refusal) throw refuse(refusal)
@@ -158,7 +171,11 @@ export async function invite(deps: SellingDeps, caller: StaffCaller, body: { ema
       if (await staffModel.findStaffByEmail(trx, body.email)) throw refuse(Refusals.STAFF_EXISTS)
       const staff = await staffModel.insertStaff(trx, { email: body.email, role: body.role, createdBy: caller.actor }, now)
       const setupToken = await staffModel.issueStaffToken(trx, staff.id, 'setup', now, STAFF_SETUP_MS)
-      await audit(trx, { actor: caller.actor, action: 'staff.invite', targetType: 'staff', targetId: staff.id, before: null, after: toStaffMember(staff) }, now)
+      await audit(
+        trx,
+        { actor: caller.actor, action: 'staff.invite', targetType: 'staff', targetId: staff.id, before: null, after: toStaffMember(staff) },
+        now,
+      )
       return { staff: toStaffMember(staff), setupToken, setupExpiresAt: now + STAFF_SETUP_MS }
     })
   } catch (err) {
@@ -175,7 +192,18 @@ export async function changeRole(deps: SellingDeps, caller: StaffCaller, body: {
   const after = { ...staff, role: body.role }
   await writeTransaction(deps.db, deps.dbKind, async (trx) => {
     await staffModel.updateStaff(trx, staff.id, { role: body.role }, now)
-    await audit(trx, { actor: caller.actor, action: 'staff.role', targetType: 'staff', targetId: staff.id, before: toStaffMember(staff), after: toStaffMember(after) }, now)
+    await audit(
+      trx,
+      {
+        actor: caller.actor,
+        action: 'staff.role',
+        targetType: 'staff',
+        targetId: staff.id,
+        before: toStaffMember(staff),
+        after: toStaffMember(after),
+      },
+      now,
+    )
   })
   return toStaffMember(after)
 }
@@ -189,7 +217,18 @@ export async function disable(deps: SellingDeps, caller: StaffCaller, body: { em
     await staffModel.updateStaff(trx, staff.id, { status: 'disabled' }, now)
     await staffModel.revokeStaffSessions(trx, staff.id, now)
     await staffModel.burnStaffTokens(trx, staff.id, now)
-    await audit(trx, { actor: caller.actor, action: 'staff.disable', targetType: 'staff', targetId: staff.id, before: toStaffMember(staff), after: toStaffMember(after) }, now)
+    await audit(
+      trx,
+      {
+        actor: caller.actor,
+        action: 'staff.disable',
+        targetType: 'staff',
+        targetId: staff.id,
+        before: toStaffMember(staff),
+        after: toStaffMember(after),
+      },
+      now,
+    )
   })
   return toStaffMember(after)
 }
@@ -213,14 +252,34 @@ export async function reset(deps: SellingDeps, caller: StaffCaller, body: { emai
     await staffModel.revokeStaffSessions(trx, staff.id, now)
     await staffModel.burnStaffTokens(trx, staff.id, now)
     const setupToken = await staffModel.issueStaffToken(trx, staff.id, 'setup', now, STAFF_SETUP_MS)
-    await audit(trx, { actor: caller.actor, action: 'staff.reset', targetType: 'staff', targetId: staff.id, before: toStaffMember(staff), after: toStaffMember(after) }, now)
+    await audit(
+      trx,
+      {
+        actor: caller.actor,
+        action: 'staff.reset',
+        targetType: 'staff',
+        targetId: staff.id,
+        before: toStaffMember(staff),
+        after: toStaffMember(after),
+      },
+      now,
+    )
     return { staff: toStaffMember(after), setupToken, setupExpiresAt: now + STAFF_SETUP_MS }
   })
 }
 
 export async function auditLog(
   deps: SellingDeps,
-  q: { pageNum: number; pageSize: number; actor?: string; action?: string; targetType?: string; targetId?: string; from?: number; to?: number },
+  q: {
+    pageNum: number
+    pageSize: number
+    actor?: string
+    action?: string
+    targetType?: string
+    targetId?: string
+    from?: number
+    to?: number
+  },
 ) {
   const { rows, total } = await pageAudit(deps.db, q, q.pageNum, q.pageSize)
   const parse = (json: string | null) => (json === null ? null : (JSON.parse(json) as unknown))

@@ -58,11 +58,19 @@ describe('set-up link', () => {
     const second = staffApi.setupStart.data.parse((await api.post('/staff/setup/start', { token: invited.setupToken })).body.data)
     expect(second.secret).not.toBe(first.secret)
     // The first opening's seed is gone: its code does not complete the set-up.
-    const stale = await api.post('/staff/setup/complete', { token: invited.setupToken, password: PASSWORD, code: codeAt(api, first.secret) })
+    const stale = await api.post('/staff/setup/complete', {
+      token: invited.setupToken,
+      password: PASSWORD,
+      code: codeAt(api, first.secret),
+    })
     expect(stale.body).toMatchObject(Refusals.STAFF_BAD_CODE)
     const weak = await api.post('/staff/setup/complete', { token: invited.setupToken, password: 'short', code: codeAt(api, second.secret) })
     expect(weak.status).toBe(400)
-    const done = await api.post('/staff/setup/complete', { token: invited.setupToken, password: PASSWORD, code: codeAt(api, second.secret) })
+    const done = await api.post('/staff/setup/complete', {
+      token: invited.setupToken,
+      password: PASSWORD,
+      code: codeAt(api, second.secret),
+    })
     expect(done.body.code).toBe(Code.OK)
     // Used: neither opening nor completing works again, and no seed is ever answered again.
     expect((await api.post('/staff/setup/start', { token: invited.setupToken })).body).toMatchObject(Refusals.STAFF_SETUP_INVALID)
@@ -110,7 +118,12 @@ describe('sign-in: password, then the authenticator code', () => {
     const me = await api.get('/staff/me', { headers: bearer(session.token) })
     expect(staffApi.me.data.parse(me.body.data)).toMatchObject({ email: s.email, role: 'reviewer' })
     // The audit log names the staff member.
-    const signin = await api.db.selectFrom('audit_log').selectAll().where('action', '=', 'staff.signin').where('actor', '=', `staff:${s.email}`).execute()
+    const signin = await api.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'staff.signin')
+      .where('actor', '=', `staff:${s.email}`)
+      .execute()
     expect(signin).toHaveLength(1)
   })
 
@@ -128,7 +141,10 @@ describe('sign-in: password, then the authenticator code', () => {
     expect(answers.map((a) => a.body.code).sort()).toEqual([Code.OK, Refusals.STAFF_CODE_USED.code].sort())
     nextStep()
     const used = answers.find((a) => a.body.code === Code.OK)!
-    const again = await api.post('/staff/verify', { challenge: used === answers[0] ? one.challenge : two.challenge, code: codeAt(api, s.seed) })
+    const again = await api.post('/staff/verify', {
+      challenge: used === answers[0] ? one.challenge : two.challenge,
+      code: codeAt(api, s.seed),
+    })
     expect(again.body).toMatchObject(Refusals.STAFF_CHALLENGE_EXPIRED)
   })
 
@@ -160,7 +176,10 @@ describe('sign-in: password, then the authenticator code', () => {
     const guesses = await Promise.all(Array.from({ length: 15 }, () => api.post('/staff/verify', { challenge, code: wrong })))
     const codes = guesses.map((g) => g.body.code)
     expect(codes.filter((c) => c === Refusals.STAFF_BAD_CODE.code)).toHaveLength(9)
-    expect(codes.filter((c) => c === Refusals.STAFF_LOCKED.code).length + codes.filter((c) => c === Refusals.STAFF_CHALLENGE_EXPIRED.code).length).toBe(6)
+    expect(
+      codes.filter((c) => c === Refusals.STAFF_LOCKED.code).length +
+        codes.filter((c) => c === Refusals.STAFF_CHALLENGE_EXPIRED.code).length,
+    ).toBe(6)
     const row = await api.db.selectFrom('staff').selectAll().where('email', '=', s.email).executeTakeFirstOrThrow()
     expect(row.totp_failures).toBe(10)
     expect(row.locked_at).not.toBeNull()
@@ -174,11 +193,16 @@ describe('sign-in: password, then the authenticator code', () => {
     expect(link.staff).toMatchObject({ status: 'invited', locked: false })
     const start = staffApi.setupStart.data.parse((await api.post('/staff/setup/start', { token: link.setupToken })).body.data)
     nextStep()
-    expect((await api.post('/staff/setup/complete', { token: link.setupToken, password: PASSWORD, code: codeAt(api, start.secret) })).body.code).toBe(
-      Code.OK,
-    )
+    expect(
+      (await api.post('/staff/setup/complete', { token: link.setupToken, password: PASSWORD, code: codeAt(api, start.secret) })).body.code,
+    ).toBe(Code.OK)
     await sessionOf(s.email, start.secret)
-    const actions = await api.db.selectFrom('audit_log').select(['action', 'actor']).where('target_id', '=', row.id).orderBy('created_at').execute()
+    const actions = await api.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor'])
+      .where('target_id', '=', row.id)
+      .orderBy('created_at')
+      .execute()
     expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(['staff.locked', 'staff.reset']))
   })
 })
@@ -221,7 +245,9 @@ describe('staff sessions', () => {
     const res = await api.post('/admin/staff/disable', { email: s.email }, { headers: bearer((await seedStaff(api)).token) })
     expect(adminStaffApi.disable.data.parse(res.body.data)).toMatchObject({ status: 'disabled' })
     expect((await api.get('/staff/me', { headers: bearer(s.token) })).status).toBe(401)
-    expect((await api.post('/staff/login', { email: s.email, password: STAFF_PASSWORD })).body).toMatchObject(Refusals.STAFF_BAD_CREDENTIALS)
+    expect((await api.post('/staff/login', { email: s.email, password: STAFF_PASSWORD })).body).toMatchObject(
+      Refusals.STAFF_BAD_CREDENTIALS,
+    )
   })
 })
 
@@ -270,7 +296,9 @@ describe('roles on every /admin call', () => {
       const key = `${e.method} ${e.path}`
       // An input no record accepts, so no allowed call changes anything: allowed means "got past auth".
       const call = (headers: Record<string, string>, token?: string) =>
-        e.method === 'GET' ? api.get(`${e.path}?id=&email=&pageSize=0`, { headers, token }) : api.post(e.path, { nope: 1 }, { headers, token })
+        e.method === 'GET'
+          ? api.get(`${e.path}?id=&email=&pageSize=0`, { headers, token })
+          : api.post(e.path, { nope: 1 }, { headers, token })
       expect((await call({})).status, `${key} without a token`).toBe(401)
       expect((await call({}, customer)).status, `${key} with a customer token`).toBe(401)
       for (const [who, headers] of Object.entries(callers)) {
@@ -288,7 +316,12 @@ describe('roles on every /admin call', () => {
     expect(res.body.msg).toContain('npm run ops -- login')
     const books = await api.get('/admin/books', { headers: adminToken })
     expect(books.body.code).toBe(Code.OK)
-    const used = await api.db.selectFrom('audit_log').selectAll().where('actor', '=', 'admin-token').where('target_id', '=', 'GET /admin/books').execute()
+    const used = await api.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('actor', '=', 'admin-token')
+      .where('target_id', '=', 'GET /admin/books')
+      .execute()
     expect(used.length).toBeGreaterThan(0)
   })
 })
@@ -311,7 +344,9 @@ describe('admins manage staff', () => {
     const list = adminStaffApi.list.data.parse((await api.get('/admin/staff/list', as)).body.data)
     expect(list.find((m) => m.email === email)).toMatchObject({ role: 'payouts', status: 'invited' })
 
-    const page = adminStaffApi.audit.data.parse((await api.get(`/admin/audit/page?actor=${encodeURIComponent(`staff:${boss.email}`)}&pageSize=50`, as)).body.data)
+    const page = adminStaffApi.audit.data.parse(
+      (await api.get(`/admin/audit/page?actor=${encodeURIComponent(`staff:${boss.email}`)}&pageSize=50`, as)).body.data,
+    )
     expect(page.list.map((e) => e.action)).toEqual(['staff.role', 'staff.invite'])
     expect(page.list[0]).toMatchObject({ targetType: 'staff', before: { role: 'reviewer' }, after: { role: 'payouts' } })
     const byAction = adminStaffApi.audit.data.parse((await api.get('/admin/audit/page?action=staff.role&pageSize=50', as)).body.data)
