@@ -9,16 +9,22 @@ import { fileIdField, fileQuery, imageBytes, uploadData } from './uploads'
 /**
  * Operators review orders and set rates (reviewers; rates and ETAs admins; audit log as contract/admin.ts;
  * `npm run ops -- orders|order|rate|eta …`). The queue shows each card's photos (image ids, read
- * with GET /admin/file/get) and its e-code DECRYPTED: operators redeem it.
+ * with GET /admin/file/get); an e-code is DECRYPTED (operators redeem it) only for the reviewer who
+ * holds the order's claim, in the answers of claim and detail, and each such reveal is audited.
  */
 export const adminOrderSchema = orderSchema.extend({
   userId: z.string(),
   email: z.string(),
-  /** The operator who claimed it ("operator:ada"), once reviewing. */
+  /** The reviewer who holds (or last held) its claim ("staff:ada@cardlane.ng"), once reviewing. */
   claimedBy: z.string().nullable(),
+  /** When that claim lapses: then another reviewer may take the order over. */
+  claimExpiresAt: z.number().int().nullable(),
   cards: z.array(orderCardSchema.extend({ codes: z.array(z.string()) })),
 })
 export type AdminOrder = z.infer<typeof adminOrderSchema>
+
+/** How long a claim holds without a decision (claiming again renews it). */
+export const CLAIM_MS = 30 * 60_000
 
 /** Without `status`: the queue (pending and reviewing), oldest first. */
 export const adminOrderPageQuery = pageQuerySchema.extend({ status: z.enum(orderStatuses).optional() })

@@ -161,7 +161,11 @@ function printOrder(o) {
     `${o.id}  ${o.orderNo}  ${o.status.padEnd(9)} ${o.brandName} ${o.country} ${o.cardType}  quoted ${money(o.quotedPayout, o.payoutCurrency)} at ${o.quotedRate}  ${o.email}  ${when(o.createdAt)}${o.claimedBy ? `  claimed by ${o.claimedBy}` : ''}`,
   )
   for (const c of o.cards) {
-    const what = c.codes.length ? `code ${c.codes.join('  PIN ')}` : `photos ${c.imageIds.join(' ')}`
+    const what = c.codes.length
+      ? `code ${c.codes.join('  PIN ')}`
+      : c.maskedCodes.length
+        ? `code ${c.maskedCodes[0]} (claim the order to see it)`
+        : `photos ${c.imageIds.join(' ')}`
     const settled =
       c.settledPayout !== null
         ? `  paid ${money(c.settledPayout, o.payoutCurrency)}`

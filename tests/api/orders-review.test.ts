@@ -414,11 +414,13 @@ describe('the operators’ queue', () => {
     expect(created).toEqual([...created].sort((x, y) => x - y))
     const e = queue.list.find((o) => o.id === ecode.id)!
     expect(e).toMatchObject({ userId: p.userId, email: expect.stringContaining('@example.com'), claimedBy: null })
-    expect(e.cards[0].codes).toEqual([code, '7391'])
+    // The queue never shows a code: only the claim's holder sees it (tests/api/order-claims.test.ts).
+    expect(e.cards[0].codes).toEqual([])
     expect(queue.list.find((o) => o.id === physical.id)!.cards[0]).toMatchObject({ imageIds: ids, codes: [] })
     expect((await download(api, ids[0], { admin: await testStaffToken(api) })).type).toBe('image/jpeg')
     const claimed = await ops(api).claim(ecode.id)
     expect(claimed.body.data).toMatchObject({ status: 'reviewing', claimedBy: TEST_STAFF_ACTOR })
+    expect(claimed.body.data.cards[0].codes).toEqual([code, '7391'])
     const reviewing = (await admin(api).get<Page<AdminOrder>>('/admin/order/page?status=reviewing&pageSize=50')).body.data
     expect(reviewing.list.map((o) => o.id)).toContain(ecode.id)
     // Operators only; a person's token is not enough.
