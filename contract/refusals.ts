@@ -141,10 +141,10 @@ export const Refusals = {
   STAFF_NOT_FOUND: { code: 4507, msg: 'No staff member with this e-mail' },
   /** An admin may not disable, reset or change the role of their own account. */
   STAFF_SELF: { code: 4508, msg: 'Ask another admin to change your own account' },
+  /** A set-up completed before the QR code was read (no authenticator seed to check the code against). */
+  STAFF_SETUP_NOT_STARTED: { code: 4509, msg: 'Open the set-up link first and scan its QR code' },
   /** Another reviewer holds this order's claim; the msg names them and until when. */
   ORDER_CLAIMED: { code: 4510, msg: 'Another reviewer is reviewing this order' },
   /** A decision on an order whose claim the reviewer does not hold (never had it, it lapsed, or another took it over). */
   ORDER_CLAIM_NEEDED: { code: 4511, msg: 'Claim the order first: you do not hold its claim' },
-  /** A set-up completed before the QR code was read (no authenticator seed to check the code against). */
-  STAFF_SETUP_NOT_STARTED: { code: 4509, msg: 'Open the set-up link first and scan its QR code' },
 } as const satisfies Record<string, Refusal>
