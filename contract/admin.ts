@@ -54,8 +54,40 @@ export const booksData = z.object({
 
 export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: z.string(), email: z.string() })
 
+/** An adjustment over ADJUSTMENT_APPROVAL_MIN: no money moved until a second admin approves. */
+export const adjustmentRequestSchema = z.object({
+  type: z.literal('adjustment_request'),
+  id: z.string(),
+  userId: z.string(),
+  amount: z.number().int(),
+  reason: z.string(),
+  requestId: z.string(),
+  maker: z.string(),
+  status: z.enum(['pending', 'approved', 'declined']),
+  checker: z.string().nullable(),
+  createdAt: z.number().int(),
+})
+export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>
+
+export const adjustmentEntry = balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })
+
 export const adminApi = {
-  adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
+  /** Moves the money at once (the entry), or, over ADJUSTMENT_APPROVAL_MIN, asks a second admin (the request). */
+  adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, z.discriminatedUnion('type', [adjustmentEntry, adjustmentRequestSchema])),
+  pendingAdjustments: get('/admin/wallet/adjust/pending', 'staff:admin', z.object({}), z.array(adjustmentRequestSchema)),
+  /** Another admin than the maker: the money moves once (approving again answers the same entry). */
+  approveAdjustment: post(
+    '/admin/wallet/adjust/approve',
+    'staff:admin',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    adjustmentEntry,
+  ),
+  declineAdjustment: post(
+    '/admin/wallet/adjust/decline',
+    'staff:admin',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    adjustmentRequestSchema,
+  ),
   withdrawals: get('/admin/withdraw/page', 'staff:payouts', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
   updateWithdrawal: post('/admin/withdraw/update', 'staff:payouts', updateWithdrawalBody, adminWithdrawalSchema),
   user: get('/admin/user', 'staff:admin', adminUserQuery, adminUserData),

@@ -147,4 +147,8 @@ export const Refusals = {
   ORDER_CLAIMED: { code: 4510, msg: 'Another reviewer is reviewing this order' },
   /** A decision on an order whose claim the reviewer does not hold (never had it, it lapsed, or another took it over). */
   ORDER_CLAIM_NEEDED: { code: 4511, msg: 'Claim the order first: you do not hold its claim' },
+  /** The admin who asked for an adjustment cannot approve it: another admin must. */
+  ADJUSTMENT_OWN: { code: 4512, msg: 'Another admin must approve an adjustment you asked for' },
+  /** No such adjustment waiting (unknown, or already approved or declined). */
+  ADJUSTMENT_NOT_PENDING: { code: 4513, msg: 'This adjustment is not waiting for approval' },
 } as const satisfies Record<string, Refusal>

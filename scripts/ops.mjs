@@ -17,6 +17,8 @@
 //   withdrawal <id> failed --reason "<words for the person>"              failed: the hold returns
 //   user <email|id>                                                       who, balance, on hold
 //   adjust <email|id> <amount> --reason "<why>" [--request-id <key>]      credit (+) or debit (-), major units: 1500.50
+//   adjustments                                                           adjustments over ADJUSTMENT_APPROVAL_MIN waiting for a second admin
+//   adjustment <id> approve|decline                                       decide one (never your own): the money moves once
 //   books                                                                 check every wallet against its log
 //   orders [--status pending|reviewing|proposed|completed|rejected|cancelled|declined] [--page N]
 //                                                                         the review queue (default: pending and reviewing), oldest first
@@ -271,7 +273,30 @@ switch (command) {
       reason: flags.reason,
       requestId: flags['request-id'] ?? randomUUID().replace(/-/g, ''),
     })
-    console.log(`${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}); available now ${money(entry.balanceAfter, u.currency)}`)
+    if (entry.type === 'adjustment_request')
+      console.log(
+        `${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}) waits for another admin: npm run ops -- adjustment ${entry.id} approve|decline`,
+      )
+    else
+      console.log(
+        `${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}); available now ${money(entry.balanceAfter, u.currency)}`,
+      )
+    break
+  }
+  case 'adjustments': {
+    for (const r of await call('GET', '/admin/wallet/adjust/pending'))
+      console.log(`${r.id}  ${money(r.amount).padStart(16)}  ${r.userId}  by ${r.maker}  ${when(r.createdAt)}  ${r.reason}`)
+    break
+  }
+  case 'adjustment': {
+    const [id, decision] = args
+    if (!id || !['approve', 'decline'].includes(decision)) fail('usage: adjustment <id> approve|decline')
+    const r = await call('POST', `/admin/wallet/adjust/${decision}`, { id })
+    console.log(
+      decision === 'approve'
+        ? `Approved: ${money(r.amount)}; available now ${money(r.balanceAfter)}`
+        : `Declined: ${money(r.amount)} moved nothing.`,
+    )
     break
   }
   case 'books': {
@@ -376,7 +401,7 @@ switch (command) {
   }
   default:
     console.log(
-      'usage: npm run ops -- login|logout|staff|withdrawals|withdrawal|user|adjust|books|orders|order|rates|rate|eta|stats …  (see scripts/ops.mjs)',
+      'usage: npm run ops -- login|logout|staff|withdrawals|withdrawal|user|adjust|adjustments|adjustment|books|orders|order|rates|rate|eta|stats …  (see scripts/ops.mjs)',
     )
     process.exitCode = command ? 2 : 0
 }

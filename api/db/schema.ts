@@ -33,6 +33,7 @@ export interface Database {
   staff: StaffTable
   staff_sessions: StaffSessionsTable
   staff_tokens: StaffTokensTable
+  adjustment_requests: AdjustmentRequestsTable
 }
 
 export interface UsersTable {
@@ -401,3 +402,21 @@ export interface StaffTokensTable {
   expires_at: number
   used_at: number | null
 }
+
+/** A wallet adjustment over ADJUSTMENT_APPROVAL_MIN, waiting for a second admin (migration 0008). */
+export interface AdjustmentRequestsTable {
+  id: string
+  user_id: string
+  /** Signed minor units, as the adjustment. */
+  amount: number
+  reason: string
+  /** The maker's idempotency key: the ledger entry's key once approved. */
+  request_id: string
+  maker: string
+  /** pending | approved | declined */
+  status: string
+  checker: string | null
+  created_at: number
+  decided_at: number | null
+}
+export type AdjustmentRequestRow = Selectable<AdjustmentRequestsTable>

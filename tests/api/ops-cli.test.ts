@@ -38,7 +38,7 @@ async function ops(args: string[], env: Record<string, string> = {}, input = '')
   return { code, stdout, stderr }
 }
 
-describe('npm run ops', () => {
+describe('npm run ops', { timeout: 120_000 }, () => {
   it('credits by e-mail in naira, pays a withdrawal, fails one, and checks the books — all audited under the staff member', async () => {
     const u = await walletUser(api)
     const credit = await ops(['adjust', u.email, '5000.50', '--reason', 'Promo credit'])
@@ -84,7 +84,7 @@ describe('npm run ops', () => {
   })
 })
 
-describe('npm run ops: orders, rates and ETAs', () => {
+describe('npm run ops: orders, rates and ETAs', { timeout: 120_000 }, () => {
   const detail = async (token: string, id: string) => (await api.get<Order>(`/v1/order/detail?id=${id}`, { token })).body.data
 
   it('lists the queue with photos and no codes, claims (the codes show), completes (the wallet is credited) and shows one order', async () => {
@@ -180,7 +180,7 @@ describe('npm run ops: orders, rates and ETAs', () => {
   })
 })
 
-describe('npm run ops: staff', () => {
+describe('npm run ops: staff', { timeout: 120_000 }, () => {
   it('makes the first admin with ADMIN_TOKEN, who sets up, signs in with password and code, and is the audit actor from then on', async () => {
     const email = newEmail('first-admin')
     const bootstrap = { OPS_TOKEN: '', ADMIN_TOKEN: TEST_ADMIN_TOKEN, PUBLIC_URL: 'https://cardlane.example' }

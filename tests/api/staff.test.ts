@@ -257,6 +257,9 @@ describe('staff sessions', () => {
  */
 const WHO: Record<string, ('reviewer' | 'payouts' | 'admin' | 'admin-token')[]> = {
   'POST /admin/wallet/adjust': ['admin'],
+  'GET /admin/wallet/adjust/pending': ['admin'],
+  'POST /admin/wallet/adjust/approve': ['admin'],
+  'POST /admin/wallet/adjust/decline': ['admin'],
   'GET /admin/withdraw/page': ['payouts', 'admin'],
   'POST /admin/withdraw/update': ['payouts', 'admin'],
   'GET /admin/user': ['admin'],
