@@ -1,7 +1,7 @@
+import type { StaffRole } from '#contract/endpoint'
 import type { Refusal } from '#contract/refusals'
 import { Refusals } from '#contract/refusals'
 import { STAFF_CHALLENGE_MS, STAFF_MAX_CODE_FAILURES, STAFF_SESSION_MAX_MS, STAFF_SETUP_MS, type StaffMember } from '#contract/staff'
-import type { StaffRole } from '#contract/endpoint'
 import { isUniqueViolation } from '../db/connect'
 import type { StaffRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
