@@ -16,6 +16,7 @@ import { messagesRoutes } from './routes/messages'
 import { ordersRoutes } from './routes/orders'
 import { pinRoutes } from './routes/pin'
 import { profileRoutes } from './routes/profile'
+import { staffRoutes } from './routes/staff'
 import { supportRoutes } from './routes/support'
 import { tasksRoutes } from './routes/tasks'
 import { uploadsRoutes } from './routes/uploads'
@@ -68,6 +69,7 @@ export function createApiApp(deps: ApiDeps): Express {
 
   app.use(healthRoutes(deps))
   app.use('/auth', authIpLimiter(deps))
+  app.use('/staff', authIpLimiter(deps))
   const selling = withSelling(deps)
   // Photo uploads are multipart, read as a stream by their own handler: before the JSON-only rule.
   app.use(uploadsRoutes(selling))
@@ -89,6 +91,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(adminOrdersRoutes(selling))
   app.use(messagesRoutes(deps))
   app.use(tasksRoutes(deps))
+  app.use(staffRoutes(selling))
 
   app.use(notFound)
   app.use(errorHandler(deps.logger, deps.dbHealth))

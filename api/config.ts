@@ -75,6 +75,8 @@ const envSchema = z.object({
   WITHDRAW_DAILY_MAX: intFrom(50_000_000, 1, 1e13),
   WITHDRAW_FEE: intFrom(5_000, 0, 1e10),
   WITHDRAW_PAYOUT_HOURS: intFrom(24, 1, 24 * 14),
+  /** Wallet adjustments whose size is over this (minor units) wait for a second admin's approval. */
+  ADJUSTMENT_APPROVAL_MIN: intFrom(100_000_000, 0, 1e13),
   /** Time zone of "today" for the daily withdrawal maximum. */
   TIME_ZONE: z
     .string()
@@ -201,6 +203,8 @@ export type WalletConfig = {
   withdrawDailyMax: number
   withdrawFee: number
   payoutHours: number
+  /** |amount| over this needs a second admin (maker-checker). */
+  adjustmentApprovalMin: number
   timeZone: string
   pinPepper: string
 }
@@ -282,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       withdrawDailyMax: e.WITHDRAW_DAILY_MAX,
       withdrawFee: e.WITHDRAW_FEE,
       payoutHours: e.WITHDRAW_PAYOUT_HOURS,
+      adjustmentApprovalMin: e.ADJUSTMENT_APPROVAL_MIN,
       timeZone: e.TIME_ZONE,
       pinPepper: e.PIN_PEPPER || DEV_PIN_PEPPER,
     },

@@ -7,18 +7,24 @@ import { orderCardSchema, orderIdField, orderIdQuery, orderSchema, orderStatuses
 import { fileIdField, fileQuery, imageBytes, uploadData } from './uploads'
 
 /**
- * Operators review orders and set rates (same ADMIN_TOKEN and audit log as contract/admin.ts;
+ * Operators review orders and set rates (reviewers; rates and ETAs admins; audit log as contract/admin.ts;
  * `npm run ops -- orders|order|rate|eta …`). The queue shows each card's photos (image ids, read
- * with GET /admin/file/get) and its e-code DECRYPTED: operators redeem it.
+ * with GET /admin/file/get); an e-code is DECRYPTED (operators redeem it) only for the reviewer who
+ * holds the order's claim, in the answers of claim and detail, and each such reveal is audited.
  */
 export const adminOrderSchema = orderSchema.extend({
   userId: z.string(),
   email: z.string(),
-  /** The operator who claimed it ("operator:ada"), once reviewing. */
+  /** The reviewer who holds (or last held) its claim ("staff:ada@cardlane.ng"), once reviewing. */
   claimedBy: z.string().nullable(),
+  /** When that claim lapses: then another reviewer may take the order over. */
+  claimExpiresAt: z.number().int().nullable(),
   cards: z.array(orderCardSchema.extend({ codes: z.array(z.string()) })),
 })
 export type AdminOrder = z.infer<typeof adminOrderSchema>
+
+/** How long a claim holds without a decision (claiming again renews it). */
+export const CLAIM_MS = 30 * 60_000
 
 /** Without `status`: the queue (pending and reviewing), oldest first. */
 export const adminOrderPageQuery = pageQuerySchema.extend({ status: z.enum(orderStatuses).optional() })
@@ -75,16 +81,16 @@ export const rateHistoryQuery = z.object({ ...catalogueFields })
 export const rateHistoryData = z.array(z.object({ rate: z.string(), setAt: z.number().int(), setBy: z.string() }))
 
 export const adminOrdersApi = {
-  queue: get('/admin/order/page', 'admin', adminOrderPageQuery, pageSchema(adminOrderSchema)),
-  detail: get('/admin/order/detail', 'admin', orderIdQuery, adminOrderSchema),
-  claim: post('/admin/order/claim', 'admin', z.object({ id: orderIdField }).strict(), adminOrderSchema),
-  complete: post('/admin/order/complete', 'admin', completeOrderBody, adminOrderSchema),
-  propose: post('/admin/order/propose', 'admin', proposeOrderBody, adminOrderSchema),
-  reject: post('/admin/order/reject', 'admin', rejectOrderBody, adminOrderSchema),
-  setRate: post('/admin/giftcard/rate', 'admin', setRateBody, rateSchema),
-  setEta: post('/admin/giftcard/eta', 'admin', setEtaBody, z.object({ brandId: z.string(), etaMinutes: z.number().int() })),
-  rateHistory: get('/admin/giftcard/rate/history', 'admin', rateHistoryQuery, rateHistoryData),
+  queue: get('/admin/order/page', 'staff:reviewer', adminOrderPageQuery, pageSchema(adminOrderSchema)),
+  detail: get('/admin/order/detail', 'staff:reviewer', orderIdQuery, adminOrderSchema),
+  claim: post('/admin/order/claim', 'staff:reviewer', z.object({ id: orderIdField }).strict(), adminOrderSchema),
+  complete: post('/admin/order/complete', 'staff:reviewer', completeOrderBody, adminOrderSchema),
+  propose: post('/admin/order/propose', 'staff:reviewer', proposeOrderBody, adminOrderSchema),
+  reject: post('/admin/order/reject', 'staff:reviewer', rejectOrderBody, adminOrderSchema),
+  setRate: post('/admin/giftcard/rate', 'staff:admin', setRateBody, rateSchema),
+  setEta: post('/admin/giftcard/eta', 'staff:admin', setEtaBody, z.object({ brandId: z.string(), etaMinutes: z.number().int() })),
+  rateHistory: get('/admin/giftcard/rate/history', 'staff:admin', rateHistoryQuery, rateHistoryData),
   /** multipart, one part `file`, as /v1/file/upload: a proof photo for a rejection. */
-  upload: post('/admin/file/upload', 'admin', noInput, uploadData),
-  file: get('/admin/file/get', 'admin', fileQuery, imageBytes),
+  upload: post('/admin/file/upload', 'staff:reviewer', noInput, uploadData),
+  file: get('/admin/file/get', 'staff:reviewer', fileQuery, imageBytes),
 }

@@ -6,8 +6,9 @@ import { BalanceLogType, balanceLogEntry } from './wallet'
 import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from './withdrawals'
 
 /**
- * Operators (no role in the app's screens): `Authorization: Bearer $ADMIN_TOKEN`, off when the
- * setting is unset. `npm run ops` calls these over HTTP. Every action lands in the audit log.
+ * Operators (no role in the app's screens): staff members by role (contract/staff.ts), the books
+ * check and stats also for automation with ADMIN_TOKEN. `npm run ops` calls these over HTTP.
+ * Every action lands in the audit log under the signed-in staff member.
  */
 export const adjustBody = z
   .object({
@@ -79,15 +80,52 @@ export const sharedBankAccountsData = z.array(
 )
 export type SharedBankAccountsData = z.infer<typeof sharedBankAccountsData>
 
+/** An adjustment over ADJUSTMENT_APPROVAL_MIN: no money moved until a second admin approves. */
+export const adjustmentRequestSchema = z.object({
+  type: z.literal('adjustment_request'),
+  id: z.string(),
+  userId: z.string(),
+  amount: z.number().int(),
+  reason: z.string(),
+  requestId: z.string(),
+  maker: z.string(),
+  status: z.enum(['pending', 'approved', 'declined']),
+  checker: z.string().nullable(),
+  createdAt: z.number().int(),
+})
+export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>
+
+export const adjustmentEntry = balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })
+
 export const adminApi = {
-  adjust: post('/admin/wallet/adjust', 'admin', adjustBody, balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })),
-  withdrawals: get('/admin/withdraw/page', 'admin', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
-  updateWithdrawal: post('/admin/withdraw/update', 'admin', updateWithdrawalBody, adminWithdrawalSchema),
+  /** Moves the money at once (the entry), or, over ADJUSTMENT_APPROVAL_MIN, asks a second admin (the request). */
+  adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, z.discriminatedUnion('type', [adjustmentEntry, adjustmentRequestSchema])),
+  pendingAdjustments: get('/admin/wallet/adjust/pending', 'staff:admin', z.object({}), z.array(adjustmentRequestSchema)),
+  /** Another admin than the maker: the money moves once (approving again answers the same entry). */
+  approveAdjustment: post(
+    '/admin/wallet/adjust/approve',
+    'staff:admin',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    adjustmentEntry,
+  ),
+  declineAdjustment: post(
+    '/admin/wallet/adjust/decline',
+    'staff:admin',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    adjustmentRequestSchema,
+  ),
+  withdrawals: get('/admin/withdraw/page', 'staff:payouts', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
+  updateWithdrawal: post('/admin/withdraw/update', 'staff:payouts', updateWithdrawalBody, adminWithdrawalSchema),
+  user: get('/admin/user', 'staff:admin', adminUserQuery, adminUserData),
   /** Automatic payouts above AUTO_PAYOUT_MAX wait for this before the worker sends them. */
-  approveWithdrawal: post('/admin/withdraw/approve', 'admin', z.object({ id: z.string().min(1).max(64) }).strict(), adminWithdrawalSchema),
-  user: get('/admin/user', 'admin', adminUserQuery, adminUserData),
-  books: get('/admin/books', 'admin', z.object({}), booksData),
-  sharedBankAccounts: get('/admin/signals/sharedBankAccounts', 'admin', sharedBankAccountsQuery, sharedBankAccountsData),
+  approveWithdrawal: post(
+    '/admin/withdraw/approve',
+    'staff:payouts',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    adminWithdrawalSchema,
+  ),
+  books: get('/admin/books', 'automation', z.object({}), booksData),
+  sharedBankAccounts: get('/admin/signals/sharedBankAccounts', 'staff:admin', sharedBankAccountsQuery, sharedBankAccountsData),
 }
 
 /** A calendar day, YYYY-MM-DD, in the installation's time zone (the wallet's). */
@@ -134,9 +172,9 @@ export const reconcileData = z.object({
 })
 
 export const adminPayoutsApi = {
-  reconcile: get('/admin/payouts/reconcile', 'admin', reconcileQuery, reconcileData),
+  reconcile: get('/admin/payouts/reconcile', 'staff:payouts', reconcileQuery, reconcileData),
 }
 
 export const adminAnalyticsApi = {
-  funnel: get('/admin/analytics/funnel', 'admin', funnelQuery, funnelData),
+  funnel: get('/admin/analytics/funnel', 'automation', funnelQuery, funnelData),
 }

@@ -6,11 +6,18 @@ import { z } from 'zod'
  * parses `data` with the record's schema (app/upstream/client.server.ts), and a test checks
  * that the two sides list the same calls (tests/api/contract.test.ts).
  *
- * `auth`: 'public' anyone; 'user' needs a live token (401 otherwise); 'optional' reads a token
- * when one is sent (sendEmailCode for the signed-in code types); 'admin' is for operators only
- * (`Authorization: Bearer $ADMIN_TOKEN`; the web never calls these).
+ * `auth`: 'public' anyone; 'user' needs a live customer token (401 otherwise); 'optional' reads a
+ * token when one is sent (sendEmailCode for the signed-in code types). Operators (the web never
+ * calls these) are staff members signed in with password and authenticator code, presenting
+ * `Authorization: Bearer <staff token>`: 'staff' any role, 'staff:<role>' that role or admin
+ * (admin can do everything). 'automation' is a staff admin OR the break-glass ADMIN_TOKEN, only
+ * for calls a script may make (bootstrapping the first admin, the books check, stats); the token
+ * is refused everywhere else and audited as actor `admin-token` where it is accepted.
  */
-export type Auth = 'public' | 'user' | 'optional' | 'admin'
+export const STAFF_ROLES = ['reviewer', 'payouts', 'admin'] as const
+export type StaffRole = (typeof STAFF_ROLES)[number]
+export type StaffAuth = 'staff' | `staff:${StaffRole}` | 'automation'
+export type Auth = 'public' | 'user' | 'optional' | StaffAuth
 
 export type GetEndpoint<Q extends z.ZodTypeAny = z.ZodTypeAny, D extends z.ZodTypeAny = z.ZodTypeAny, A extends Auth = Auth> = {
   method: 'GET'

@@ -9,6 +9,7 @@ import { messagesApi } from './messages'
 import { ordersApi } from './orders'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
+import { adminStaffApi, staffApi } from './staff'
 import { supportApi } from './support'
 import { tasksApi } from './tasks'
 import { uploadsApi } from './uploads'
@@ -34,6 +35,8 @@ export const contractApis = {
   adminOrders: adminOrdersApi,
   tasks: tasksApi,
   messages: messagesApi,
+  staff: staffApi,
+  adminStaff: adminStaffApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

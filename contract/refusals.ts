@@ -145,4 +145,32 @@ export const Refusals = {
   ACCOUNT_CHECK_UNAVAILABLE: { code: 4403, msg: 'We could not check this account with the bank right now. Please try again in a minute' },
   /** reconcile: the payout provider could not be asked. */
   PAYOUT_PROVIDER_UNAVAILABLE: { code: 4404, msg: 'The payout provider could not be asked. Try again in a minute' },
+  /** Staff sign-in: wrong e-mail/password pair, no such staff member, or one who is disabled or not set up (answered the same on purpose). */
+  STAFF_BAD_CREDENTIALS: { code: 4500, msg: 'Incorrect e-mail or password' },
+  /** Staff sign-in: the authenticator code is wrong (the tenth in a row locks the staff member). */
+  STAFF_BAD_CODE: { code: 4501, msg: 'The authenticator code is wrong. Check the time on your phone and try the newest code' },
+  /** Ten wrong authenticator codes: only an admin's reset opens it again. */
+  STAFF_LOCKED: { code: 4502, msg: 'This staff account is locked after too many wrong codes. Ask an admin to reset it' },
+  /** The sign-in step after the password is over: too late, used, or never issued. */
+  STAFF_CHALLENGE_EXPIRED: { code: 4503, msg: 'This sign-in has expired. Enter your e-mail and password again' },
+  /** A set-up link that is unknown, used, replaced by a reset, or older than 24 hours. */
+  STAFF_SETUP_INVALID: { code: 4504, msg: 'This set-up link is not valid any more. Ask an admin for a new one' },
+  /** A code that was already used in its 30-second step (a replay). */
+  STAFF_CODE_USED: { code: 4505, msg: 'This code was already used. Wait for the next one' },
+  /** Invite of an e-mail that already belongs to a staff member. */
+  STAFF_EXISTS: { code: 4506, msg: 'A staff member with this e-mail already exists' },
+  /** No staff member with this e-mail. */
+  STAFF_NOT_FOUND: { code: 4507, msg: 'No staff member with this e-mail' },
+  /** An admin may not disable, reset or change the role of their own account. */
+  STAFF_SELF: { code: 4508, msg: 'Ask another admin to change your own account' },
+  /** A set-up completed before the QR code was read (no authenticator seed to check the code against). */
+  STAFF_SETUP_NOT_STARTED: { code: 4509, msg: 'Open the set-up link first and scan its QR code' },
+  /** Another reviewer holds this order's claim; the msg names them and until when. */
+  ORDER_CLAIMED: { code: 4510, msg: 'Another reviewer is reviewing this order' },
+  /** A decision on an order whose claim the reviewer does not hold (never had it, it lapsed, or another took it over). */
+  ORDER_CLAIM_NEEDED: { code: 4511, msg: 'Claim the order first: you do not hold its claim' },
+  /** The admin who asked for an adjustment cannot approve it: another admin must. */
+  ADJUSTMENT_OWN: { code: 4512, msg: 'Another admin must approve an adjustment you asked for' },
+  /** No such adjustment waiting (unknown, or already approved or declined). */
+  ADJUSTMENT_NOT_PENDING: { code: 4513, msg: 'This adjustment is not waiting for approval' },
 } as const satisfies Record<string, Refusal>

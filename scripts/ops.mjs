@@ -1,18 +1,29 @@
 #!/usr/bin/env node
-// `npm run ops -- <command>`: what operators do, over the api's /admin calls (HTTP, Bearer
-// ADMIN_TOKEN). Every action is audited by the api under the operator's name (OPERATOR or $USER).
+// `npm run ops -- <command>`: what operators do, over the api's /admin calls (HTTP). A person
+// signs in once with their staff account (`login`); every action is then audited by the api under
+// that staff member. ADMIN_TOKEN is for automation and break-glass only: the api accepts it for
+// `staff add|list|disable|reset`, `books` and `stats`, audited as admin-token, and refuses the rest.
 //
+//   login <email>                                                         sign in: password, then the authenticator code (prompts)
+//   logout                                                                end this staff session
+//   staff add <email> --role reviewer|payouts|admin                      invite: prints a one-time set-up link (24 hours)
+//   staff list                                                            every staff member, role and status
+//   staff role <email> reviewer|payouts|admin                             change a role
+//   staff disable <email>                                                 ends their sessions; they cannot sign in again
+//   staff reset <email>                                                   new password and authenticator (lifts a lock): prints a new set-up link
 //   withdrawals [--status pending|processing|success|failed] [--page N]   the queue, oldest first
 //   withdrawal <id> processing                                            start paying it
 //   withdrawal <id> success --reference <bank reference>                  paid
 //   withdrawal <id> failed --reason "<words for the person>"              failed: the hold returns
 //   user <email|id>                                                       who, balance, on hold
 //   adjust <email|id> <amount> --reason "<why>" [--request-id <key>]      credit (+) or debit (-), major units: 1500.50
+//   adjustments                                                           adjustments over ADJUSTMENT_APPROVAL_MIN waiting for a second admin
+//   adjustment <id> approve|decline                                       decide one (never your own): the money moves once
 //   books                                                                 check every wallet against its log
 //   orders [--status pending|reviewing|proposed|completed|rejected|cancelled|declined] [--page N]
-//                                                                         the review queue (default: pending and reviewing), oldest first, codes in clear
-//   order <id>                                                            one order, card by card
-//   order <id> claim                                                      start reviewing it (the person can no longer cancel)
+//                                                                         the review queue (default: pending and reviewing), oldest first
+//   order <id>                                                            one order, card by card (codes only while you hold its claim)
+//   order <id> claim                                                      claim it for review (the person can no longer cancel); shows its codes
 //   order <id> complete [--note "…"]                                      pay the full quote into the wallet
 //   order <id> propose --reason "…" --cards "2:400.00:ALREADY_USED,…"     offer less: card position, its new payout (major units, 0 rejects the card), reason code
 //   order <id> reject --code FAKE_CARD [--note "…"] [--proof photo.jpg]   reject with a reason code (OTHER needs --note) and an optional proof photo
@@ -24,16 +35,23 @@
 //   stats [--from YYYY-MM-DD] [--to YYYY-MM-DD]                          the funnel: visits → registrations → first order → first withdrawal (default: the last 30 days)
 //   shared-bank-accounts [--limit 50]                                     bank accounts saved on several accounts: who, signed up from where, rewards credited
 //
-// Settings: OPS_API_URL (default http://127.0.0.1:3001), ADMIN_TOKEN (default: data/admin-token, made by npm start).
+// Settings: OPS_API_URL (default http://127.0.0.1:3001); the staff session: OPS_TOKEN, else the
+// file OPS_TOKEN_FILE (default data/ops-token, written by `login`, mode 600); else ADMIN_TOKEN
+// (default: data/admin-token, made by npm start). PUBLIC_URL (default http://localhost:3000) starts set-up links.
 import { randomUUID } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { createInterface } from 'node:readline'
 
 const base = (process.env.OPS_API_URL ?? 'http://127.0.0.1:3001').replace(/\/$/, '')
-// The variable, else the token `npm start` made for this installation.
-const tokenFile = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'admin-token')
-const token = process.env.ADMIN_TOKEN || (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined)
-const operator = (process.env.OPERATOR ?? process.env.USER ?? 'ops').replace(/[^\w.@-]/g, '').slice(0, 64) || 'ops'
+const dataDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data')
+const readIfThere = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined)
+const sessionFile = process.env.OPS_TOKEN_FILE || path.join(dataDir, 'ops-token')
+const staffToken = process.env.OPS_TOKEN || readIfThere(sessionFile)
+const adminToken = process.env.ADMIN_TOKEN || readIfThere(path.join(dataDir, 'admin-token'))
+// A person's own session first; the installation's ADMIN_TOKEN only when there is none.
+const token = staffToken ?? adminToken
+const publicUrl = (process.env.PUBLIC_URL || 'http://localhost:3000').replace(/\/$/, '')
 
 const [command, ...rest] = process.argv.slice(2)
 const flags = {}
@@ -48,13 +66,15 @@ function fail(message) {
   process.exit(2)
 }
 
-async function call(method, path, body) {
-  if (!token) fail('set ADMIN_TOKEN (the api must have the same one), or run npm start once to make data/admin-token')
+const signInHint = 'sign in first: npm run ops -- login <your staff e-mail>'
+
+async function call(method, path, body, { auth = true } = {}) {
+  if (auth && !token) fail(signInHint)
   let res
   try {
     res = await fetch(base + path, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'x-operator': operator, 'content-type': 'application/json', clientType: 'h5' },
+      headers: { ...(auth && { authorization: `Bearer ${token}` }), 'content-type': 'application/json', clientType: 'h5' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   } catch (err) {
@@ -62,9 +82,52 @@ async function call(method, path, body) {
   }
   const envelope = await res.json().catch(() => null)
   if (!envelope) fail(`the api answered HTTP ${res.status} without an envelope`)
+  if (res.status === 401 && auth) fail(staffToken ? `your staff session has ended: ${signInHint}` : signInHint)
   if (envelope.code !== 200) fail(`${envelope.msg} (code ${envelope.code})`)
   return envelope.data
 }
+
+/** Lines from a pipe (scripts, tests), or typed at a terminal; a secret is not echoed. */
+let piped
+async function ask(question, { secret = false } = {}) {
+  if (!process.stdin.isTTY) {
+    piped ??= createInterface({ input: process.stdin })[Symbol.asyncIterator]()
+    const { value, done } = await piped.next()
+    if (done) fail(`no answer for "${question.trim()}" on standard input`)
+    return value.trim()
+  }
+  process.stderr.write(question)
+  if (!secret) {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false })
+    const line = await new Promise((resolve) => rl.once('line', resolve))
+    rl.close()
+    return String(line).trim()
+  }
+  return new Promise((resolve) => {
+    const stdin = process.stdin
+    let value = ''
+    const onData = (chunk) => {
+      for (const c of chunk) {
+        if (c === '\u0003') process.exit(130)
+        if (c === '\r' || c === '\n') {
+          stdin.setRawMode(false)
+          stdin.pause()
+          stdin.off('data', onData)
+          process.stderr.write('\n')
+          return resolve(value)
+        }
+        value = c === '\u007f' ? value.slice(0, -1) : value + c
+      }
+    }
+    stdin.setRawMode(true)
+    stdin.setEncoding('utf8')
+    stdin.resume()
+    stdin.on('data', onData)
+  })
+}
+
+const setupLink = (link) =>
+  `Set-up link for ${link.staff.email} (${link.staff.role}), once, until ${when(link.setupExpiresAt)} UTC:\n  ${publicUrl}/ops/setup/${link.setupToken}\nSend it to them privately: it sets their password and authenticator.`
 
 /** A photo file to /admin/file/upload (multipart), for a rejection's proof. */
 async function uploadProof(file) {
@@ -75,7 +138,7 @@ async function uploadProof(file) {
   try {
     res = await fetch(`${base}/admin/file/upload`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'x-operator': operator },
+      headers: { authorization: `Bearer ${token}` },
       body: form,
     })
   } catch (err) {
@@ -103,7 +166,11 @@ function printOrder(o) {
     `${o.id}  ${o.orderNo}  ${o.status.padEnd(9)} ${o.brandName} ${o.country} ${o.cardType}  quoted ${money(o.quotedPayout, o.payoutCurrency)} at ${o.quotedRate}  ${o.email}  ${when(o.createdAt)}${o.claimedBy ? `  claimed by ${o.claimedBy}` : ''}`,
   )
   for (const c of o.cards) {
-    const what = c.codes.length ? `code ${c.codes.join('  PIN ')}` : `photos ${c.imageIds.join(' ')}`
+    const what = c.codes.length
+      ? `code ${c.codes.join('  PIN ')}`
+      : c.maskedCodes.length
+        ? `code ${c.maskedCodes[0]} (claim the order to see it)`
+        : `photos ${c.imageIds.join(' ')}`
     const settled =
       c.settledPayout !== null
         ? `  paid ${money(c.settledPayout, o.payoutCurrency)}`
@@ -119,6 +186,53 @@ function printOrder(o) {
 const userQuery = (who) => (who?.includes('@') ? `email=${encodeURIComponent(who)}` : `id=${encodeURIComponent(who ?? '')}`)
 
 switch (command) {
+  case 'login': {
+    const email = args[0]
+    if (!email) fail('usage: login <your staff e-mail>')
+    const password = await ask('Password: ', { secret: true })
+    const { challenge } = await call('POST', '/staff/login', { email, password }, { auth: false })
+    const code = await ask('Authenticator code: ')
+    const session = await call('POST', '/staff/verify', { challenge, code }, { auth: false })
+    writeFileSync(sessionFile, `${session.token}\n`, { mode: 0o600 })
+    chmodSync(sessionFile, 0o600)
+    console.log(
+      `Signed in as ${session.staff.email} (${session.staff.role}) until ${when(session.expiresAt)} UTC at the latest; 30 idle minutes end it sooner.`,
+    )
+    break
+  }
+  case 'logout': {
+    if (!staffToken) fail('not signed in')
+    await call('POST', '/staff/logout', {})
+    if (!process.env.OPS_TOKEN) rmSync(sessionFile, { force: true })
+    console.log('Signed out.')
+    break
+  }
+  case 'staff': {
+    const [action, email, role] = args
+    const usage =
+      'usage: staff add <email> --role reviewer|payouts|admin | staff list | staff role <email> <role> | staff disable <email> | staff reset <email>'
+    if (action === 'add') {
+      if (!email || !flags.role) fail(usage)
+      console.log(setupLink(await call('POST', '/admin/staff/invite', { email, role: flags.role })))
+    } else if (action === 'list') {
+      for (const m of await call('GET', '/admin/staff/list'))
+        console.log(
+          `${m.email.padEnd(32)} ${m.role.padEnd(9)} ${m.status}${m.locked ? ' LOCKED' : ''}  since ${when(m.createdAt)} by ${m.createdBy}`,
+        )
+    } else if (action === 'role') {
+      if (!email || !role) fail(usage)
+      const m = await call('POST', '/admin/staff/role', { email, role })
+      console.log(`${m.email} is ${m.role} now.`)
+    } else if (action === 'disable') {
+      if (!email) fail(usage)
+      const m = await call('POST', '/admin/staff/disable', { email })
+      console.log(`${m.email} is disabled; their sessions have ended.`)
+    } else if (action === 'reset') {
+      if (!email) fail(usage)
+      console.log(setupLink(await call('POST', '/admin/staff/reset', { email })))
+    } else fail(usage)
+    break
+  }
   case 'withdrawals': {
     const q = new URLSearchParams({ pageSize: '50', pageNum: flags.page ?? '1', ...(flags.status ? { status: flags.status } : {}) })
     const page = await call('GET', `/admin/withdraw/page?${q}`)
@@ -162,7 +276,30 @@ switch (command) {
       reason: flags.reason,
       requestId: flags['request-id'] ?? randomUUID().replace(/-/g, ''),
     })
-    console.log(`${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}); available now ${money(entry.balanceAfter, u.currency)}`)
+    if (entry.type === 'adjustment_request')
+      console.log(
+        `${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}) waits for another admin: npm run ops -- adjustment ${entry.id} approve|decline`,
+      )
+    else
+      console.log(
+        `${u.email}: ${money(entry.amount, u.currency)} (${flags.reason}); available now ${money(entry.balanceAfter, u.currency)}`,
+      )
+    break
+  }
+  case 'adjustments': {
+    for (const r of await call('GET', '/admin/wallet/adjust/pending'))
+      console.log(`${r.id}  ${money(r.amount).padStart(16)}  ${r.userId}  by ${r.maker}  ${when(r.createdAt)}  ${r.reason}`)
+    break
+  }
+  case 'adjustment': {
+    const [id, decision] = args
+    if (!id || !['approve', 'decline'].includes(decision)) fail('usage: adjustment <id> approve|decline')
+    const r = await call('POST', `/admin/wallet/adjust/${decision}`, { id })
+    console.log(
+      decision === 'approve'
+        ? `Approved: ${money(r.amount)}; available now ${money(r.balanceAfter)}`
+        : `Declined: ${money(r.amount)} moved nothing.`,
+    )
     break
   }
   case 'shared-bank-accounts': {
@@ -300,7 +437,7 @@ switch (command) {
   }
   default:
     console.log(
-      'usage: npm run ops -- withdrawals|withdrawal|approve|user|adjust|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats …  (see scripts/ops.mjs)',
+      'usage: npm run ops -- login|logout|staff|withdrawals|withdrawal|approve|user|adjust|adjustments|adjustment|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats …  (see scripts/ops.mjs)',
     )
     process.exitCode = command ? 2 : 0
 }

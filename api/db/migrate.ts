@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_tasks'
 import * as m0005 from './migrations/0005_google-link-avatars'
 import * as m0006 from './migrations/0006_analytics-visitors'
 import * as m0007 from './migrations/0007_fair-sharing'
+import * as m0008 from './migrations/0008_staff'
 import * as m0009 from './migrations/0009_payouts'
 
 /**
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0005_google-link-avatars': m0005,
   '0006_analytics-visitors': m0006,
   '0007_fair-sharing': m0007,
+  '0008_staff': m0008,
   '0009_payouts': m0009,
 }
 

@@ -32,6 +32,10 @@ export interface Database {
   task_claims: TaskClaimsTable
   reward_bank_accounts: RewardBankAccountsTable
   sign_in_places: SignInPlacesTable
+  staff: StaffTable
+  staff_sessions: StaffSessionsTable
+  staff_tokens: StaffTokensTable
+  adjustment_requests: AdjustmentRequestsTable
 }
 
 export interface UsersTable {
@@ -289,6 +293,8 @@ export interface OrdersTable {
   operator_note: string | null
   proof_image_id: string | null
   claimed_by: string | null
+  /** When the reviewer's claim lapses and another may take the order (migration 0008). */
+  claim_expires_at: number | null
   /** The brand's review ETA when the order was made. */
   eta_minutes: number
   created_at: number
@@ -392,3 +398,63 @@ export interface TaskClaimsTable {
 }
 
 export type TaskClaimRow = Selectable<TaskClaimsTable>
+
+/** A staff member (migration 0008): never a customer. Secrets are hashed (password) or sealed (TOTP seed). */
+export interface StaffTable {
+  id: string
+  email: string
+  role: string
+  /** invited | active | disabled */
+  status: string
+  /** argon2id through the hash gate; null until set-up. */
+  password_hash: string | null
+  /** The authenticator seed, sealed with CODES_KEY (secrets-box, bound to the staff id). */
+  totp_cipher: string | null
+  /** The seed shown by the newest opening of the set-up link, until set-up completes. */
+  totp_pending_cipher: string | null
+  /** The last 30-second step a code was accepted for: the same step again is a replay. */
+  totp_last_step: number | null
+  totp_failures: number
+  locked_at: number | null
+  created_by: string
+  created_at: number
+  updated_at: number
+}
+export type StaffRow = Selectable<StaffTable>
+
+export interface StaffSessionsTable {
+  token_hash: string
+  staff_id: string
+  created_at: number
+  last_seen_at: number
+  expires_at: number
+  revoked_at: number | null
+}
+
+/** One-time tokens: the sign-in challenge after the password, and the set-up link. Stored hashed. */
+export interface StaffTokensTable {
+  token_hash: string
+  staff_id: string
+  purpose: 'challenge' | 'setup'
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
+/** A wallet adjustment over ADJUSTMENT_APPROVAL_MIN, waiting for a second admin (migration 0008). */
+export interface AdjustmentRequestsTable {
+  id: string
+  user_id: string
+  /** Signed minor units, as the adjustment. */
+  amount: number
+  reason: string
+  /** The maker's idempotency key: the ledger entry's key once approved. */
+  request_id: string
+  maker: string
+  /** pending | approved | declined */
+  status: string
+  checker: string | null
+  created_at: number
+  decided_at: number | null
+}
+export type AdjustmentRequestRow = Selectable<AdjustmentRequestsTable>

@@ -1,9 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express'
-import type { DataInOf, Endpoint, ParsedInputOf } from '#contract/endpoint'
+import type { DataInOf, Endpoint, ParsedInputOf, StaffAuth } from '#contract/endpoint'
 import { inputSchema } from '#contract/endpoint'
-import type { User } from '../db/schema'
+import type { StaffRow, User } from '../db/schema'
 import type { ApiDeps } from '../deps'
-import { requireAdmin } from '../middleware/admin'
+import { requireStaff } from '../middleware/admin'
 import { currentUser, requireUser } from '../middleware/auth'
 import { handle } from './envelope'
 import { parseInput } from './validate'
@@ -13,11 +13,15 @@ export type RouteContext<E extends Endpoint> = { input: ParsedInputOf<E>; req: R
   ? { user: User }
   : E['auth'] extends 'optional'
     ? { user: User | undefined }
-    : E['auth'] extends 'admin'
-      ? { actor: string }
-      : object)
+    : E['auth'] extends 'automation'
+      ? { actor: string; staff: StaffRow | undefined }
+      : E['auth'] extends StaffAuth
+        ? { actor: string; staff: StaffRow }
+        : object)
 
 export type RouteHandler<E extends Endpoint> = (ctx: RouteContext<E>) => Promise<DataInOf<E>>
+
+const isStaffAuth = (auth: Endpoint['auth']): auth is StaffAuth => auth === 'automation' || auth.startsWith('staff')
 
 /** GET input: the query string without the cache-buster every GET carries (SPEC §7 `_t`). */
 function queryInput(req: Request): Record<string, unknown> {
@@ -36,10 +40,10 @@ export function contractRouter(deps: ApiDeps) {
     const run = handle(async (req, res) => {
       const user =
         endpoint.auth === 'user' ? await requireUser(deps, req) : endpoint.auth === 'optional' ? await currentUser(deps, req) : undefined
-      const actor = endpoint.auth === 'admin' ? requireAdmin(deps, req) : undefined
+      const caller = isStaffAuth(endpoint.auth) ? await requireStaff(deps, req, endpoint.auth) : undefined
       const raw = endpoint.method === 'GET' ? queryInput(req) : (req.body ?? {})
       const input = parseInput(inputSchema(endpoint), raw) as ParsedInputOf<E>
-      return handler({ input, req, res, user, actor } as RouteContext<E>)
+      return handler({ input, req, res, user, actor: caller?.actor, staff: caller?.staff } as RouteContext<E>)
     })
     if (endpoint.method === 'GET') router.get(endpoint.path, ...before, run)
     else router.post(endpoint.path, ...before, run)

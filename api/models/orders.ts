@@ -84,13 +84,49 @@ export async function addOrderEvent(
     .execute()
 }
 
-/** Moves the status only from `from`: false when another move won the race. */
-export async function moveOrder(db: Db, id: string, from: string, patch: Updateable<OrdersTable>, now: number): Promise<boolean> {
+/** Moves the status only from `from` (and, for a reviewer's decision, only under their claim): false when another move won the race. */
+export async function moveOrder(
+  db: Db,
+  id: string,
+  from: string,
+  patch: Updateable<OrdersTable>,
+  now: number,
+  claimHolder?: string,
+): Promise<boolean> {
   const r = await db
     .updateTable('orders')
     .set({ ...patch, updated_at: now })
     .where('id', '=', id)
     .where('status', '=', from)
+    .$if(claimHolder !== undefined, (q) => q.where('claimed_by', '=', claimHolder!).where('claim_expires_at', '>', now))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/**
+ * The claim, as one conditional UPDATE: a pending order, or a reviewing one whose claim is the
+ * reviewer's own or has lapsed. Of parallel claims exactly one matches (both databases).
+ */
+export async function claimOrderRow(
+  db: Db,
+  id: string,
+  reviewer: string,
+  now: number,
+  patch: { claimed_by: string; claim_expires_at: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('orders')
+    .set({ ...patch, status: 'reviewing', updated_at: now })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([
+          eb('status', '=', 'reviewing'),
+          eb.or([eb('claimed_by', '=', reviewer), eb('claim_expires_at', '<=', now), eb('claim_expires_at', 'is', null)]),
+        ]),
+      ]),
+    )
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }

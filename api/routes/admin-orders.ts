@@ -8,7 +8,7 @@ import * as orders from '../services/orders'
 export function adminOrdersRoutes(deps: SellingDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.queue, ({ input }) => orders.adminQueue(deps, input))
-  bind(api.detail, ({ input }) => orders.adminDetail(deps, input.id))
+  bind(api.detail, ({ actor, input }) => orders.adminDetail(deps, actor, input.id))
   bind(api.claim, ({ actor, input }) => orders.claimOrder(deps, actor, input.id))
   bind(api.complete, ({ actor, input }) => orders.completeOrder(deps, actor, input))
   bind(api.propose, ({ actor, input }) => orders.proposeOrder(deps, actor, input))

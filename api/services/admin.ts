@@ -1,12 +1,22 @@
-import type { SharedBankAccountsData } from '#contract/admin'
+import type { AdjustmentRequest, SharedBankAccountsData } from '#contract/admin'
 import { formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import { BalanceLogType, type BalanceLogEntry } from '#contract/wallet'
 import type { WithdrawalStatus } from '#contract/withdrawals'
+import type { Db } from '../db/connect'
+import type { AdjustmentRequestRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { findBank } from '../lib/banks'
 import { refuse } from '../lib/envelope'
+import { newId } from '../lib/tokens'
+import {
+  decideAdjustmentRequest,
+  findAdjustmentRequestByRequestId,
+  insertAdjustmentRequest,
+  lockAdjustmentRequest,
+  pendingAdjustmentRequests,
+} from '../models/adjustment-requests'
 import { audit } from '../models/audit-log'
 import { addMessage } from '../models/messages'
 import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
@@ -18,50 +28,135 @@ import { toWithdrawal, updateWithdrawal } from './withdrawals'
 
 /** What operators do (DESIGN §3 /admin): adjust a balance, list and move withdrawals. Audited. */
 
-export async function adjustBalance(
-  deps: ApiDeps,
-  actor: string,
-  body: { userId: string; amount: number; reason: string; requestId: string },
-): Promise<BalanceLogEntry & { type: 'adjustment' }> {
+type AdjustBody = { userId: string; amount: number; reason: string; requestId: string }
+type AdjustmentEntry = BalanceLogEntry & { type: 'adjustment' }
+
+const toRequest = (r: AdjustmentRequestRow): AdjustmentRequest => ({
+  type: 'adjustment_request',
+  id: r.id,
+  userId: r.user_id,
+  amount: Number(r.amount),
+  reason: r.reason,
+  requestId: r.request_id,
+  maker: r.maker,
+  status: r.status as AdjustmentRequest['status'],
+  checker: r.checker,
+  createdAt: Number(r.created_at),
+})
+
+/** The money, the audit entry and the message of one adjustment, in the caller's transaction; once per requestId. */
+async function applyAdjustment(deps: ApiDeps, trx: Db, actor: string, body: AdjustBody, now: number, approval?: { maker: string }) {
   const { currency } = deps.config.wallet
-  const now = deps.now()
-  const entry = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    if (!(await findUserById(trx, body.userId))) throw refuse(Refusals.USER_NOT_FOUND)
-    let result
-    try {
-      result = await move(
-        trx,
-        {
-          userId: body.userId,
-          type: BalanceLogType.ADJUSTMENT,
-          amount: body.amount,
-          refType: 'adjustment',
-          refId: body.requestId,
-          note: body.reason,
-          key: `adjust:${body.requestId}`,
-        },
-        currency,
-        now,
-      )
-    } catch (err) {
-      if (err instanceof InsufficientFunds) throw refuse(Refusals.ADJUSTMENT_TOO_LARGE)
-      throw err
-    }
-    if (result.repeated) return result.entry
-    await audit(trx, { actor, action: 'wallet.adjust', targetType: 'user', targetId: body.userId, before: null, after: result.entry }, now)
-    await addMessage(
+  let result
+  try {
+    result = await move(
       trx,
       {
         userId: body.userId,
-        kind: 'wallet',
-        title: body.amount > 0 ? 'Wallet credited' : 'Wallet debited',
-        content: `${formatMoney(body.amount, currency, { signed: true })}: ${body.reason}`,
+        type: BalanceLogType.ADJUSTMENT,
+        amount: body.amount,
+        refType: 'adjustment',
+        refId: body.requestId,
+        note: body.reason,
+        key: `adjust:${body.requestId}`,
+      },
+      currency,
+      now,
+    )
+  } catch (err) {
+    if (err instanceof InsufficientFunds) throw refuse(Refusals.ADJUSTMENT_TOO_LARGE)
+    throw err
+  }
+  if (result.repeated) return result.entry
+  // Maker-checker: both names in the log (the checker acts, the maker asked).
+  const after = approval ? { entry: result.entry, maker: approval.maker, checker: actor } : result.entry
+  await audit(trx, { actor, action: 'wallet.adjust', targetType: 'user', targetId: body.userId, before: null, after }, now)
+  await addMessage(
+    trx,
+    {
+      userId: body.userId,
+      kind: 'wallet',
+      title: body.amount > 0 ? 'Wallet credited' : 'Wallet debited',
+      content: `${formatMoney(body.amount, currency, { signed: true })}: ${body.reason}`,
+    },
+    now,
+  )
+  return result.entry
+}
+
+/**
+ * An adjustment: at once up to ADJUSTMENT_APPROVAL_MIN; above it, a request that moves nothing
+ * until another admin approves it (the same requestId again answers the same request).
+ */
+export async function adjustBalance(deps: ApiDeps, actor: string, body: AdjustBody): Promise<AdjustmentEntry | AdjustmentRequest> {
+  const now = deps.now()
+  const needsChecker = Math.abs(body.amount) > deps.config.wallet.adjustmentApprovalMin
+  const answer = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    if (!(await findUserById(trx, body.userId))) throw refuse(Refusals.USER_NOT_FOUND)
+    const asked = await findAdjustmentRequestByRequestId(trx, body.requestId)
+    if (asked) return toRequest(asked)
+    if (!needsChecker) return toBalanceLogEntry(await applyAdjustment(deps, trx, actor, body, now)) as AdjustmentEntry
+    const row: AdjustmentRequestRow = {
+      id: newId(),
+      user_id: body.userId,
+      amount: body.amount,
+      reason: body.reason,
+      request_id: body.requestId,
+      maker: actor,
+      status: 'pending',
+      checker: null,
+      created_at: now,
+      decided_at: null,
+    }
+    await insertAdjustmentRequest(trx, row)
+    await audit(
+      trx,
+      { actor, action: 'wallet.adjust.request', targetType: 'user', targetId: body.userId, before: null, after: toRequest(row) },
+      now,
+    )
+    return toRequest(row)
+  })
+  return answer
+}
+
+export const pendingAdjustments = async (deps: ApiDeps) => (await pendingAdjustmentRequests(deps.db)).map(toRequest)
+
+/** A second admin approves: the money moves once, in the same transaction as the decision. */
+export async function approveAdjustment(deps: ApiDeps, actor: string, id: string): Promise<AdjustmentEntry> {
+  const now = deps.now()
+  const entry = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const req = await lockAdjustmentRequest(trx, deps.dbKind, id)
+    if (!req || req.status === 'declined') throw refuse(Refusals.ADJUSTMENT_NOT_PENDING)
+    const body = { userId: req.user_id, amount: Number(req.amount), reason: req.reason, requestId: req.request_id }
+    // Approved already: the ledger's key answers the same entry and moves nothing.
+    if (req.status === 'approved') return applyAdjustment(deps, trx, actor, body, now)
+    if (req.maker === actor) throw refuse(Refusals.ADJUSTMENT_OWN)
+    if (!(await decideAdjustmentRequest(trx, id, 'approved', actor, now))) throw refuse(Refusals.ADJUSTMENT_NOT_PENDING)
+    return applyAdjustment(deps, trx, actor, body, now, { maker: req.maker })
+  })
+  return toBalanceLogEntry(entry) as AdjustmentEntry
+}
+
+export async function declineAdjustment(deps: ApiDeps, actor: string, id: string): Promise<AdjustmentRequest> {
+  const now = deps.now()
+  return writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const req = await lockAdjustmentRequest(trx, deps.dbKind, id)
+    if (!req || !(await decideAdjustmentRequest(trx, id, 'declined', actor, now))) throw refuse(Refusals.ADJUSTMENT_NOT_PENDING)
+    const after = { ...req, status: 'declined', checker: actor, decided_at: now }
+    await audit(
+      trx,
+      {
+        actor,
+        action: 'wallet.adjust.decline',
+        targetType: 'user',
+        targetId: req.user_id,
+        before: toRequest(req),
+        after: toRequest(after),
       },
       now,
     )
-    return result.entry
+    return toRequest(after)
   })
-  return toBalanceLogEntry(entry) as BalanceLogEntry & { type: 'adjustment' }
 }
 
 export async function listWithdrawals(deps: ApiDeps, q: { pageNum: number; pageSize: number; status?: WithdrawalStatus }) {

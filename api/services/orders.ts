@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import type { Updateable } from 'kysely'
-import type { AdminOrder } from '#contract/admin-orders'
+import { CLAIM_MS, type AdminOrder } from '#contract/admin-orders'
 import { formatRate, parseRate, payoutFor, type CardType } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
 import {
@@ -147,21 +147,30 @@ async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
   }
 }
 
-/** The operators' view: the person, who claimed it, and each e-code decrypted (they redeem it). */
-async function toAdminOrder(deps: SellingDeps, row: OrderRow): Promise<AdminOrder> {
+const holdsClaim = (row: OrderRow, actor: string, now: number) =>
+  row.status === 'reviewing' && row.claimed_by === actor && Number(row.claim_expires_at ?? 0) > now
+
+/**
+ * The operators' view: the person, who claimed it, and each e-code decrypted (they redeem it) —
+ * only when `revealTo` holds the claim; each reveal is audited.
+ */
+async function toAdminOrder(deps: SellingDeps, row: OrderRow, revealTo?: string): Promise<AdminOrder> {
+  const now = deps.now()
+  const reveal = revealTo !== undefined && holdsClaim(row, revealTo, now)
   const [order, owner, cards] = await Promise.all([
     toOrder(deps, row),
     findUserById(deps.db, row.user_id),
     orders.cardsOf(deps.db, [row.id]),
   ])
   const sealed = new Map(cards.map((c) => [c.id, c.codes_cipher]))
-  return {
+  const result: AdminOrder = {
     ...order,
     userId: row.user_id,
     email: owner?.email ?? '',
     claimedBy: row.claimed_by,
+    claimExpiresAt: row.claim_expires_at === null ? null : Number(row.claim_expires_at),
     cards: order.cards.map((c) => {
-      const cipher = sealed.get(c.cardId)
+      const cipher = reveal ? sealed.get(c.cardId) : undefined
       let codes: string[] = []
       if (cipher) {
         try {
@@ -175,6 +184,10 @@ async function toAdminOrder(deps: SellingDeps, row: OrderRow): Promise<AdminOrde
       return { ...c, codes }
     }),
   }
+  if (reveal && cards.some((c) => c.codes_cipher)) {
+    await audit(deps.db, { actor: revealTo, action: 'order.reveal', targetType: 'order', targetId: row.id, before: null, after: null }, now)
+  }
+  return result
 }
 
 // ─── The person's calls ─────────────────────────────────────────────────────────────────────────
@@ -276,6 +289,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
         operator_note: null,
         proof_image_id: null,
         claimed_by: null,
+        claim_expires_at: null,
         eta_minutes: brand.eta_minutes,
         created_at: now,
         updated_at: now,
@@ -434,9 +448,12 @@ async function transition(
     if (!current || (o.userId !== undefined && current.user_id !== o.userId)) throw refuse(Refusals.ORDER_NOT_FOUND)
     if (current.status === rule.to) return current
     if (current.status !== rule.from) throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
+    // A reviewer's decision needs the claim they hold, unexpired: one reviewer at a time.
+    const decision = rule.by === 'operator' && rule.from === 'reviewing'
+    if (decision && !holdsClaim(current, o.actor, now)) throw refuse(Refusals.ORDER_CLAIM_NEEDED)
     const brandName = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
     const { patch, note, message, after } = await work(trx, current, brandName)
-    if (!(await orders.moveOrder(trx, current.id, rule.from, { ...patch, status: rule.to }, now))) {
+    if (!(await orders.moveOrder(trx, current.id, rule.from, { ...patch, status: rule.to }, now, decision ? o.actor : undefined))) {
       throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
     }
     const next: OrderRow = { ...current, ...(patch as Partial<OrderRow>), status: rule.to, updated_at: now }
@@ -537,19 +554,51 @@ export async function adminQueue(deps: SellingDeps, q: { pageNum: number; pageSi
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
-export async function adminDetail(deps: SellingDeps, id: string): Promise<AdminOrder> {
+export async function adminDetail(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
   const row = await orders.findOrder(deps.db, id)
   if (!row) throw refuse(Refusals.ORDER_NOT_FOUND)
-  return toAdminOrder(deps, row)
+  return toAdminOrder(deps, row, actor)
 }
 
+/**
+ * Claims an order for review: a pending one (the person is told), or a reviewing one whose claim
+ * is this reviewer's (renewed) or has lapsed (taken over). One conditional UPDATE decides, so of
+ * parallel claims exactly one wins; the others learn who holds it. Answers the codes to the holder.
+ */
 export async function claimOrder(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
-  const row = await transition(deps, { id, move: 'claim', actor }, async (_trx, o, brand) => ({
-    patch: { claimed_by: actor },
-    note: null,
-    message: { title: 'Order in review', content: `We are reviewing your ${brand} order ${o.order_no} now.` },
-  }))
-  return toAdminOrder(deps, row)
+  const now = deps.now()
+  const outcome = await writeTransaction(deps.db, deps.dbKind, async (trx): Promise<OrderRow | { held: OrderRow }> => {
+    const current = await orders.lockOrder(trx, deps.dbKind, id)
+    if (!current) throw refuse(Refusals.ORDER_NOT_FOUND)
+    if (current.status !== 'pending' && current.status !== 'reviewing')
+      throw refuse(Refusals.ORDER_BAD_MOVE, badMove('claim', current.status))
+    const patch = { claimed_by: actor, claim_expires_at: now + CLAIM_MS }
+    if (!(await orders.claimOrderRow(trx, id, actor, now, patch))) return { held: (await orders.findOrder(trx, id)) ?? current }
+    const next: OrderRow = { ...current, ...patch, status: 'reviewing', updated_at: now }
+    await audit(trx, { actor, action: 'order.claim', targetType: 'order', targetId: id, before: current, after: next }, now)
+    if (current.status === 'pending') {
+      const brand = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
+      await orders.addOrderEvent(trx, { orderId: id, status: 'reviewing', actor: 'operator', note: null }, now)
+      await addMessage(
+        trx,
+        {
+          userId: current.user_id,
+          kind: 'order',
+          refId: id,
+          title: 'Order in review',
+          content: `We are reviewing your ${brand} order ${current.order_no} now.`,
+        },
+        now,
+      )
+    }
+    return next
+  })
+  if ('held' in outcome) {
+    const h = outcome.held
+    const until = new Date(Number(h.claim_expires_at ?? now)).toISOString().slice(11, 16)
+    throw refuse(Refusals.ORDER_CLAIMED, `${h.claimed_by ?? 'Another reviewer'} is reviewing this order (claim until ${until} UTC)`)
+  }
+  return toAdminOrder(deps, outcome, actor)
 }
 
 export async function completeOrder(deps: SellingDeps, actor: string, body: { id: string; note?: string }): Promise<AdminOrder> {

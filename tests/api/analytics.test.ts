@@ -236,7 +236,7 @@ describe('the funnel: GET /admin/analytics/funnel and npm run ops -- stats', () 
       expect(res.body.msg).toMatch(/from|to/)
     }
     const me = await person()
-    expect((await api.get('/admin/analytics/funnel', { token: me.token })).status).toBe(403)
+    expect((await api.get('/admin/analytics/funnel', { token: me.token })).status).toBe(401)
     const bad = await ops(['stats', '--from', 'yesterday'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--from takes a day like 2025-01-31')

@@ -66,8 +66,17 @@ describe('loadConfig', () => {
     ['TOKEN_TTL_DAYS', '0'],
     ['GOOGLE_JWKS_URL', 'not a url'],
     ['MAIL_TRANSPORT', 'pigeon'],
+    ['ADJUSTMENT_APPROVAL_MIN', '-1'],
+    ['ADJUSTMENT_APPROVAL_MIN', '1.5'],
+    ['ADJUSTMENT_APPROVAL_MIN', 'lots'],
   ])('a bad %s stops the start, naming it', (key, value) => {
     expect(() => loadConfig(env({ [key]: value }))).toThrow(new RegExp(`Invalid api settings:[\\s\\S]*${key}`))
+  })
+
+  test('ADJUSTMENT_APPROVAL_MIN: ₦1,000,000 by default, any whole number of minor units (0: every adjustment needs a second admin)', () => {
+    expect(loadConfig(env({})).wallet.adjustmentApprovalMin).toBe(100_000_000)
+    expect(loadConfig(env({ ADJUSTMENT_APPROVAL_MIN: '5000000' })).wallet.adjustmentApprovalMin).toBe(5_000_000)
+    expect(loadConfig(env({ ADJUSTMENT_APPROVAL_MIN: '0' })).wallet.adjustmentApprovalMin).toBe(0)
   })
 })
 

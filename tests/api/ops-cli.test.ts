@@ -1,38 +1,45 @@
-import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { REJECTION_REASONS, type Order } from '#contract/orders'
+import { staffApi } from '#contract/staff'
+import { newEmail } from '../support/kit'
 import { jpeg, newCode, photo, sold, useSellingApi } from '../support/selling'
+import { codeAt, TEST_STAFF_ACTOR, testStaffToken } from '../support/staff'
 import { TEST_ADMIN_TOKEN, walletInfo, walletUser, withdraw } from '../support/wallet'
 
-/** `npm run ops`: the operators' CLI against the real api over HTTP. */
+/** `npm run ops`: the operators' CLI against the real api over HTTP, as a signed-in staff member. */
 const api = useSellingApi()
 const script = path.resolve(__dirname, '../../scripts/ops.mjs')
+const home = mkdtempSync(path.join(tmpdir(), 'ops-cli-'))
+afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-async function ops(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, ...args], {
-      env: {
-        PATH: process.env.PATH,
-        OPS_API_URL: api.url,
-        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        OPERATOR: 'ada',
-        ...env,
-      } as unknown as NodeJS.ProcessEnv,
-      timeout: 20_000,
-    })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+/** Runs the CLI with the suite's staff session (OPS_TOKEN) unless `env` says otherwise; `input` is its standard input. */
+async function ops(args: string[], env: Record<string, string> = {}, input = '') {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      OPS_API_URL: api.url,
+      OPS_TOKEN: await testStaffToken(api),
+      OPS_TOKEN_FILE: path.join(home, 'no-session'),
+      ADMIN_TOKEN: '',
+      ...env,
+    } as unknown as NodeJS.ProcessEnv,
+    timeout: 20_000,
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => (stderr += d))
+  child.stdin.end(input)
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)))
+  return { code, stdout, stderr }
 }
 
-describe('npm run ops', () => {
-  it('credits by e-mail in naira, pays a withdrawal, fails one, and checks the books — all audited under the operator', async () => {
+describe('npm run ops', { timeout: 120_000 }, () => {
+  it('credits by e-mail in naira, pays a withdrawal, fails one, and checks the books — all audited under the staff member', async () => {
     const u = await walletUser(api)
     const credit = await ops(['adjust', u.email, '5000.50', '--reason', 'Promo credit'])
     expect(credit.stderr).toBe('')
@@ -53,15 +60,20 @@ describe('npm run ops', () => {
 
     expect((await ops(['books'])).stdout).toMatch(/^The books balance: \d+ wallet\(s\)/)
     expect((await ops(['user', u.email])).stdout).toContain('available ₦3,000.50, on hold ₦0.00')
-    const actors = await api.db.selectFrom('audit_log').select('actor').distinct().execute()
-    expect(actors.map((a) => a.actor)).toEqual(['operator:ada'])
+    const actors = await api.db.selectFrom('audit_log').select('actor').where('action', 'not like', 'staff.%').distinct().execute()
+    expect(actors.map((a) => a.actor)).toEqual([TEST_STAFF_ACTOR])
   })
 
   it('says what is wrong and exits non-zero', async () => {
     const u = await walletUser(api)
-    const wrong = await ops(['user', u.email], { ADMIN_TOKEN: 'not-the-token' })
+    const wrong = await ops(['user', u.email], { OPS_TOKEN: 'not-the-token' })
     expect(wrong.code).toBe(2)
-    expect(wrong.stderr).toContain('Access denied')
+    expect(wrong.stderr).toContain('your staff session has ended: sign in first: npm run ops -- login')
+    // ADMIN_TOKEN alone: refused for what a person does, accepted for the books check.
+    const token = await ops(['user', u.email], { OPS_TOKEN: '', ADMIN_TOKEN: TEST_ADMIN_TOKEN })
+    expect(token.code).toBe(2)
+    expect(token.stderr).toContain('ADMIN_TOKEN is only for automation and break-glass')
+    expect((await ops(['books'], { OPS_TOKEN: '', ADMIN_TOKEN: TEST_ADMIN_TOKEN })).stdout).toMatch(/^The books balance/)
     const bad = await ops(['adjust', u.email, '12.345', '--reason', 'x'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('amount must look like')
@@ -72,10 +84,10 @@ describe('npm run ops', () => {
   })
 })
 
-describe('npm run ops: orders, rates and ETAs', () => {
+describe('npm run ops: orders, rates and ETAs', { timeout: 120_000 }, () => {
   const detail = async (token: string, id: string) => (await api.get<Order>(`/v1/order/detail?id=${id}`, { token })).body.data
 
-  it('lists the queue with codes in clear and photos, claims, completes (the wallet is credited) and shows one order', async () => {
+  it('lists the queue with photos and no codes, claims (the codes show), completes (the wallet is credited) and shows one order', async () => {
     const u = await walletUser(api)
     const code = newCode()
     const ecode = await sold(api, u.token, { cards: [{ faceValue: 10_000, cardCodes: [code] }] })
@@ -85,9 +97,11 @@ describe('npm run ops: orders, rates and ETAs', () => {
     expect(queue.stderr).toBe('')
     expect(queue.stdout).toMatch(/order\(s\) waiting for review, oldest first/)
     expect(queue.stdout).toContain(`${ecode.orderNo}  pending`)
-    expect(queue.stdout).toContain(`code ${code}`)
+    expect(queue.stdout).not.toContain(code)
     expect(queue.stdout).toContain(`photos ${ids[0]}`)
-    expect((await ops(['order', ecode.id, 'claim'])).stdout).toContain(`${ecode.orderNo} is reviewing; ${u.email} was told.`)
+    const claimed = await ops(['order', ecode.id, 'claim'])
+    expect(claimed.stdout).toContain(`${ecode.orderNo} is reviewing; ${u.email} was told.`)
+    expect(claimed.stdout).toContain(`code ${code}`)
     const done = await ops(['order', ecode.id, 'complete', '--note', 'Redeemed, thank you'])
     expect(done.stdout).toContain(`${ecode.orderNo} is completed`)
     expect((await walletInfo(api, u.token)).balance).toBe(ecode.quotedPayout)
@@ -144,7 +158,7 @@ describe('npm run ops: orders, rates and ETAs', () => {
     const set = await ops(['rate', 'razer-gold', 'us', 'ecode', '1234.5'])
     expect(set.stderr).toBe('')
     expect(set.stdout).toContain('Razer Gold US ecode: 1234.50 NGN per USD')
-    expect((await ops(['rate', 'razer-gold', 'US', 'ecode'])).stdout).toMatch(/1234\.50 {2}by operator:ada/)
+    expect((await ops(['rate', 'razer-gold', 'US', 'ecode'])).stdout).toContain(`1234.50  by ${TEST_STAFF_ACTOR}`)
     expect((await ops(['rates', '--brand', 'razer-gold'])).stdout).toMatch(/razer-gold +US ecode +1234\.50 NGN\/USD {2}24h -?\d+\.\d\d%/)
     expect((await ops(['eta', 'razer-gold', '12'])).stdout).toContain('razer-gold: reviews take about 12 minutes')
   })
@@ -163,5 +177,59 @@ describe('npm run ops: orders, rates and ETAs', () => {
       'no such file',
     )
     expect((await ops(['eta', 'apple', 'soon'])).stderr).toContain('usage: eta')
+  })
+})
+
+describe('npm run ops: staff', { timeout: 120_000 }, () => {
+  it('makes the first admin with ADMIN_TOKEN, who sets up, signs in with password and code, and is the audit actor from then on', async () => {
+    const email = newEmail('first-admin')
+    const bootstrap = { OPS_TOKEN: '', ADMIN_TOKEN: TEST_ADMIN_TOKEN, PUBLIC_URL: 'https://cardlane.example' }
+    const added = await ops(['staff', 'add', email, '--role', 'admin'], bootstrap)
+    expect(added.stderr).toBe('')
+    const link = /https:\/\/cardlane\.example\/ops\/setup\/([\w-]{43})/.exec(added.stdout)
+    expect(link, added.stdout).not.toBeNull()
+    expect((await ops(['staff', 'list'], bootstrap)).stdout).toMatch(new RegExp(`${email.replace(/[.+]/g, '\\$&')} +admin +invited`))
+
+    const start = staffApi.setupStart.data.parse((await api.post('/staff/setup/start', { token: link![1] })).body.data)
+    api.clock.advance(30_000)
+    const password = 'the first admin passphrase'
+    expect((await api.post('/staff/setup/complete', { token: link![1], password, code: codeAt(api, start.secret) })).body.code).toBe(200)
+    api.clock.advance(30_000)
+
+    const file = path.join(home, 'ops-token')
+    const signedIn = await ops(['login', email], { OPS_TOKEN: '', OPS_TOKEN_FILE: file }, `${password}\n${codeAt(api, start.secret)}\n`)
+    expect(signedIn.stderr).toBe('')
+    expect(signedIn.stdout).toContain(`Signed in as ${email} (admin)`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(signedIn.stdout + signedIn.stderr).not.toContain(password)
+
+    const mine = { OPS_TOKEN: '', OPS_TOKEN_FILE: file }
+    expect((await ops(['eta', 'razer-gold', '15'], mine)).stdout).toContain('razer-gold: reviews take about 15 minutes')
+    const entry = await api.db
+      .selectFrom('audit_log')
+      .select('actor')
+      .where('action', '=', 'eta.set')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst()
+    expect(entry?.actor).toBe(`staff:${email}`)
+    const invitee = newEmail('reviewer')
+    expect((await ops(['staff', 'add', invitee, '--role', 'reviewer'], mine)).stdout).toContain('/ops/setup/')
+    expect((await ops(['staff', 'role', invitee, 'payouts'], mine)).stdout).toContain(`${invitee} is payouts now.`)
+    expect((await ops(['staff', 'reset', invitee], mine)).stdout).toContain('/ops/setup/')
+    expect((await ops(['staff', 'disable', invitee], mine)).stdout).toContain(`${invitee} is disabled`)
+
+    expect((await ops(['logout'], mine)).stdout).toContain('Signed out.')
+    const after = await ops(['eta', 'razer-gold', '16'], mine)
+    expect(after.code).toBe(2)
+    expect(after.stderr).toContain('sign in first')
+  })
+
+  it('says what is wrong with a sign-in', async () => {
+    const file = path.join(home, 'bad-token')
+    const wrong = await ops(['login', newEmail('nobody')], { OPS_TOKEN: '', OPS_TOKEN_FILE: file }, 'wrong password\n123456\n')
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('Incorrect e-mail or password')
+    expect((await ops(['login'])).stderr).toContain('usage: login')
+    expect((await ops(['staff', 'add', 'x@example.com'])).stderr).toContain('usage: staff add')
   })
 })

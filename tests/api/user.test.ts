@@ -3,6 +3,7 @@ import type { Rate } from '#contract/catalogue'
 import { Code } from '#contract/envelope'
 import { NICKNAME_MAX, userIndexData, userInfoSchema } from '#contract/profile'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
+import { testStaffToken } from '../support/staff'
 
 /** The signed-in user's own data (SPEC §7 /v1/user/index, /v1/user/setInfo). */
 
@@ -57,7 +58,7 @@ describe('index', () => {
     // The same list, for visitors, from the public catalogue.
     expect((await api.get('/v1/giftcard/featured')).body.data).toEqual(index.giftCardList)
     // An operator's new rate shows at once.
-    const admin = { authorization: 'Bearer test-admin-token-0123456789abcdef-0123456789', 'x-operator': 'tester' }
+    const admin = { authorization: `Bearer ${await testStaffToken(api)}` }
     expect(
       (await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '9234.5' }, { headers: admin }))
         .body.code,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nubanCheckDigit } from '#contract/bank-cards'
 import { createDb, type Db } from '../../api/db/connect'
 import { createSession } from '../../api/models/sessions'
+import { createStaffSession, insertStaff, updateStaff } from '../../api/models/staff'
 import { createUser } from '../../api/models/users'
 import { auditBooks } from '../../api/services/ledger'
 import { createTestDatabase, type TestDatabase } from '../support/db'
@@ -96,7 +97,9 @@ describe('kill -9 in the middle of withdrawals', () => {
     const user = await createUser(db, { email: `crash.${now}@example.com`, user_name: 'crash' }, now)
     const token = await createSession(db, user.id, now, 86_400_000)
     const auth = { token }
-    const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
+    const staff = await insertStaff(db, { email: `crash.${now}@staff.test`, role: 'admin', createdBy: 'test' }, now)
+    await updateStaff(db, staff.id, { status: 'active' }, now)
+    const adminHeaders = { authorization: `Bearer ${(await createStaffSession(db, staff.id, now, 12 * 3_600_000)).token}` }
     expect((await call(port, '/v1/user/setPin', { pin: '204816' }, auth)).code).toBe(200)
     const card = await call(
       port,

@@ -7,6 +7,7 @@ import type { Withdrawal } from '#contract/withdrawals'
 import { auditBooks } from '../../api/services/ledger'
 import { seedUser } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
+import { TEST_STAFF_ACTOR } from '../support/staff'
 import { admin, adjust, PIN, requestId, validNuban, walletInfo, walletUser, withdraw } from '../support/wallet'
 
 /** The wallet through HTTP against the real api: PIN, bank cards, withdrawals, operators, the books. */
@@ -289,14 +290,14 @@ describe('withdrawals', () => {
 })
 
 describe('operators', () => {
-  it('are refused without the token, and /admin does not exist when ADMIN_TOKEN is unset', async () => {
+  it('are refused without a staff session (401): a wrong bearer, or none', async () => {
     const res = await api.post(
       '/admin/wallet/adjust',
       { userId: 'x', amount: 1, reason: 'nope', requestId: requestId() },
       { headers: { authorization: 'Bearer wrong' } },
     )
-    expect(res.status).toBe(403)
-    expect((await api.get('/admin/withdraw/page')).status).toBe(403)
+    expect(res.status).toBe(401)
+    expect((await api.get('/admin/withdraw/page')).status).toBe(401)
   })
 
   it('pay a withdrawal: processing, then success with the reference; the hold leaves; the person is told', async () => {
@@ -321,8 +322,8 @@ describe('operators', () => {
     expect(log[0]).toMatchObject({ type: 'withdraw_paid', amount: 0, frozenChange: -400_000, balanceAfter: 600_000, frozenAfter: 0 })
     const audit = await api.db.selectFrom('audit_log').selectAll().where('target_id', '=', w.id).orderBy('created_at').execute()
     expect(audit.map((a) => [a.actor, a.action])).toEqual([
-      ['operator:tester', 'withdrawal.processing'],
-      ['operator:tester', 'withdrawal.success'],
+      [TEST_STAFF_ACTOR, 'withdrawal.processing'],
+      [TEST_STAFF_ACTOR, 'withdrawal.success'],
     ])
     expect(JSON.parse(audit[1].before_json!).status).toBe('processing')
     expect(JSON.parse(audit[1].after_json!).status).toBe('success')

@@ -112,10 +112,7 @@ export async function upload(
   for (let i = 0; i < (options.extraFiles ?? 0); i++) form.append('file', part(), `more-${i}.jpg`)
   const headers: Record<string, string> = { clientType: 'h5' }
   if (auth.token) headers.token = auth.token
-  if (auth.admin) {
-    headers.authorization = `Bearer ${auth.admin}`
-    headers['x-operator'] = 'tester'
-  }
+  if (auth.admin) headers.authorization = `Bearer ${auth.admin}`
   const path = auth.admin ? '/admin/file/upload' : '/v1/file/upload'
   const res = await fetch(api.url + path, { method: 'POST', headers, body: form })
   const text = await res.text()

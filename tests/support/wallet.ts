@@ -5,8 +5,9 @@ import type { WalletInfo } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
 import { seedUser, type TestApi } from './api'
 import { newEmail } from './kit'
+import { testStaffToken } from './staff'
 
-/** Operators' token of the test api (startTestApi sets config.adminToken to it). */
+/** The break-glass ADMIN_TOKEN of the test api (startTestApi sets config.adminToken to it): automation only. */
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef-0123456789'
 export const PIN = '204816'
 
@@ -17,11 +18,11 @@ export function validNuban(bankCode = '058', serial = String(randomInt(0, 1e9)).
 
 export const requestId = () => randomUUID().replace(/-/g, '')
 
+/** Operators' calls as the suite's signed-in staff admin (tests/support/staff.ts). */
 export const admin = (api: TestApi) => ({
-  post: <T = unknown>(path: string, body: unknown) =>
-    api.post<T>(path, body, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
-  get: <T = unknown>(path: string) =>
-    api.get<T>(path, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-operator': 'tester' } }),
+  post: async <T = unknown>(path: string, body: unknown) =>
+    api.post<T>(path, body, { headers: { authorization: `Bearer ${await testStaffToken(api)}` } }),
+  get: async <T = unknown>(path: string) => api.get<T>(path, { headers: { authorization: `Bearer ${await testStaffToken(api)}` } }),
 })
 
 /** Credits (or debits) a wallet the way operators do: through the ledger, audited. */

@@ -10,7 +10,7 @@ import { analyticsStorageKey } from '~/upstream/analytics.server'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
 import { jpeg, newCode, ops, sold, upload as uploadPhoto, useSellingApi } from '../support/selling'
-import { TEST_ADMIN_TOKEN } from '../support/wallet'
+import { testStaffToken } from '../support/staff'
 import { call, type CookieJar, jsonOf, load, makeRequest, ORIGIN, signedInJar, submit } from '../support/web'
 
 /** The orders' screens and the photo routes, through their loaders and actions, against the real api. */
@@ -203,7 +203,7 @@ describe('/order/:id', () => {
     const order = await sold(api, token)
     await ops(api).claim(order.id)
     // The operator's proof photo (uploaded through /admin, as `npm run ops -- order … reject --proof`).
-    const proofId = (await uploadPhoto(api, { admin: TEST_ADMIN_TOKEN }, await jpeg())).body.data.fileId
+    const proofId = (await uploadPhoto(api, { admin: await testStaffToken(api) }, await jpeg())).body.data.fileId
     await ops(api).reject(order.id, 'ALREADY_USED', { note: 'Redeemed on 3 May already.', proofImageId: proofId })
     const shown = (await jsonOf(await load(detail.loader, `/order/${order.id}`, jar, { id: order.id }))).order
     expect(shown).toMatchObject({

@@ -1,0 +1,26 @@
+import { adminStaffApi, staffApi as api } from '#contract/staff'
+import { contractRouter } from '../lib/route'
+import type { SellingDeps } from '../lib/selling-deps'
+import { bearerOf } from '../middleware/admin'
+import * as staff from '../services/staff'
+
+/** /staff/*: staff sign-in and set-up; /admin/staff/* and /admin/audit/*: admins manage staff, read the log. */
+export function staffRoutes(deps: SellingDeps) {
+  const { router, bind } = contractRouter(deps)
+  bind(api.login, ({ input }) => staff.login(deps, input))
+  bind(api.verify, ({ input }) => staff.verify(deps, input))
+  bind(api.logout, async ({ req }) => {
+    await staff.logout(deps, bearerOf(req))
+    return null
+  })
+  bind(api.me, async ({ staff: me }) => staff.toStaffMember(me))
+  bind(api.setupStart, ({ input }) => staff.setupStart(deps, input))
+  bind(api.setupComplete, ({ input }) => staff.setupComplete(deps, input))
+  bind(adminStaffApi.invite, ({ actor, staff: me, input }) => staff.invite(deps, { actor, staff: me }, input))
+  bind(adminStaffApi.list, () => staff.listStaff(deps))
+  bind(adminStaffApi.role, ({ actor, staff: me, input }) => staff.changeRole(deps, { actor, staff: me }, input))
+  bind(adminStaffApi.disable, ({ actor, staff: me, input }) => staff.disable(deps, { actor, staff: me }, input))
+  bind(adminStaffApi.reset, ({ actor, staff: me, input }) => staff.reset(deps, { actor, staff: me }, input))
+  bind(adminStaffApi.audit, ({ input }) => staff.auditLog(deps, input))
+  return router
+}
