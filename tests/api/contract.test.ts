@@ -81,8 +81,8 @@ describe('docs/api.md documents the contract', () => {
   })
 
   it('every section names a call the api answers', () => {
-    const answered = [...contract, 'GET /healthz']
-    expect(documented.filter((call) => !answered.includes(call))).toEqual([])
+    const answered = (call: string) => contract.includes(call) || OUTSIDE_CONTRACT.some((re) => re.test(call))
+    expect(documented.filter((call) => !answered(call))).toEqual([])
   })
 })
 
