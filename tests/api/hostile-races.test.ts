@@ -4,7 +4,8 @@ import { releasePinMutex, takePinMutex } from '../../api/models/pins'
 import { createTestClock, seedUser, type TestClock } from '../support/api'
 import { newEmail } from '../support/kit'
 import { jpeg, ops, photo, sold, upload, useSellingApi } from '../support/selling'
-import { PIN, requestId, TEST_ADMIN_TOKEN, walletUser, withdraw } from '../support/wallet'
+import { testStaffToken } from '../support/staff'
+import { PIN, requestId, walletUser, withdraw } from '../support/wallet'
 
 /**
  * Round three's races and borrowed ids, on SQLite and PostgreSQL (TEST_DB): the daily upload
@@ -94,7 +95,7 @@ describe("a rejection's proof photo", () => {
   it("an operator's proof photo proves one order: reused, or raced onto two orders at once, only one keeps it", async () => {
     const first = await reviewing()
     const second = await reviewing()
-    const proof = (await upload(api, { admin: TEST_ADMIN_TOKEN }, await jpeg(200, 150))).body.data.fileId
+    const proof = (await upload(api, { admin: await testStaffToken(api) }, await jpeg(200, 150))).body.data.fileId
     const both = await Promise.all([
       ops(api).reject(first.order.id, 'FAKE_CARD', { proofImageId: proof }),
       ops(api).reject(second.order.id, 'FAKE_CARD', { proofImageId: proof }),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nubanCheckDigit } from '#contract/bank-cards'
 import { createDb, type Db } from '../../api/db/connect'
 import { createSession } from '../../api/models/sessions'
+import { createStaffSession, insertStaff, updateStaff } from '../../api/models/staff'
 import { createUser } from '../../api/models/users'
 import { auditBooks } from '../../api/services/ledger'
 import { createTestDatabase, type TestDatabase } from '../support/db'
@@ -121,11 +122,15 @@ describe('kill -9 in the middle of payouts', () => {
       { token },
     )
     expect(card.code, card.msg).toBe(200)
+    // The credit is a staff admin's (ADMIN_TOKEN may not move money), made straight in the database.
+    const staff = await insertStaff(db, { email: `crash-admin.${now}@staff.test`, role: 'admin', createdBy: 'test' }, now)
+    await updateStaff(db, staff.id, { status: 'active' }, now)
+    const staffToken = (await createStaffSession(db, staff.id, now, 3_600_000)).token
     const credit = await call(
       port,
       '/admin/wallet/adjust',
       { userId: user.id, amount: 10_000_000, reason: 'crash test', requestId: `credit${now}` },
-      { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      { authorization: `Bearer ${staffToken}` },
     )
     expect(credit.code).toBe(200)
     const ids: string[] = []

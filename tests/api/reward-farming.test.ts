@@ -140,6 +140,6 @@ describe("the operators' view", () => {
     expect(kept).toHaveLength(1)
     expect(kept[0].bank_account).not.toContain(shared)
     // Operators only.
-    expect((await api.get('/admin/signals/sharedBankAccounts')).status).toBe(403)
+    expect((await api.get('/admin/signals/sharedBankAccounts')).status).toBe(401)
   })
 })

@@ -41,19 +41,21 @@ const pageView = (extra: Record<string, unknown> = {}) => ({
 })
 
 describe('POST /analytics', () => {
-  it("forwards a signed-in person's event: the person from the token, never the body's id, the e-mail dropped", async () => {
+  it("forwards a signed-in person's event: the person and e-mail from the token, never the body's", async () => {
     const email = newEmail('beacon')
     const { user, token } = await seedUser(api, { email })
     const other = await seedUser(api, { email: newEmail('other') })
     const jar = await signedInJar(token, { login_id: user.id, login_email: email })
-    const res = await beacon(pageView({ userId: other.user.id, userEmail: email }), { jar })
+    const res = await beacon(pageView({ userId: other.user.id, userEmail: other.user.email }), { jar })
     expect(res.status).toBe(204)
     expect(await res.text()).toBe('')
     const stored = (await rows()).filter((r) => r.user_id === user.id)
     expect(stored).toHaveLength(1)
     expect(stored[0]).toMatchObject({ name: 'page_view', visitor_id: VISITOR })
     expect(JSON.parse(stored[0].context_json!)).toMatchObject({ path: '/wallet', platform: 'Android', timezone: 'Africa/Lagos' })
-    expect(JSON.stringify(await rows())).not.toContain(email)
+    // SPEC §3: the event carries the signed-in person's e-mail, the token's, never the body's.
+    expect(JSON.stringify(stored)).toContain(email)
+    expect(JSON.stringify(await rows())).not.toContain(other.user.email)
     expect((await rows()).some((r) => r.user_id === other.user.id)).toBe(false)
   })
 
