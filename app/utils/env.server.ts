@@ -39,17 +39,10 @@ const KEYS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 let cached: WebEnv | undefined
 let cachedFrom: Array<string | undefined> = []
 
-/**
- * In production the build reads its environment once: process.env does not change under a running
- * process, and comparing it key by key on every read is a cost for nothing. Decided when the build
- * is loaded; tests (NODE_ENV=test), which change the environment between cases, get it re-read.
- */
-const readOnce = process.env.NODE_ENV === 'production'
-
 export function getWebEnv(): WebEnv {
-  // Re-read when the environment changed (tests switch upstreams between files): compared value
-  // by value, nothing built.
-  if (cached && (readOnce || KEYS.every((k, i) => process.env[k] === cachedFrom[i]))) return cached
+  // Re-read when the environment changed (tests switch upstreams and settings between cases, in
+  // the production build too, where the compiler fixes NODE_ENV): compared value by value, nothing built.
+  if (cached && KEYS.every((k, i) => process.env[k] === cachedFrom[i])) return cached
   const key = KEYS.map((k) => process.env[k])
   const parsed = schema.parse(blankToUndefined(process.env))
   const sessionSecrets = (parsed.SESSION_SECRET ?? '')

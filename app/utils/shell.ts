@@ -15,26 +15,23 @@ export function useViewportHeight() {
 }
 
 /**
- * A second tap within 300 ms, anywhere, is suppressed: no double submits or double navigations,
- * and no tap on what a first tap just brought under the finger. Only real taps count (isTrusted):
- * a click our own code dispatches (a button opening the file picker) is not a tap, and neither is
- * the click a label passes on to its own control. Capture phase, so it runs before React's and the
- * browser's own handling.
+ * A second tap within 300 ms on the same control is suppressed: no double submits or double
+ * navigations. A tap on another control is a new intention and goes through.
+ * Capture phase, so it runs before React's and the browser's own handling.
  */
 export function useDoubleTapGuard(windowMs = DOUBLE_TAP_MS) {
   useEffect(() => {
-    let last = { at: -Infinity, target: null as EventTarget | null }
+    let last = { at: -Infinity, target: null as Element | null }
     const onClick = (event: MouseEvent) => {
-      if (!event.isTrusted) return
-      const label = last.target instanceof HTMLLabelElement ? last.target : null
-      if (label && label.control === event.target) return
+      const target =
+        event.target instanceof Element ? (event.target.closest('a,button,input,label,summary,[role="button"]') ?? event.target) : null
       const now = event.timeStamp || performance.now()
-      if (now - last.at < windowMs) {
+      if (target && target === last.target && now - last.at < windowMs) {
         event.preventDefault()
         event.stopImmediatePropagation()
         return
       }
-      last = { at: now, target: event.target instanceof Element ? (event.target.closest('label') ?? event.target) : null }
+      last = { at: now, target }
     }
     document.addEventListener('click', onClick, true)
     return () => document.removeEventListener('click', onClick, true)

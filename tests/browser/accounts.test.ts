@@ -123,6 +123,7 @@ for (const js of [true, false]) {
       const { context, page, email } = await seededOnLogin(js)
       await page.getByRole('link', { name: 'E-mail code' }).click()
       await page.waitForURL(/mode=code/)
+      await readFirst(page)
       await page.getByLabel('E-mail', { exact: true }).fill(email)
       await page.getByRole('button', { name: 'Send code' }).click()
       await page.getByLabel('Verification code').waitFor()

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectToast, gotoIn, hydrated, launchChromium, phone, type RunningApp, signIn, startApp } from '../support/app'
+import { expectToast, gotoIn, hydrated, launchChromium, phone, readFirst, type RunningApp, signIn, startApp } from '../support/app'
 import { ops, sold } from '../support/selling'
 import { adjust, walletUser, withdraw } from '../support/wallet'
 
@@ -77,6 +77,7 @@ for (const js of [true, false]) {
 
       await bell(page).click()
       await page.waitForURL(`${app.url}/notification`)
+      await readFirst(page)
       if (js) await hydrated(page)
       // A client navigation changes the URL before the new screen is drawn: wait for it.
       await expect.poll(() => page.getByText('4 unread', { exact: true }).isVisible()).toBe(true)
@@ -87,23 +88,27 @@ for (const js of [true, false]) {
       // Open the newest: it is read on the way to its order.
       await page.getByRole('button', { name: /^Unread: Order in review/ }).click()
       await page.waitForURL(`${app.url}/order/${order.id}`)
+      await readFirst(page)
       if (js) await hydrated(page)
       await expect.poll(() => bell(page).getAttribute('aria-label')).toBe('3 unread notifications')
 
       await bell(page).click()
       await page.waitForURL(`${app.url}/notification`)
+      await readFirst(page)
       if (js) await hydrated(page)
       // Read now: a plain link, no longer marked.
       expect(await page.getByRole('link', { name: /^Order in review/ }).getAttribute('href')).toBe(`/order/${order.id}`)
       expect(await page.getByRole('button', { name: /Order in review/ }).count()).toBe(0)
       await page.getByRole('button', { name: /^Unread: Withdrawal requested/ }).click()
       await page.waitForURL(`${app.url}/wallet/withdraw/${w.id}`)
+      await readFirst(page)
       if (js) await hydrated(page)
       await expect.poll(() => bell(page).getAttribute('aria-label')).toBe('2 unread notifications')
       expect(await accountTab(page).count()).toBe(0) // a deeper screen: no tab bar
 
       await bell(page).click()
       await page.waitForURL(`${app.url}/notification`)
+      await readFirst(page)
       if (js) await hydrated(page)
       await page.getByRole('button', { name: 'Mark all read' }).click()
       await expectToast(page, 'All notifications marked as read')

@@ -25,7 +25,8 @@ import {
   TEST_PASSWORD,
 } from '../support/app'
 import { newEmail } from '../support/kit'
-import { newCode, ops, photo, sold } from '../support/selling'
+import { jpeg, newCode, ops, photo, sold, upload } from '../support/selling'
+import { testStaffToken } from '../support/staff'
 
 /**
  * Selling as a person does it: Debian Chromium, a 390×844 phone, JavaScript on and off, the
@@ -131,8 +132,10 @@ for (const js of [true, false]) {
       // The order, then History (its Back), then the order again from its row.
       await page.getByRole('link', { name: 'See the order' }).click()
       await page.waitForURL(`${app.url}/order/${orderId}`)
+      await readFirst(page)
       await page.getByRole('link', { name: 'Back' }).click()
       await page.waitForURL(`${app.url}/history`)
+      await readFirst(page)
       await expect
         .poll(() => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).getAttribute('aria-current'))
         .toBe('page')
@@ -243,7 +246,8 @@ for (const js of [true, false]) {
       const { context, page, token } = await signedInPhone(browser, app, { js })
       const order = await sold(app.api, token, { brandId: 'steam', cards: [{ faceValue: 5_000, cardCodes: [newCode()] }] })
       await ops(app.api).claim(order.id)
-      const proof = await photo(app.api, token)
+      // A proof is the operator's own upload (a seller's photo is refused as proof).
+      const proof = (await upload(app.api, { admin: await testStaffToken(app.api) }, await jpeg(800, 600))).body.data.fileId
       await ops(app.api).reject(order.id, 'ALREADY_USED', { note: 'Steam shows it was redeemed on 3 May.', proofImageId: proof })
       await goto(page, js, `/order/${order.id}`)
       const why = page.getByRole('region', { name: 'Why the card was rejected' })
@@ -359,7 +363,7 @@ describe('accessibility (axe-core) on every selling screen, light and dark', () 
       await ops(app.api).claim(rejected.id)
       await ops(app.api).reject(rejected.id, 'OTHER', {
         note: 'The card is from another region.',
-        proofImageId: await photo(app.api, token),
+        proofImageId: (await upload(app.api, { admin: await testStaffToken(app.api) }, await jpeg(800, 600))).body.data.fileId,
       })
       const visitor = ['/', '/order/sell', '/order/sell?brandId=steam&country=US&cardType=ecode&faceValue=50']
       const member = [
