@@ -46,6 +46,8 @@ export class UpstreamError extends Error {
 
 export type CallOptions = {
   token?: string | null
+  /** A staff session's token (the operator console), sent as `Authorization: Bearer`. */
+  bearer?: string | null
   query?: Record<string, string | number | boolean | undefined>
   /** The visitor's address, forwarded so the api can rate-limit per person, not per web server. */
   clientIp?: string
@@ -71,6 +73,7 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
     const timeoutMs = config.timeoutMs ?? env.UPSTREAM_TIMEOUT_MS
     const headers: Record<string, string> = { clientType: 'h5', accept: 'application/json' }
     if (options.token) headers.token = options.token
+    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`
     // The api believes this header from the web tier only (its TRUST_PROXY): one address, the
     // visitor's, as server.ts decided it. Anything that is not an address is not forwarded.
     if (options.clientIp && isIP(options.clientIp)) headers['x-forwarded-for'] = options.clientIp

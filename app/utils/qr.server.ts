@@ -25,3 +25,10 @@ export function qrSvg(url: string): Promise<string> {
   }
   return svg
 }
+
+/**
+ * A QR code of a secret (an authenticator's otpauth:// URI): drawn fresh and never kept, so the
+ * seed lives only as long as the page that shows it.
+ */
+export const secretQrSvg = (text: string): Promise<string> =>
+  QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } })

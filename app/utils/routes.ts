@@ -6,8 +6,9 @@
  *   guest       logged-in users are sent to / (Login, Register)
  */
 import { useMatches } from '@remix-run/react'
+import { consoleRouteFor, isConsolePath, type ConsoleAccess } from './console-routes'
 
-export type Access = 'public' | 'login' | 'guest'
+export type Access = 'public' | 'login' | 'guest' | ConsoleAccess
 export type ScreenRoute = { path: string; screen: string; title: string; access: Access }
 
 export const screens: ScreenRoute[] = [
@@ -73,6 +74,8 @@ export const resourceRoutes: { path: string; access: Access }[] = [
 
 /** Unknown paths are public: they answer 404 without revealing whether you are signed in. */
 export function accessFor(pathname: string): Access {
+  // The operator console (/ops/*) has its own table and its own sign-in (console-routes.ts).
+  if (isConsolePath(pathname)) return consoleRouteFor(pathname)?.access ?? 'staff'
   return screenFor(pathname)?.access ?? resourceRoutes.find((r) => matches(r.path, pathname))?.access ?? 'public'
 }
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import * as root from '~/root'
 import { meta } from '~/root'
 import * as login from '~/routes/login'
+import { consoleRoutes } from '~/utils/console-routes'
 import { transportMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { accessFor, resourceRoutes, screens, screenFor } from '~/utils/routes'
@@ -56,6 +57,19 @@ async function accessProblems(route: RouteEntry): Promise<string[]> {
         problems.push(`${route.path}: its action answers a visitor without sending them to /login`)
       break
     }
+    case 'staff': {
+      // The console: no staff session (a customer's session is not one) → the staff sign-in.
+      const target = `${pathname}?x=1`
+      const customer = await signedInJar('some-token')
+      for (const jar of [undefined, customer]) {
+        if (typeof mod.loader !== 'function') problems.push(`${route.path}: a console page needs a loader that guards it`)
+        else if (!redirectsTo(await load(mod.loader, target, jar), `/ops/login?redirectTo=${encodeURIComponent(target)}`))
+          problems.push(`${route.path}: its loader answers someone without a staff session without sending them to /ops/login`)
+        if (mod.action && !redirectsTo(await call(mod.action, makeRequest(pathname, { form: { a: 'b' }, jar })), '/ops/login'))
+          problems.push(`${route.path}: its action answers someone without a staff session without sending them to /ops/login`)
+      }
+      break
+    }
     case 'guest': {
       const jar = await signedInJar('some-token')
       if (typeof mod.loader !== 'function' || !redirectsTo(await load(mod.loader, pathname, jar), '/'))
@@ -69,7 +83,7 @@ async function accessProblems(route: RouteEntry): Promise<string[]> {
 }
 
 const appRoutes = routeTree(appDir)
-const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path)])
+const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path), ...consoleRoutes.map((r) => r.path)])
 
 describe('the route table is the one place for access and titles (SPEC §2)', () => {
   it('lists the 23 screens of the specification, and the two the product adds (Help & Support, Rewards)', () => {

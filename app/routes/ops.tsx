@@ -1,0 +1,32 @@
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Outlet, useLoaderData } from '@remix-run/react'
+import { ConsoleShell, consoleMeta } from '~/components/console'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import consoleStyles from '~/styles/screens/console.css'
+import { currentStaff } from '~/upstream/staff.server'
+import { commitStaffSession } from '~/utils/staff-session.server'
+import { toastOf } from '~/utils/toast.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
+export const meta = consoleMeta
+
+/** The console's frame for every desk: who is signed in (asked of the api), the console's toast. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { staff, session, dirty } = await currentStaff(request, context)
+  const flashed = session.get('toast')
+  const headers = dirty || flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined
+  return json({ staff: { email: staff.email, role: staff.role }, toast: flashed ? toastOf(flashed) : null }, { headers })
+}
+
+export default function ConsoleLayout() {
+  const { staff, toast } = useLoaderData<typeof loader>()
+  return (
+    <ConsoleShell staff={staff} toast={toast}>
+      <Outlet />
+    </ConsoleShell>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,15 @@
+import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { staffApi } from '#contract/staff'
+import { staffFlow } from '~/upstream/staff.server'
+import { consoleMessages } from '~/utils/console-messages'
+import { commitStaffSession, emptyStaffSession, flashStaffToast, getStaffSession, OPS_LOGIN } from '~/utils/staff-session.server'
+
+export const loader = () => redirect(OPS_LOGIN)
+
+/** Sign out of the console: the api ends the staff session, and this browser forgets it either way. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if ((await getStaffSession(request)).get('token')) await staffFlow(request, context, staffApi.logout, {})
+  const session = await emptyStaffSession()
+  flashStaffToast(session, { type: 'info', message: consoleMessages.signedOut })
+  return redirect(OPS_LOGIN, { headers: { 'Set-Cookie': await commitStaffSession(session) } })
+}

@@ -1,0 +1,126 @@
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { json, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
+import { z } from 'zod'
+import { passwordField } from '#contract/accounts'
+import { Refusals } from '#contract/refusals'
+import { totpCodeField } from '#contract/staff'
+import { ActionToast } from '~/components/action-toast'
+import { Button } from '~/components/button'
+import { ConsoleCard, consoleMeta } from '~/components/console'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Field, FormError, PasswordField } from '~/components/forms'
+import consoleStyles from '~/styles/screens/console.css'
+import { setupCompleteFlow, setupStartFlow } from '~/upstream/staff.server'
+import { consoleMessages } from '~/utils/console-messages'
+import { formRefusal, readForm } from '~/utils/form.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
+import { secretQrSvg } from '~/utils/qr.server'
+import { OPS_LOGIN, redirectWithStaffToast } from '~/utils/staff-session.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
+export const meta = consoleMeta
+// The page shows an authenticator seed: no cache anywhere may keep it.
+export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
+
+const TOKEN = /^[A-Za-z0-9_-]{20,128}$/
+
+const setupSchema = z
+  .object({
+    password: passwordField.refine((p) => p.length >= 12, 'Password must be at least 12 characters'),
+    confirmPassword: z.string({ required_error: 'Type the password again' }),
+    code: totpCodeField,
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: 'The two passwords differ', path: ['confirmPassword'] })
+
+/**
+ * The one-time set-up link `npm run ops -- staff add` (or an admin) made: each opening makes a
+ * fresh authenticator seed (the api's rule), shown as a QR code and as text to type. The person
+ * chooses a password and proves the app with its first code.
+ */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const token = params.token ?? ''
+  const dead = () => json({ ok: false as const, message: consoleMessages.setupLinkDead }, { status: 410 })
+  if (!TOKEN.test(token)) return dead()
+  const started = await setupStartFlow(request, context, token)
+  if (!started.success) {
+    if (started.code === Refusals.STAFF_SETUP_INVALID.code || started.status === 400) return dead()
+    throw json({ message: started.msg }, { status: 503 })
+  }
+  const { email, role, otpauthUri, secret } = started.data
+  return json({ ok: true as const, email, role, secret, qr: await secretQrSvg(otpauthUri) })
+}
+
+// With JavaScript a failed attempt keeps the QR code on screen (a fresh seed would void the one scanned).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod?.toUpperCase() === 'POST' ? false : defaultShouldRevalidate
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const token = params.token ?? ''
+  const form = await readForm(request)
+  const submission = parseWithZod(form, { schema: setupSchema })
+  if (!TOKEN.test(token)) return formRefusal(submission, {}, consoleMessages.setupLinkDead)
+  if (submission.status !== 'success') return formRefusal(submission, {})
+  const { password, code } = submission.value
+  const result = await setupCompleteFlow(request, context, { token, password, code })
+  if (!result.success) return formRefusal(submission, {}, result)
+  return redirectWithStaffToast(request, OPS_LOGIN, { type: 'success', message: consoleMessages.setupDone })
+}
+
+export default function StaffSetup() {
+  const data = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
+  if (!data.ok)
+    return (
+      <ConsoleCard title="Set-up link" toast={null}>
+        <p>{data.message}</p>
+      </ConsoleCard>
+    )
+  return (
+    <ConsoleCard title="Set up your console account" toast={null}>
+      <ActionToast toast={reply?.toast} />
+      <p>
+        <strong>{data.email}</strong> · {data.role}
+      </p>
+      <p>Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy…).</p>
+      <div className="ops-qr" role="img" aria-label="QR code for your authenticator app" dangerouslySetInnerHTML={{ __html: data.qr }} />
+      <p className="cl-muted">
+        Cannot scan? Type this key: <span className="ops-secret">{data.secret}</span>
+      </p>
+      <SetupForm reply={reply} />
+    </ConsoleCard>
+  )
+}
+
+function SetupForm({ reply }: { reply: ReturnType<typeof useActionData<typeof action>> }) {
+  const [form, fields] = useSchemaForm(setupSchema, { id: 'ops-setup', lastResult: reply?.result })
+  const pending = usePendingIntent()
+  return (
+    <Form method="post" className="cl-form" {...getFormProps(form)}>
+      <PasswordField
+        label="Choose a password (12 characters or more)"
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+        errors={fields.password.errors}
+      />
+      <PasswordField
+        label="The password again"
+        inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+        errors={fields.confirmPassword.errors}
+      />
+      <Field
+        label="The 6-digit code your app shows now"
+        inputProps={{ ...getInputProps(fields.code, { type: 'text' }), inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 }}
+        errors={fields.code.errors}
+      />
+      <FormError errors={form.errors} id={form.errorId} />
+      <Button type="submit" variant="primary" block pending={pending}>
+        Finish set-up
+      </Button>
+    </Form>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

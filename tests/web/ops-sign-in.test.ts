@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest'
+import { adminStaffApi } from '#contract/staff'
+import * as layout from '~/routes/ops'
+import * as dashboard from '~/routes/ops._index'
+import * as login from '~/routes/ops_.login'
+import * as logout from '~/routes/ops_.logout'
+import * as setup from '~/routes/ops_.setup.$token'
+import { consoleNav } from '~/utils/console-routes'
+import { totpCode } from '../../api/lib/totp'
+import { jarFor, staffJar, staffToastOf } from '../support/console'
+import { useTestApi } from '../support/kit'
+import { bearer, codeAt, seedStaff, STAFF_PASSWORD, testStaffToken } from '../support/staff'
+import { CookieJar, jsonOf, load, signedInJar, submit } from '../support/web'
+
+/** The console's own sign-in (/ops/login, /ops/setup/<token>, /ops/logout) against the real api. */
+const api = useTestApi()
+
+describe('/ops/login: e-mail and password, then the authenticator code', () => {
+  it('signs a staff member in through both steps; the challenge never leaves the cookie', async () => {
+    const staff = await seedStaff(api, { role: 'reviewer' })
+    const jar = new CookieJar()
+    expect(await jsonOf(await load(login.loader, '/ops/login', jar))).toMatchObject({ step: 'password' })
+
+    const step1 = await submit(
+      login.action,
+      '/ops/login',
+      { intent: 'password', email: staff.email, password: STAFF_PASSWORD, redirectTo: '/ops/review' },
+      jar,
+    )
+    expect(step1).toHaveRedirect('/ops/login?redirectTo=%2Fops%2Freview')
+    const page = await load(login.loader, '/ops/login?redirectTo=%2Fops%2Freview', jar)
+    const body = await page.text()
+    expect(JSON.parse(body)).toMatchObject({ step: 'code', email: staff.email, redirectTo: '/ops/review' })
+    expect(body).not.toMatch(/challenge/i)
+
+    const wrong = await submit(login.action, '/ops/login', { intent: 'code', code: '000000' }, jar)
+    expect(wrong.status).toBe(400)
+    expect(JSON.stringify(await jsonOf(wrong))).toContain('The authenticator code is wrong')
+
+    const right = await submit(
+      login.action,
+      '/ops/login',
+      { intent: 'code', code: codeAt(api, staff.seed), redirectTo: '/ops/review' },
+      jar,
+    )
+    expect(right).toHaveRedirect('/ops/review')
+    expect(await staffToastOf(right)).toMatchObject({ type: 'success', message: 'Signed in' })
+    const frame = await jsonOf(await load(layout.loader, '/ops', jar))
+    expect(frame.staff).toEqual({ email: staff.email, role: 'reviewer' })
+  })
+
+  it('a wrong password stays on the first step with the api sentence; a bad e-mail is named', async () => {
+    const staff = await seedStaff(api)
+    const bad = await submit(login.action, '/ops/login', { intent: 'password', email: staff.email, password: 'not the password at all' })
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(await jsonOf(bad))).toContain('Incorrect e-mail or password')
+    const malformed = await submit(login.action, '/ops/login', { intent: 'password', email: 'nope', password: 'x' })
+    expect(malformed.status).toBe(400)
+  })
+
+  it('a code without a challenge, or with a hostile redirect, goes back to the first step and never off the console', async () => {
+    const jar = new CookieJar()
+    const res = await submit(login.action, '/ops/login', { intent: 'code', code: '123456', redirectTo: 'https://evil.example/' }, jar)
+    expect(res).toHaveRedirect('/ops/login')
+    const to = await submit(login.action, '/ops/login', { intent: 'restart', redirectTo: '//evil.example' }, jar)
+    expect(to).toHaveRedirect('/ops/login')
+    // A customer's page is not a console target either.
+    const staff = await seedStaff(api)
+    const signedIn = await jarFor(staff)
+    expect(await load(login.loader, '/ops/login?redirectTo=%2Fwallet', signedIn)).toHaveRedirect('/ops')
+  })
+
+  it('a customer session is not a staff session: /ops sends a customer to the staff sign-in', async () => {
+    const customer = await signedInJar('customer-token')
+    expect(await load(dashboard.loader, '/ops', customer)).toHaveRedirect('/ops/login')
+    expect(await jsonOf(await load(login.loader, '/ops/login', customer))).toMatchObject({ step: 'password' })
+  })
+})
+
+describe('the console frame', () => {
+  it('shows each role only its desks', () => {
+    const paths = (role: 'reviewer' | 'payouts' | 'admin') => consoleNav(role).map((d) => d.path)
+    expect(paths('reviewer')).not.toContain('/ops/staff')
+    expect(paths('admin')).toEqual(expect.arrayContaining(paths('reviewer')))
+  })
+
+  it('follows the api: a session the api ended sends the staff member to sign in again', async () => {
+    const { jar, staff } = await staffJar(api, 'payouts')
+    expect(await jsonOf(await load(layout.loader, '/ops', jar))).toMatchObject({ staff: { role: 'payouts' } })
+    await api.post('/staff/logout', {}, { headers: bearer(staff.token) })
+    const res = await load(layout.loader, '/ops/payouts', jar)
+    expect(res).toHaveRedirect('/ops/login?redirectTo=%2Fops%2Fpayouts')
+    expect(await staffToastOf(res)).toMatchObject({ message: 'Your console session ended. Please sign in again.' })
+  })
+
+  it('a role changed by an admin shows at the next page', async () => {
+    const { jar, staff } = await staffJar(api, 'reviewer')
+    const admin = await testStaffToken(api)
+    await api.post('/admin/staff/role', { email: staff.email, role: 'payouts' }, { headers: bearer(admin) })
+    const res = await load(layout.loader, '/ops', jar)
+    expect((await jsonOf(res)).staff.role).toBe('payouts')
+    expect(await jsonOf(await load(dashboard.loader, '/ops', jar))).toMatchObject({ desks: expect.any(Array) })
+  })
+})
+
+describe('/ops/logout', () => {
+  it('ends the api session and forgets it here', async () => {
+    const { jar, staff } = await staffJar(api, 'admin')
+    const res = await submit(logout.action, '/ops/logout', {}, jar)
+    expect(res).toHaveRedirect('/ops/login')
+    expect((await api.get('/staff/me', { headers: bearer(staff.token) })).status).toBe(401)
+    expect(await load(dashboard.loader, '/ops', jar)).toHaveRedirect('/ops/login')
+  })
+})
+
+describe('/ops/setup/<token>', () => {
+  it('shows a QR code and the key once, uncached; a code from the app finishes set-up', async () => {
+    const admin = await testStaffToken(api)
+    const email = `new.${Date.now()}@staff.test`
+    const invited = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, { headers: bearer(admin) })
+    const { setupToken } = adminStaffApi.invite.data.parse(invited.body.data)
+    const path = `/ops/setup/${setupToken}`
+    const page = await load(setup.loader, path, undefined, { token: setupToken })
+    expect(page.status).toBe(200)
+    const data = await jsonOf(page)
+    expect(data).toMatchObject({ ok: true, email, role: 'reviewer' })
+    expect(data.qr).toMatch(/^<svg/)
+    expect(setup.headers({} as never)).toEqual({ 'Cache-Control': 'no-store' })
+
+    const short = await submit(setup.action, path, { password: 'short', confirmPassword: 'short', code: '123456' }, undefined, {
+      token: setupToken,
+    })
+    expect(short.status).toBe(400)
+    const password = 'a long staff password 42'
+    const done = await submit(
+      setup.action,
+      path,
+      { password, confirmPassword: password, code: totpCode(data.secret, api.clock.now()) },
+      undefined,
+      {
+        token: setupToken,
+      },
+    )
+    expect(done).toHaveRedirect('/ops/login')
+    expect(await staffToastOf(done)).toMatchObject({ type: 'success' })
+    const signIn = await api.post('/staff/login', { email, password })
+    expect(signIn.body.code).toBe(200)
+  })
+
+  it('a used, unknown or malformed link says so (410), never a 500', async () => {
+    for (const token of ['x'.repeat(43), 'short', '../../etc']) {
+      const res = await load(setup.loader, `/ops/setup/${encodeURIComponent(token)}`, undefined, { token })
+      expect(res.status).toBe(410)
+      expect(await jsonOf(res)).toMatchObject({ ok: false })
+    }
+  })
+})
