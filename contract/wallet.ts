@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { get } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { currencyCode, minorUnits } from './money'
+import { withdrawalSchema } from './withdrawals'
 
 /**
  * The wallet (DESIGN §3): `balance` is what can be withdrawn now, `frozen` what is on hold for
@@ -84,7 +85,22 @@ export type BalanceLogEntry = z.infer<typeof balanceLogEntry>
 
 export const balanceLogPage = pageSchema(balanceLogEntry)
 
+/**
+ * The Wallet screen in one answer: the balances, a page of the activity, and the withdrawals on
+ * their way (pending and processing, the soonest due first) — one call a page instead of four.
+ */
+export const walletOverviewData = z.object({
+  info: walletInfoData,
+  log: balanceLogPage,
+  onTheirWay: z.array(withdrawalSchema),
+})
+export type WalletOverview = z.infer<typeof walletOverviewData>
+
+/** How many withdrawals on their way the overview lists (a person rarely has more than one or two). */
+export const ON_THEIR_WAY_MAX = 10
+
 export const walletApi = {
   info: get('/v1/wallet/info', 'user', z.object({}), walletInfoData),
   pageBalanceLog: get('/v1/user/pageBalanceLog', 'user', pageQuerySchema, balanceLogPage),
+  overview: get('/v1/wallet/overview', 'user', pageQuerySchema, walletOverviewData),
 }

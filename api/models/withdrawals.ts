@@ -52,6 +52,18 @@ export const withdrawalEvents = (db: Db, ids: string[]): Promise<WithdrawalEvent
     ? Promise.resolve([])
     : db.selectFrom('withdrawal_events').selectAll().where('withdrawal_id', 'in', ids).orderBy('at').orderBy('id').execute()
 
+/** A person's withdrawals still on their way (pending or processing), up to `limit`. */
+export function openWithdrawals(db: Db, userId: string, limit: number) {
+  return db
+    .selectFrom('withdrawals')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['pending', 'processing'])
+    .orderBy('created_at', 'asc')
+    .limit(limit)
+    .execute()
+}
+
 export async function pageWithdrawals(
   db: Db,
   filter: { userId?: string; status?: string; oldestFirst?: boolean },

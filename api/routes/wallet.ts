@@ -8,5 +8,6 @@ export function walletRoutes(deps: ApiDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.info, ({ user }) => wallet.walletInfo(deps, user))
   bind(api.pageBalanceLog, ({ user, input }) => wallet.balanceLog(deps, user, input))
+  bind(api.overview, ({ user, input }) => wallet.walletOverview(deps, user, input))
   return router
 }

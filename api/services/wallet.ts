@@ -1,11 +1,12 @@
 import type { PageQuery } from '#contract/envelope'
-import type { WalletInfo } from '#contract/wallet'
+import { ON_THEIR_WAY_MAX, type WalletInfo, type WalletOverview } from '#contract/wallet'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { liveBankCards } from '../models/bank-cards'
+import { openWithdrawals } from '../models/withdrawals'
 import { findWallet, pageBalanceLog } from './ledger'
 import { getPinState } from './pin'
-import { remainingToday } from './withdrawals'
+import { remainingToday, toWithdrawal } from './withdrawals'
 
 /** What the Wallet and Withdraw screens show: balances, PIN state and today's limits. */
 export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo> {
@@ -38,4 +39,15 @@ export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo>
 
 export function balanceLog(deps: ApiDeps, user: User, page: PageQuery) {
   return pageBalanceLog(deps.db, user.id, page.pageNum, page.pageSize)
+}
+
+/** The Wallet screen's one call: balances, a page of activity, the withdrawals on their way. */
+export async function walletOverview(deps: ApiDeps, user: User, page: PageQuery): Promise<WalletOverview> {
+  const [info, log, open] = await Promise.all([
+    walletInfo(deps, user),
+    balanceLog(deps, user, page),
+    openWithdrawals(deps.db, user.id, ON_THEIR_WAY_MAX),
+  ])
+  const onTheirWay = (await Promise.all(open.map((row) => toWithdrawal(deps, row)))).sort((a, b) => a.expectedBy - b.expectedBy)
+  return { info, log, onTheirWay }
 }

@@ -86,7 +86,7 @@ export default function StaffSetup() {
       <p>Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy…).</p>
       <div className="ops-qr" role="img" aria-label="QR code for your authenticator app" dangerouslySetInnerHTML={{ __html: data.qr }} />
       <p className="cl-muted">
-        Cannot scan? Type this key: <span className="ops-secret">{data.secret}</span>
+        Cannot scan? Type this key: <span className="ops-secret">{data.secret.replace(/(.{4})(?=.)/g, '$1 ')}</span>
       </p>
       <SetupForm reply={reply} />
     </ConsoleCard>

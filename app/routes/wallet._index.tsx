@@ -4,7 +4,6 @@ import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
-import type { Withdrawal } from '#contract/withdrawals'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -15,8 +14,7 @@ import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
-import { balanceLogFlow, walletInfoFlow } from '~/upstream/wallet.server'
-import { withdrawalPageFlow } from '~/upstream/withdrawals.server'
+import { walletOverviewFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { balanceLogLabels, walletMessages as W, withdrawalStatusLabels } from '~/utils/messages'
 
@@ -34,21 +32,8 @@ function pageOf(request: Request): number {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const pageNum = pageOf(request)
-  const [infoResult, logResult] = await Promise.all([
-    walletInfoFlow(request, context),
-    balanceLogFlow(request, context, { pageNum, pageSize: PAGE_SIZE }),
-  ])
-  const info = loaded(infoResult)
-  const log = loaded(logResult)
-  // What is on hold, withdrawal by withdrawal, with the time each one is due.
-  let onTheirWay: Withdrawal[] = []
-  if (info.frozen > 0) {
-    const pages = await Promise.all(
-      (['pending', 'processing'] as const).map((status) => withdrawalPageFlow(request, context, { pageNum: 1, pageSize: 10, status })),
-    )
-    onTheirWay = pages.flatMap((p) => (p.success ? p.data.list : [])).sort((a, b) => a.expectedBy - b.expectedBy)
-  }
+  // One call: balances, this page of activity, and what is on hold withdrawal by withdrawal.
+  const { info, log, onTheirWay } = loaded(await walletOverviewFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
   return json({ info, log, onTheirWay })
 }
 

@@ -5,9 +5,9 @@ import { flowFallbacks as fallback } from '~/utils/messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
-/** The wallet (DESIGN §3 /v1/wallet/info, /v1/user/pageBalanceLog), one flow per contract call. */
+/** The wallet (DESIGN §3 /v1/wallet/info; the Wallet screen's /v1/wallet/overview), one flow per call a screen makes. */
 export const walletInfoFlow = (request: Request, context: AppLoadContext) =>
   flow(fallback.wallet, () => callApi(request, context, api.info, {}))
 
-export const balanceLogFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.pageBalanceLog>) =>
-  flow(fallback.wallet, () => callApi(request, context, api.pageBalanceLog, query))
+export const walletOverviewFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.overview>) =>
+  flow(fallback.wallet, () => callApi(request, context, api.overview, query))

@@ -1,5 +1,4 @@
 import { json, type AppLoadContext } from '@remix-run/node'
-import type { InputOf } from '#contract/endpoint'
 import { Refusals } from '#contract/refusals'
 import { withdrawalsApi as api, type CreateWithdrawalBody } from '#contract/withdrawals'
 import { flowFallbacks as fallback, walletMessages } from '~/utils/messages'
@@ -12,9 +11,6 @@ export const createWithdrawalFlow = (request: Request, context: AppLoadContext, 
 
 export const withdrawalDetailFlow = (request: Request, context: AppLoadContext, id: string) =>
   flow(fallback.withdrawal, () => callApi(request, context, api.detail, { id }))
-
-export const withdrawalPageFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.page>) =>
-  flow(fallback.withdrawal, () => callApi(request, context, api.page, query))
 
 /**
  * A withdrawal for a screen, or a 404: another person's, an unknown id and a malformed one are

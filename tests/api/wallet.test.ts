@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CodeType } from '#contract/accounts'
 import type { BankCard } from '#contract/bank-cards'
 import { Refusals } from '#contract/refusals'
-import type { BalanceLogEntry } from '#contract/wallet'
+import type { BalanceLogEntry, WalletOverview } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
 import { auditBooks } from '../../api/services/ledger'
 import { seedUser } from '../support/api'
@@ -378,6 +378,34 @@ describe('operators', () => {
     expect((await walletInfo(api, token)).balance).toBe(250_000)
     await adjust(api, user.id, -50_000, 'Correction')
     expect((await walletInfo(api, token)).balance).toBe(200_000)
+  })
+})
+
+describe('the Wallet screen in one call (/v1/wallet/overview)', () => {
+  it('answers the balances, a page of activity and the withdrawals on their way, soonest due first', async () => {
+    const u = await walletUser(api, { balance: 2_000_000 })
+    const first = (await withdraw(api, u, 300_000)).body.data
+    api.clock.advance(60_000)
+    const second = (await withdraw(api, u, 400_000)).body.data
+    const res = await api.get<WalletOverview>('/v1/wallet/overview?pageNum=1&pageSize=2', { token: u.token })
+    expect(res.body.code).toBe(200)
+    const overview = res.body.data
+    expect(overview.info).toEqual(await walletInfo(api, u.token))
+    expect(overview.log).toMatchObject({ total: 3, pageNum: 1, pageSize: 2 })
+    expect(overview.log.list.map((e) => e.refId)).toEqual([second.id, first.id])
+    expect(overview.onTheirWay.map((w) => w.id)).toEqual([first.id, second.id])
+
+    await admin(api).post('/admin/withdraw/update', { id: first.id, status: 'failed', reason: 'Bank details do not match' })
+    const after = (await api.get<WalletOverview>('/v1/wallet/overview?pageNum=1&pageSize=20', { token: u.token })).body.data
+    expect(after.onTheirWay.map((w) => w.id)).toEqual([second.id])
+    expect(after.info).toMatchObject({ balance: 1_600_000, frozen: 400_000 })
+  })
+
+  it('needs a token, and names a bad page', async () => {
+    expect((await api.get('/v1/wallet/overview')).status).toBe(401)
+    const u = await walletUser(api)
+    const bad = await api.get('/v1/wallet/overview?pageSize=lots', { token: u.token })
+    expect(bad.status).toBe(400)
   })
 })
 
