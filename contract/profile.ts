@@ -29,6 +29,8 @@ export const walletSummarySchema = z.object({
   currency: z.string(),
   hasPin: z.boolean(),
   bankCardCount: z.number().int().nonnegative(),
+  /** The installation's time zone (IANA), in which order and message times are shown. */
+  timeZone: z.string().default('Africa/Lagos'),
 })
 export type WalletSummary = z.infer<typeof walletSummarySchema>
 

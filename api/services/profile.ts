@@ -31,6 +31,7 @@ async function walletSummary(deps: ApiDeps, user: User): Promise<WalletSummary> 
     currency: deps.config.wallet.currency,
     hasPin: Boolean(pin),
     bankCardCount: cards.length,
+    timeZone: deps.config.wallet.timeZone,
   }
 }
 

@@ -1,11 +1,11 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
 import { ordersApi as api, type SellBody } from '#contract/orders'
+import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { sellingMessages as M } from '~/utils/messages'
 import { callApi } from './call-api.server'
 import { flow, loaded } from './flow.server'
-import { walletInfoFlow } from './wallet.server'
 
 /** Orders (DESIGN §3 "Orders"), one flow per contract call. */
 export const sellFlow = (request: Request, context: AppLoadContext, body: SellBody) =>
@@ -41,6 +41,7 @@ export async function loadOrder(request: Request, context: AppLoadContext, id: s
  * the same as the wallet's. Only for showing times: if the wallet cannot say, the api's default.
  */
 export async function orderTimeZone(request: Request, context: AppLoadContext): Promise<string> {
-  const info = await walletInfoFlow(request, context)
-  return info.success ? info.data.limits.timeZone : 'Africa/Lagos'
+  // The page's own user index (the root asks the same; the request memo makes it one call).
+  const index = await flow('', () => callApi(request, context, profileApi.index, {}))
+  return (index.success && index.data.wallet?.timeZone) || 'Africa/Lagos'
 }
