@@ -91,7 +91,7 @@ export default function ChangePinScreen() {
   const actionData = useActionData<typeof action>()
   const mode = actionData?.mode ?? loaderMode
   return (
-    <Screen title="Change Withdrawal PIN" backTo={mode === 'reset' ? '/change-pin' : '/account'}>
+    <Screen backTo={mode === 'reset' ? '/change-pin' : '/account'}>
       <ActionToast toast={actionData?.toast} />
       {mode === 'reset' ? (
         <ResetPin reply={actionData?.mode === 'reset' ? (actionData as CodeStepReply) : undefined} redirectTo={redirectTo} />

@@ -75,7 +75,7 @@ export default function DeleteAccountScreen() {
   const actionData = useActionData<typeof action>()
   const unblock = info.blocker ? M.unblock[info.blocker.code] : undefined
   return (
-    <Screen title="Delete Account" backTo="/account">
+    <Screen backTo="/account">
       <ActionToast toast={actionData?.toast} />
       <header className="cl-delete__head">
         <h2 className="cl-title">{M.heading}</h2>

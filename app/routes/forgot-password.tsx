@@ -33,7 +33,7 @@ export default function ForgotPasswordScreen() {
   const actionData = useActionData<typeof action>()
   const verifying = actionData?.step === 'verify' && actionData.email ? actionData.email : undefined
   return (
-    <Screen title="Forgot Password" backTo="/login">
+    <Screen backTo="/login">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-auth">
         <header className="cl-auth__header">

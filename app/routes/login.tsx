@@ -76,7 +76,7 @@ export default function LoginScreen() {
   const codeReply = actionData?.mode === 'code' ? actionData : undefined
 
   return (
-    <Screen title="Login" backTo="/">
+    <Screen backTo="/">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-auth">
         <header className="cl-auth__header">

@@ -46,10 +46,7 @@ import { guardForm } from '~/utils/form-parse.server'
 import { isTransportFailure, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
-import type { ScreenHandle } from '~/utils/routes'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
-
-export const handle: ScreenHandle = { tabs: true }
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: sellStyles }]
 
@@ -414,7 +411,7 @@ export default function SellScreen() {
   const { brand, country, offer } = choice
   const rate = offer && country ? (rates.find((r) => r.country === country.country && r.cardType === offer.cardType) ?? null) : null
   return (
-    <Screen title="Sell Gift Card">
+    <Screen>
       <ActionToast toast={actionData?.toast} />
       {choice.notice ? (
         <div className="cl-callout cl-callout--warning" role="status">

@@ -48,7 +48,7 @@ export default function RegisterScreen() {
   const verifying = actionData?.step === 'verify' && actionData.email ? actionData.email : undefined
 
   return (
-    <Screen title="Register" backTo="/">
+    <Screen backTo="/">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-auth">
         <header className="cl-auth__header">

@@ -82,7 +82,7 @@ export default function TradingPlazaScreen() {
   const hydrated = useHydrated()
   const onChange = useFilterAsYouType()
   return (
-    <Screen title="Trading Plaza" backTo="/">
+    <Screen backTo="/">
       <Form method="get" className="cl-plaza-filters" role="search" aria-label="Rates" onChange={onChange}>
         <div className="cl-field">
           <label className="cl-field__label" htmlFor="plaza-q">
