@@ -120,6 +120,20 @@ export default tseslint.config(
       ],
     },
   },
+  // app/utils holds what every layer of the app may use; the api client (app/upstream) builds on
+  // it, never the other way round.
+  {
+    files: ['app/utils/**/*.ts', 'app/utils/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        restrictedImports([
+          { group: ['**/server/**', '**/server.ts'], message: 'app/ does not import the web process (server/)' },
+          { group: ['~/upstream/*', '**/upstream/**'], message: 'app/utils does not import the api client (app/upstream)' },
+        ]),
+      ],
+    },
+  },
   {
     files: ['server/**/*.ts', 'server.ts'],
     rules: {

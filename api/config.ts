@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_BRAND_NAME } from '#contract/brand'
 import type { TaskId } from '#contract/tasks'
 import { parseTrustedWeb } from './lib/client-address'
 
@@ -45,8 +46,8 @@ const envSchema = z.object({
   /** smtp (SMTP_URL), outbox (.eml files in OUTBOX_DIR, also printed), console (printed only). */
   MAIL_TRANSPORT: z.preprocess((v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined), z.enum(MAIL_TRANSPORTS).optional()),
   OUTBOX_DIR: z.string().trim().min(1).default('data/outbox'),
-  MAIL_FROM: z.string().trim().min(3).default('Cardlane <no-reply@cardlane.local>'),
-  BRAND_NAME: z.string().trim().min(1).default('Cardlane'),
+  MAIL_FROM: z.string().trim().min(3).default(`${DEFAULT_BRAND_NAME} <no-reply@cardlane.local>`),
+  BRAND_NAME: z.string().trim().min(1).default(DEFAULT_BRAND_NAME),
   /** Comma list of OAuth client ids whose id_tokens we accept (the `aud` claim). */
   GOOGLE_CLIENT_ID: z
     .string()

@@ -1,9 +1,10 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
+import { DEFAULT_BRAND_NAME } from '#contract/brand'
 import { Analytics } from './components/analytics'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
-import { mainTabs, TabBar } from './components/tab-bar'
+import { mainTabs, TabBar, useTabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
 import appStyles from './styles/app.css'
 import tokenStyles from './styles/tokens.css'
@@ -13,7 +14,7 @@ import { expiredResponse } from './utils/auth.server'
 import { getPublicEnv } from './utils/env.server'
 import { successMessages } from './utils/messages'
 import { useNonce } from './utils/nonce'
-import { accessFor, pageTitle, screenFor, useTabBar } from './utils/routes'
+import { accessFor, pageTitle, screenFor } from './utils/routes'
 import { commitSession, getSession } from './utils/session.server'
 import { useDoubleTapGuard, useViewportHeight } from './utils/shell'
 import { toastOf, type Toast } from './utils/toast.server'
@@ -77,7 +78,7 @@ let rootUnreachable = false
 export const shouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => defaultShouldRevalidate || rootUnreachable
 
 export const meta: MetaFunction<typeof loader> = ({ data, location, error }) => {
-  const brand = data?.env.brandName ?? 'Cardlane'
+  const brand = data?.env.brandName ?? DEFAULT_BRAND_NAME
   const screen = screenFor(location.pathname)
   const title = error ? errorTitle(error) : (screen?.title ?? 'Page not found')
   return [

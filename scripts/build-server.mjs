@@ -1,7 +1,9 @@
 // Bundles the two Node entry points after `remix build`: web (server.ts) and api (api/main.ts).
-// Our TypeScript is bundled; packages stay in node_modules (installed by npm ci).
+// Our TypeScript is bundled; packages stay in node_modules (installed by npm ci). Then the brotli
+// and gzip copies of the browser's assets (decision 024).
 import { writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
+import { precompress } from './lib/precompress.mjs'
 
 const common = {
   bundle: true,
@@ -17,3 +19,4 @@ const common = {
 await build({ ...common, entryPoints: { server: 'server.ts', api: 'api/main.ts' }, outdir: 'build' })
 writeFileSync('build/.stamp', new Date().toISOString())
 console.log('built build/server.js and build/api.js')
+console.log(`compressed ${precompress('public/build')} assets in public/build (.br, .gz)`)

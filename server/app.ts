@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express } from 'express'
+import expressStaticGzip from 'express-static-gzip'
 import { remixHandler, requestHost } from './adapter'
 import { readServerEnv } from './env'
 import { securityHeaders } from './headers'
@@ -32,10 +33,20 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string }
     next()
   })
   app.use(securityHeaders(env))
+  // Remix fingerprints /build assets: cached for a year, sent as the brotli or gzip copy the build
+  // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
+  // before `compression`, which would otherwise compress them again on every request.
+  app.use(
+    '/build',
+    expressStaticGzip(path.join(publicDir, 'build'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gz'],
+      serveStatic: { immutable: true, maxAge: '1y' },
+    }),
+  )
   app.use(compression())
 
-  // Remix fingerprints /build assets: cache them for a year. Other public files an hour.
-  app.use('/build', express.static(path.join(publicDir, 'build'), { immutable: true, maxAge: '1y' }))
+  // Other public files: an hour.
   // Only paths that name a public file reach the disk: a page costs no stat() of public/.
   const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir).filter((name) => name !== 'build') : [])
   const servePublic = express.static(publicDir, { maxAge: '1h' })

@@ -1,7 +1,7 @@
 // The two steps of every e-mail-code flow, as forms: step one sends the code (asking for the
 // address, or — for the signed-in types 4 and 5 — to the person's own address, with no e-mail
 // field), step two checks the code together with the flow's own fields (a new password, a PIN).
-// Their actions are sendCodeStep and verifyCodeStep in utils/email-code.server.ts.
+// Their actions are sendCodeStep and verifyCodeStep in upstream/email-code.server.ts.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'

@@ -1,15 +1,20 @@
 // The frame of every page: top bar (back + h1 title) and the main content column. Screens only
 // supply their content, so spacing, max width (480px, centred on desktop), safe areas and the sticky
 // top bar are the same everywhere. The bottom TabBar is rendered once by the root, after the screen
-// (so it does not remount between tabs), for routes whose `handle` says `{ tabs: true }`.
+// (so it does not remount between tabs), on the screens the tabs lead to (tab-bar.tsx).
+import { useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { useTabBar } from '~/utils/routes'
+import { screenFor } from '~/utils/routes'
+import { useTabBar } from './tab-bar'
 import { TopBar } from './top-bar'
 import { cx } from './ui'
 
 export type ScreenProps = {
-  /** Shown in the top bar as the page's h1. */
-  title: string
+  /**
+   * The page's h1 when it is not the screen's title in the routes table (utils/routes.ts), which is
+   * the h1 otherwise: an error page's heading, or the brand on Home. Never a screen's own title.
+   */
+  title?: string
   /** Target of the top bar's back link; none when absent. */
   backTo?: string
   children: ReactNode
@@ -22,9 +27,10 @@ export type ScreenProps = {
 export function Screen({ title, backTo, children, topBarEnd, className }: ScreenProps) {
   // Above the tab bar, the column leaves room for it and the action bar sticks above it.
   const tabs = useTabBar()
+  const { pathname } = useLocation()
   return (
     <div className={cx('cl-screen', tabs && 'cl-screen--tabs')}>
-      <TopBar title={title} backTo={backTo} end={topBarEnd} />
+      <TopBar title={title ?? screenFor(pathname)?.title ?? ''} backTo={backTo} end={topBarEnd} />
       <main id="main" className={cx('cl-screen__main', className)}>
         {children}
       </main>

@@ -2,6 +2,8 @@
 // aria-current="page" (NavLink's), which is also what the CSS styles, so the active state is the accessible state.
 // Render it once, after the screen (the root does), so it stays put while tabs change.
 // The unread count is the bell's alone (top bar, every screen): one number in one place.
+import { useLocation } from '@remix-run/react'
+import { screenFor } from '~/utils/routes'
 import { Icon, type IconName } from './icon'
 import { NavLink } from './link'
 
@@ -19,6 +21,12 @@ export const mainTabs: TabItem[] = [
   { to: '/history', label: 'Orders', icon: 'receipt' },
   { to: '/account', label: 'Account', icon: 'user' },
 ]
+
+/** True on the screens the tabs lead to: those, and only those, sit above the tab bar. */
+export function useTabBar(): boolean {
+  const screen = screenFor(useLocation().pathname)
+  return mainTabs.some((tab) => tab.to === screen?.path)
+}
 
 export function TabBar({ items }: { items: TabItem[] }) {
   return (

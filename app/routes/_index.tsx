@@ -23,10 +23,7 @@ import { featuredCardsFlow } from '~/upstream/catalogue.server'
 import { homeFlow } from '~/upstream/profile.server'
 import { getToken } from '~/utils/auth.server'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
-import type { ScreenHandle } from '~/utils/routes'
 import { useOptionalUser, usePublicEnv, useSignedIn, useWelcome, type User } from '~/utils/user'
-
-export const handle: ScreenHandle = { tabs: true }
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: homeStyles },

@@ -14,10 +14,7 @@ import profileStyles from '~/styles/screens/profile.css'
 import { tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
 import { notificationMessages as N } from '~/utils/messages'
-import type { ScreenHandle } from '~/utils/routes'
 import { useUser } from '~/utils/user'
-
-export const handle: ScreenHandle = { tabs: true }
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }, taskListStylesheet]
 
@@ -39,7 +36,7 @@ export default function AccountScreen() {
   const wallet = user.wallet
   const claimable = tasks.filter((t) => t.status === 'claimable').length
   return (
-    <Screen title="Account">
+    <Screen>
       <Card className="cl-profile">
         <Avatar src={user.headImg} name={user.userName} size={72} />
         <div className="cl-profile__text">

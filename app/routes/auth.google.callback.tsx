@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type Session } from '@remix-run/node'
+import { forgetGoogleTrip, googleAuthenticator, googleIntent, GoogleLoginError, googleReturnTo } from '~/upstream/google.server'
 import { redirectSignedIn } from '~/utils/auth.server'
-import { forgetGoogleTrip, googleAuthenticator, googleIntent, GoogleLoginError, googleReturnTo } from '~/utils/google.server'
 import { flowFallbacks, profileMessages, successMessages } from '~/utils/messages'
 import { getSession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'

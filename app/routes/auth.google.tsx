@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { googleAuthenticator, googleIntentCookie, googleReturnCookie } from '~/upstream/google.server'
 import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
-import { googleAuthenticator, googleIntentCookie, googleReturnCookie } from '~/utils/google.server'
 import { flowFallbacks, profileMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'

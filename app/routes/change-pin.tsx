@@ -20,12 +20,12 @@ import { formatClock } from '~/components/money'
 import { changePinSchema, confirmPinField, newPin, NewPinFields, PIN_FIELDS, PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
+import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { loaded } from '~/upstream/flow.server'
 import { resetPinFlow, setPinFlow } from '~/upstream/pin.server'
 import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
-import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
 import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { successMessages, walletMessages as W } from '~/utils/messages'
@@ -91,7 +91,7 @@ export default function ChangePinScreen() {
   const actionData = useActionData<typeof action>()
   const mode = actionData?.mode ?? loaderMode
   return (
-    <Screen title="Change Withdrawal PIN" backTo={mode === 'reset' ? '/change-pin' : '/account'}>
+    <Screen backTo={mode === 'reset' ? '/change-pin' : '/account'}>
       <ActionToast toast={actionData?.toast} />
       {mode === 'reset' ? (
         <ResetPin reply={actionData?.mode === 'reset' ? (actionData as CodeStepReply) : undefined} redirectTo={redirectTo} />

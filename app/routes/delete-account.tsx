@@ -19,10 +19,10 @@ import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import styles from '~/styles/screens/delete-account.css'
 import { delAccountFlow, delAccountInfoFlow } from '~/upstream/account-deletion.server'
+import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
-import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent, useSecretKey } from '~/utils/forms'
 import { deleteAccountMessages as M } from '~/utils/messages'
@@ -75,7 +75,7 @@ export default function DeleteAccountScreen() {
   const actionData = useActionData<typeof action>()
   const unblock = info.blocker ? M.unblock[info.blocker.code] : undefined
   return (
-    <Screen title="Delete Account" backTo="/account">
+    <Screen backTo="/account">
       <ActionToast toast={actionData?.toast} />
       <header className="cl-delete__head">
         <h2 className="cl-title">{M.heading}</h2>

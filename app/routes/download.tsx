@@ -34,7 +34,7 @@ export default function Download() {
   const { qr, stores } = useLoaderData<typeof loader>()
   const hasStores = Boolean(stores.appStore || stores.playStore)
   return (
-    <Screen title="Download app" backTo="/">
+    <Screen backTo="/">
       <div className="cl-page-hero">
         <span className="cl-icon-tile">
           <Icon name="smartphone" size={28} />

@@ -309,7 +309,7 @@ export default function EditProfileScreen() {
   }
 
   return (
-    <Screen title="Edit Profile" backTo="/account">
+    <Screen backTo="/account">
       <ActionToast toast={actionData?.toast} />
       <Form
         method="post"

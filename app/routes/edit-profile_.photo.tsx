@@ -4,9 +4,9 @@
 // headImg = /avatar/<fileId> with the nickname. The api reads the type from the bytes, crops and
 // shrinks it. Body limit: server/body-limit.ts's /edit-profile row.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import { photoUploadAction, photoUploadLoader } from '~/upstream/photo-upload.server'
 import { uploadAvatarFlow } from '~/upstream/uploads.server'
 import { profileMessages as M } from '~/utils/messages'
-import { photoUploadAction, photoUploadLoader } from '~/utils/photo-upload.server'
 
 export const loader = ({ request }: LoaderFunctionArgs) => photoUploadLoader(request)
 

@@ -4,9 +4,9 @@
 // or grows past it is refused before it is read. The api reads the type from the bytes.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { MAX_UPLOAD_BYTES } from '#contract/uploads'
+import { photoUploadAction, photoUploadLoader } from '~/upstream/photo-upload.server'
 import { uploadPhotoFlow } from '~/upstream/uploads.server'
 import { sellingMessages as M } from '~/utils/messages'
-import { photoUploadAction, photoUploadLoader } from '~/utils/photo-upload.server'
 
 export const loader = ({ request }: LoaderFunctionArgs) => photoUploadLoader(request)
 

@@ -8,9 +8,10 @@ import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import authStyles from '~/styles/screens/auth.css'
 import { resetPasswordFlow } from '~/upstream/accounts.server'
+import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { codePasswordSchema } from '~/utils/email-code'
-import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
 import { readForm } from '~/utils/form.server'
+import { rememberLoginEmail } from '~/utils/login-email.server'
 import { successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -23,9 +24,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return verifyCodeStep(formData, {
     schema: codePasswordSchema,
     run: (value) => resetPasswordFlow(request, context, value),
-    // The reset revoked every token of the account: whoever was signed in here starts over.
-    done: async () =>
-      redirectWithToast(request, '/login', { type: 'success', message: successMessages.passwordReset }, { session: await emptySession() }),
+    // The reset revoked every token of the account: whoever was signed in here starts over, and
+    // /login shows the address the password was reset for.
+    done: async (_, value) =>
+      redirectWithToast(
+        request,
+        '/login',
+        { type: 'success', message: successMessages.passwordReset },
+        { session: await emptySession(), headers: { 'Set-Cookie': await rememberLoginEmail(value.email) } },
+      ),
   })
 }
 
@@ -33,7 +40,7 @@ export default function ForgotPasswordScreen() {
   const actionData = useActionData<typeof action>()
   const verifying = actionData?.step === 'verify' && actionData.email ? actionData.email : undefined
   return (
-    <Screen title="Forgot Password" backTo="/login">
+    <Screen backTo="/login">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-auth">
         <header className="cl-auth__header">

@@ -20,9 +20,6 @@ import { loaded } from '~/upstream/flow.server'
 import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 import { orderStatusLabels, sellingMessages as M } from '~/utils/messages'
-import type { ScreenHandle } from '~/utils/routes'
-
-export const handle: ScreenHandle = { tabs: true }
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: walletStyles },
@@ -64,7 +61,7 @@ export default function HistoryScreen() {
   const { page, status, timeZone } = useLoaderData<typeof loader>()
   const lastPage = Math.max(1, Math.ceil(page.total / page.pageSize))
   return (
-    <Screen title="History">
+    <Screen>
       <nav className="cl-filters" aria-label="Show orders">
         <ul className="cl-chips cl-chips--scroll">
           {FILTERS.map((f) => (

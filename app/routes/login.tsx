@@ -14,11 +14,12 @@ import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import authStyles from '~/styles/screens/auth.css'
 import { loginByCodeFlow, loginFlow } from '~/upstream/accounts.server'
+import { refuseForm, sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
 import { codeSchema, type CodeStepReply } from '~/utils/email-code'
-import { refuseForm, sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
 import { readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent, useSecretKey } from '~/utils/forms'
+import { takeLoginEmail } from '~/utils/login-email.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { usePublicEnv } from '~/utils/user'
@@ -33,10 +34,16 @@ type Reply = CodeStepReply & { mode: Mode }
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)
   const url = new URL(request.url)
-  return json({
-    mode: (url.searchParams.get('mode') === 'code' ? 'code' : 'password') as Mode,
-    redirectTo: safeRedirect(url.searchParams.get('redirectTo'), ''),
-  })
+  // After a password reset: the address it was reset for, filled in once.
+  const { email, headers } = await takeLoginEmail(request)
+  return json(
+    {
+      mode: (url.searchParams.get('mode') === 'code' ? 'code' : 'password') as Mode,
+      redirectTo: safeRedirect(url.searchParams.get('redirectTo'), ''),
+      email,
+    },
+    { headers },
+  )
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -66,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginScreen() {
-  const { mode: loaderMode, redirectTo } = useLoaderData<typeof loader>()
+  const { mode: loaderMode, redirectTo, email } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const env = usePublicEnv()
   const mode = actionData?.mode ?? loaderMode
@@ -76,7 +83,7 @@ export default function LoginScreen() {
   const codeReply = actionData?.mode === 'code' ? actionData : undefined
 
   return (
-    <Screen title="Login" backTo="/">
+    <Screen backTo="/">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-auth">
         <header className="cl-auth__header">
@@ -103,6 +110,7 @@ export default function LoginScreen() {
             hidden={hidden}
             reply={actionData?.mode === 'password' ? actionData : undefined}
             codeHref={withRedirect('/login?mode=code')}
+            email={email}
           />
         ) : codeReply?.step === 'verify' && codeReply.email ? (
           <VerifyStepForm
@@ -135,8 +143,12 @@ export default function LoginScreen() {
   )
 }
 
-function PasswordForm({ hidden, reply, codeHref }: { hidden: JSX.Element; reply?: Reply; codeHref: string }) {
-  const [form, fields] = useSchemaForm(passwordSchema, { id: 'login-password', lastResult: reply?.result })
+function PasswordForm({ hidden, reply, codeHref, email }: { hidden: JSX.Element; reply?: Reply; codeHref: string; email: string | null }) {
+  const [form, fields] = useSchemaForm(passwordSchema, {
+    id: 'login-password',
+    lastResult: reply?.result,
+    defaultValue: email ? { email } : undefined,
+  })
   const pending = usePendingIntent('password')
   const passwordKey = useSecretKey(fields.password.key, reply, 'password')
   return (

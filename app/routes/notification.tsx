@@ -104,7 +104,7 @@ export default function NotificationScreen() {
   const { unreadCount } = useUser()
   const lastPage = Math.max(1, Math.ceil(page.total / page.pageSize))
   return (
-    <Screen title="Notifications" backTo="/account">
+    <Screen backTo="/account">
       <ActionToast toast={actionData?.toast} />
       {actionData?.error ? <FormError errors={[actionData.error]} /> : null}
 

@@ -76,7 +76,7 @@ export default function OrderDetailScreen() {
   const { order: o, timeZone } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
-    <Screen title="Order Detail" backTo="/history">
+    <Screen backTo="/history">
       <ActionToast toast={actionData?.toast} />
       <OrderHead order={o} />
       {actionData?.error ? <FormError errors={[actionData.error]} /> : null}

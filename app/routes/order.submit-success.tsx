@@ -39,7 +39,7 @@ export default function SubmitSuccessScreen() {
   const { order: o, timeZone } = useLoaderData<typeof loader>()
   const cards = o.cardCount === 1 ? '1 card' : `${o.cardCount} cards`
   return (
-    <Screen title="Order Submitted" backTo="/order/sell">
+    <Screen backTo="/order/sell">
       <section className="cl-result cl-result--success" aria-labelledby="success-title">
         <span className="cl-icon-tile" aria-hidden="true">
           <Icon name="check-circle" size={32} />

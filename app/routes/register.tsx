@@ -9,9 +9,9 @@ import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import authStyles from '~/styles/screens/auth.css'
 import { registerFlow } from '~/upstream/accounts.server'
+import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
 import { codePasswordSchema } from '~/utils/email-code'
-import { sendCodeStep, verifyCodeStep } from '~/utils/email-code.server'
 import { readForm } from '~/utils/form.server'
 import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
@@ -48,7 +48,7 @@ export default function RegisterScreen() {
   const verifying = actionData?.step === 'verify' && actionData.email ? actionData.email : undefined
 
   return (
-    <Screen title="Register" backTo="/">
+    <Screen backTo="/">
       <ActionToast toast={actionData?.toast} />
       <div className="cl-auth">
         <header className="cl-auth__header">

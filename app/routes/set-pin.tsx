@@ -61,7 +61,7 @@ export default function SetPinScreen() {
   const [form, fields] = useSchemaForm(newPinSchema, { id: 'set-pin', lastResult: actionData?.result })
   const brand = usePublicEnv().brandName
   return (
-    <Screen title="Set Withdrawal PIN" backTo={redirectTo.startsWith('/wallet') ? '/wallet' : '/account'}>
+    <Screen backTo={redirectTo.startsWith('/wallet') ? '/wallet' : '/account'}>
       <ActionToast toast={actionData?.toast} />
       <header className="cl-formhead">
         <h2 className="cl-formhead__title">Protect your withdrawals</h2>

@@ -71,7 +71,7 @@ export default function SupportScreen() {
   const smallestUnit = currency === 'NGN' ? 'the kobo' : `the smallest unit of ${currency}`
 
   return (
-    <Screen title="Help & Support" backTo="/">
+    <Screen backTo="/">
       <div className="cl-page-hero">
         <span className="cl-icon-tile">
           <Icon name="chat" size={28} />

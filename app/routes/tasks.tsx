@@ -48,7 +48,7 @@ export default function RewardsScreen() {
   const toEarn = open.reduce((sum, t) => sum + t.reward, 0)
   const currency = tasks[0]?.currency
   return (
-    <Screen title="Rewards" backTo="/account">
+    <Screen backTo="/account">
       <Card className="cl-rewards-head">
         <span className="cl-icon-tile" aria-hidden="true">
           <Icon name="gift" size={28} />

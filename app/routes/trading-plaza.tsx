@@ -1,6 +1,7 @@
 // Trading Plaza (SPEC §2, login): the rates board — every brand × country × card type we buy, its
 // rate now, its change over the last 24 hours, and a way to sell it. Search and filters are a GET
-// form, so they work without JavaScript and every view of the board is a URL.
+// form, so they work without JavaScript and every view of the board is a URL. The board is paged by
+// brand (a few brands a page, each with all its rates), so no page is one long list.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, type FormEvent } from 'react'
@@ -28,6 +29,7 @@ export const links: LinksFunction = () => [
 
 const COUNTRY_CODES = Object.keys(COUNTRIES)
 const TYPES = ['physical', 'ecode'] as const
+const BRANDS_PER_PAGE = 4
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
@@ -57,7 +59,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       }
     })
     .filter((g) => g.rates.length > 0)
-  return json({ groups, filters: { q, country, cardType }, count: shown.length })
+  const pages = Math.max(1, Math.ceil(groups.length / BRANDS_PER_PAGE))
+  const asked = Number(url.searchParams.get('page'))
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1
+  return json({
+    groups: groups.slice((page - 1) * BRANDS_PER_PAGE, page * BRANDS_PER_PAGE),
+    filters: { q, country, cardType },
+    count: shown.length,
+    page,
+    pages,
+  })
 }
 
 type Group = { brand: Pick<Brand, 'brandId' | 'name' | 'logo' | 'etaMinutes'>; rates: Rate[] }
@@ -77,12 +88,12 @@ function useFilterAsYouType() {
 const TYPING_PAUSE_MS = 250
 
 export default function TradingPlazaScreen() {
-  const { groups, filters, count } = useLoaderData<typeof loader>()
+  const { groups, filters, count, page, pages } = useLoaderData<typeof loader>()
   const filtered = Boolean(filters.q || filters.country || filters.cardType)
   const hydrated = useHydrated()
   const onChange = useFilterAsYouType()
   return (
-    <Screen title="Trading Plaza" backTo="/">
+    <Screen backTo="/">
       <Form method="get" className="cl-plaza-filters" role="search" aria-label="Rates" onChange={onChange}>
         <div className="cl-field">
           <label className="cl-field__label" htmlFor="plaza-q">
@@ -161,7 +172,38 @@ export default function TradingPlazaScreen() {
       ) : (
         groups.map((g) => <BrandRates key={g.brand.brandId} group={g} />)
       )}
+      {pages > 1 ? <Pager page={page} pages={pages} filters={filters} /> : null}
     </Screen>
+  )
+}
+
+/** Previous and next page of the board, with the same search and filters. */
+function Pager({ page, pages, filters }: { page: number; pages: number; filters: Record<string, string> }) {
+  const href = (to: number) => {
+    const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v))
+    if (to > 1) query.set('page', String(to))
+    return query.size ? `/trading-plaza?${query}` : '/trading-plaza'
+  }
+  return (
+    <nav className="cl-plaza-pager" aria-label="Pages of rates">
+      {page > 1 ? (
+        <Link to={href(page - 1)} className="cl-button cl-button--secondary" rel="prev">
+          <Icon name="chevron-left" size={20} /> Previous
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="cl-plaza-pager__where">
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <Link to={href(page + 1)} className="cl-button cl-button--secondary" rel="next">
+          Next <Icon name="chevron-right" size={20} />
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
   )
 }
 

@@ -47,7 +47,7 @@ export default function Privacy() {
   const contact = supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : <>the chat button at the bottom of the screen</>
 
   return (
-    <Screen title="Privacy Policy" backTo="/">
+    <Screen backTo="/">
       <div className="cl-page-hero">
         <h2 className="cl-title">How {brand} handles your data</h2>
         <p className="cl-lead">

@@ -52,7 +52,7 @@ export default function WalletScreen() {
   const { currency, limits, pin } = info
   const lastPage = Math.max(1, Math.ceil(log.total / log.pageSize))
   return (
-    <Screen title="Wallet" backTo="/">
+    <Screen backTo="/">
       <Card tone="brand" className="cl-balance">
         <p className="cl-figure__label">
           {W.available} · {currency}

@@ -81,7 +81,7 @@ export default function AddBankCardScreen() {
   const checked = bank && /^\d{10}$/.test(digits) ? isValidNuban(bank.code, digits) : undefined
   const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : undefined)
   return (
-    <Screen title="Add Bank Card" backTo={redirectTo || '/wallet/bank-cards'}>
+    <Screen backTo={redirectTo || '/wallet/bank-cards'}>
       <ActionToast toast={actionData?.toast} />
       <header className="cl-formhead">
         <h2 className="cl-formhead__title">Where should we pay you?</h2>

@@ -63,7 +63,7 @@ export default function BankCardsScreen() {
   const actionData = useActionData<typeof action>()
   const full = cards.length >= MAX_BANK_CARDS
   return (
-    <Screen title="Bank Cards" backTo="/wallet">
+    <Screen backTo="/wallet">
       <ActionToast toast={actionData?.toast} />
       {!hasPin ? (
         <div className="cl-callout cl-callout--warning">

@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function WithdrawSuccessScreen() {
   const { withdrawal: w, timeZone } = useLoaderData<typeof loader>()
   return (
-    <Screen title="Withdrawal Submitted" backTo="/wallet">
+    <Screen backTo="/wallet">
       <section className="cl-result cl-result--success" aria-labelledby="withdraw-success-title">
         <span className="cl-icon-tile" aria-hidden="true">
           <Icon name="check-circle" size={32} />

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from '#contract/brand'
 
 /**
  * The web layer's settings, validated once. Read through getWebEnv() so tests can set
@@ -13,7 +14,7 @@ function isHttpUrl(value: string): boolean {
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  BRAND_NAME: z.string().trim().min(1).default('Cardlane'),
+  BRAND_NAME: z.string().trim().min(1).default(DEFAULT_BRAND_NAME),
   API_BASE_URL: z.string().url().default('http://127.0.0.1:3001'),
   /** Comma list, newest first: old secrets still verify cookies during a rotation. */
   SESSION_SECRET: z.string().optional(),
@@ -25,7 +26,7 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** A chat provider's script, loaded when the chat button is tapped; its origin joins the CSP. */
   CHAT_WIDGET_URL: z.string().url().refine(isHttpUrl, 'must be an http(s) URL').optional(),
-  SUPPORT_EMAIL: z.string().email().default('support@cardlane.local'),
+  SUPPORT_EMAIL: z.string().email().default(DEFAULT_SUPPORT_EMAIL),
   /** Secure cookies (and the __Host- prefix); on by default in production, off for plain-http localhost. */
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   /** The native apps' store pages, linked from /download; a link is hidden while its setting is unset. */

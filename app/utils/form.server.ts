@@ -1,6 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { json } from '@remix-run/node'
-import type { FlowFailure } from '~/upstream/flow.server'
 import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
 import { logger } from './logger.server'
 import { accessMessages, flowMessage } from './messages'
@@ -25,6 +24,9 @@ export function toastNow(toast: ToastInput): Toast {
 /** Secret fields are never echoed back into the form. */
 export const SECRET_FIELDS = ['password', 'confirmPassword', 'verifyCode', 'pin', 'oldPin', 'confirmPin']
 
+/** A failed call as the api client reports it (upstream/flow.server.ts's FlowFailure fits it). */
+type CallFailure = { msg: string; code?: number; retryAfter?: number; kind?: string; status?: number }
+
 type Replyable = {
   reply(options?: { formErrors?: string[]; hideFields?: string[]; resetForm?: boolean }): SubmissionResult<string[]>
 }
@@ -34,7 +36,7 @@ type Replyable = {
  * time, refused access (403), was busy or locked the person out (429), or broke (5xx). Those are
  * also toasts (the design card); a refusal of the input stays beside the form only.
  */
-export function isTransportFailure(failure: Pick<FlowFailure, 'kind' | 'status' | 'code'>): boolean {
+export function isTransportFailure(failure: Pick<CallFailure, 'kind' | 'status' | 'code'>): boolean {
   if (failure.kind === 'network' || failure.kind === 'timeout' || failure.kind === 'connection-refused') return true
   if (failure.code === 429) return true
   return failure.kind === 'http' && failure.status !== 400
@@ -45,7 +47,7 @@ export function isTransportFailure(failure: Pick<FlowFailure, 'kind' | 'status' 
  * failure's message beside the form (a flow's failure, or a sentence of the page's own), and as a
  * toast as well when it is not about the input (isTransportFailure). Secret fields are never echoed.
  */
-export function formRefusal<Extra extends object>(submission: Replyable, extra: Extra, failure?: string | FlowFailure) {
+export function formRefusal<Extra extends object>(submission: Replyable, extra: Extra, failure?: string | CallFailure) {
   const msg = typeof failure === 'string' ? failure : failure && flowMessage(failure)
   const toast = typeof failure === 'object' && isTransportFailure(failure) ? toastNow({ type: 'error', message: msg! }) : null
   return json<FormReply<Extra>>(

@@ -1,11 +1,10 @@
 /**
  * The 23 screens of SPEC §2 in one place: path, title, and who may open them.
- * Titles, guards and the access test all read this table.
+ * Titles (the document's <title> and the Screen's h1), guards and the access test all read this table.
  *   public      anyone
  *   login       logged-out visitors are sent to /login?redirectTo=…
  *   guest       logged-in users are sent to / (Login, Register)
  */
-import { useMatches } from '@remix-run/react'
 import { consoleRouteFor, isConsolePath, type ConsoleAccess } from './console-routes'
 
 export type Access = 'public' | 'login' | 'guest' | ConsoleAccess
@@ -81,16 +80,4 @@ export function accessFor(pathname: string): Access {
 
 export function pageTitle(title: string, brand: string) {
   return `${title} - ${brand}`
-}
-
-/**
- * What a route module says about its screen in `export const handle`: `tabs` puts it above the
- * bottom tab bar (the top-level places). Read by the root (to draw the bar) and by Screen.
- */
-export type ScreenHandle = { tabs?: boolean }
-
-/** True when the screen on show asked for the tab bar. */
-export function useTabBar(): boolean {
-  const matches = useMatches()
-  return matches.some((m) => (m.handle as ScreenHandle | undefined)?.tabs === true)
 }

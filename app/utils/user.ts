@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from '@remix-run/react'
+import { DEFAULT_BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from '#contract/brand'
 import type { loader as rootLoader } from '~/root'
 import type { PublicEnv } from './env.server'
 
@@ -12,9 +13,9 @@ export type User = NonNullable<RootData['user']>
 
 /** What a page shows when the root's data is missing (the root's own error page). */
 const FALLBACK_ENV: PublicEnv = {
-  brandName: 'Cardlane',
+  brandName: DEFAULT_BRAND_NAME,
   chatWidgetUrl: null,
-  supportEmail: 'support@cardlane.local',
+  supportEmail: DEFAULT_SUPPORT_EMAIL,
   googleEnabled: false,
 }
 

@@ -7,7 +7,7 @@ import * as forgot from '~/routes/forgot-password'
 import * as login from '~/routes/login'
 import * as logout from '~/routes/logout'
 import * as register from '~/routes/register'
-import { sendCodeStep } from '~/utils/email-code.server'
+import { sendCodeStep } from '~/upstream/email-code.server'
 import { lockoutMessages } from '~/utils/messages'
 import { getSession } from '~/utils/session.server'
 import { seedUser, startTestApi } from '../support/api'
@@ -225,6 +225,27 @@ describe('forgot password', () => {
 
     expect((await api.get('/v1/user/index', { token: oldToken })).status).toBe(401)
     expect(await submit(login.action, '/login', { intent: 'password', email, password: newPassword }, new CookieJar())).toHaveRedirect('/')
+  })
+
+  it('/login then shows the address the password was reset for, once, and never in the URL', async () => {
+    const email = newEmail()
+    await seedUser(api, { email, password: PASSWORD })
+    const jar = new CookieJar()
+    await submit(forgot.action, '/forgot-password', { intent: 'send-code', email }, jar)
+    const verifyCode = api.lastCode(email, CodeType.RESET_PASSWORD)
+    const res = await submit(
+      forgot.action,
+      '/forgot-password',
+      { intent: 'reset', email, verifyCode, password: 'a brand new passphrase' },
+      jar,
+    )
+    expect(res.headers.get('Location')).toBe('/login')
+
+    const first = await jsonOf(await load(login.loader, '/login', jar))
+    expect(first.email).toBe(email)
+    // Read once: a second visit starts empty, and another device never had it.
+    expect((await jsonOf(await load(login.loader, '/login', jar))).email).toBeNull()
+    expect((await jsonOf(await load(login.loader, '/login', new CookieJar()))).email).toBeNull()
   })
 })
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as google from '~/routes/auth.google'
 import * as googleCallback from '~/routes/auth.google.callback'
-import { googleReturnCookie } from '~/utils/google.server'
+import { googleReturnCookie } from '~/upstream/google.server'
 import { startFakeGoogle, startTestApi, TEST_GOOGLE_CLIENT_ID, type FakeGoogle, type TestApi, stubGoogleEndpoints } from '../support/api'
 import { CookieJar, load, submit } from '../support/web'
 

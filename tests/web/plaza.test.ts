@@ -24,13 +24,35 @@ async function member() {
 
 describe('/trading-plaza', () => {
   it('shows every brand × country × type, grouped by brand, the United States first', async () => {
-    const data = await jsonOf(await load(plaza.loader, '/trading-plaza', await member()))
+    const jar = await member()
+    const data = await jsonOf(await load(plaza.loader, '/trading-plaza', jar))
     const board = (await api.get<unknown[]>('/v1/giftcard/rates')).body.data
     expect(data.count).toBe(board.length)
-    expect(data.groups.length).toBeGreaterThanOrEqual(12)
-    const apple = data.groups.find((g: Group) => g.brand.brandId === 'apple') as Group
+    // Paged by brand: every page's brands together are the whole board, each brand on one page.
+    const groups: Group[] = [...data.groups]
+    for (let page = 2; page <= data.pages; page++)
+      groups.push(...(await jsonOf(await load(plaza.loader, `/trading-plaza?page=${page}`, jar))).groups)
+    expect(groups.length).toBeGreaterThanOrEqual(12)
+    expect(new Set(groups.map((g) => g.brand.brandId)).size).toBe(groups.length)
+    const apple = groups.find((g: Group) => g.brand.brandId === 'apple') as Group
     expect(apple.rates[0].country).toBe('US')
-    expect(data.groups.flatMap((g: Group) => g.rates)).toHaveLength(board.length)
+    expect(groups.flatMap((g: Group) => g.rates)).toHaveLength(board.length)
+  })
+
+  it('pages the board a few brands at a time, and reads an odd page as the nearest one', async () => {
+    const jar = await member()
+    const first = await jsonOf(await load(plaza.loader, '/trading-plaza', jar))
+    expect(first.page).toBe(1)
+    expect(first.pages).toBeGreaterThan(1)
+    expect(first.groups.length).toBeLessThanOrEqual(4)
+    const last = await jsonOf(await load(plaza.loader, `/trading-plaza?page=${first.pages}`, jar))
+    expect(last.page).toBe(first.pages)
+    expect(last.groups[0].brand.brandId).not.toBe(first.groups[0].brand.brandId)
+    expect((await jsonOf(await load(plaza.loader, '/trading-plaza?page=999', jar))).page).toBe(first.pages)
+    for (const odd of ['0', '-1', 'two', '1.5'])
+      expect((await jsonOf(await load(plaza.loader, `/trading-plaza?page=${odd}`, jar))).page).toBe(1)
+    // A search narrows to one page.
+    expect((await jsonOf(await load(plaza.loader, '/trading-plaza?q=steam&page=3', jar))).pages).toBe(1)
   })
 
   it('says the change over the last 24 hours from the rate that held a day ago', async () => {

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -69,6 +71,55 @@ describe('the CSP nonce', () => {
     const page = await fetch(`${web.url}/login`)
     const sent = /'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1]
     expect(sent && (await page.text()).includes(`nonce="${sent}"`)).toBe(true)
+  })
+})
+
+describe('fingerprinted assets', () => {
+  // node:http, not fetch: fetch asks for encodings of its own and decodes what arrives.
+  const get = (file: string, acceptEncoding: string) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}
+      http
+        .get(`${web.url}/build/${file}`, { headers }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+        })
+        .on('error', reject)
+    })
+  const original = (file: string) => readFileSync(path.join(web.publicDir, 'build', file))
+
+  it('go out as the brotli copy the build wrote when brotli is accepted, cached for good', async () => {
+    const res = await get('entry.client-TEST.js', 'gzip, deflate, br')
+    expect(res.status).toBe(200)
+    expect(res.headers['content-encoding']).toBe('br')
+    expect(res.headers.vary).toMatch(/accept-encoding/i)
+    expect(res.headers['content-type']).toMatch(/^(application|text)\/javascript/)
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    const sent = res.body
+    // The build's copy byte for byte: nothing compressed it again on the way.
+    expect(sent.equals(readFileSync(path.join(web.publicDir, 'build', 'entry.client-TEST.js.br')))).toBe(true)
+    expect(brotliDecompressSync(sent).equals(original('entry.client-TEST.js'))).toBe(true)
+  })
+
+  it('go out as the gzip copy when only gzip is accepted', async () => {
+    const res = await get('_assets/tailwind-TEST.css', 'gzip')
+    expect(res.headers['content-encoding']).toBe('gzip')
+    expect(res.headers['content-type']).toBe('text/css; charset=UTF-8')
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    const sent = res.body
+    expect(sent.equals(readFileSync(path.join(web.publicDir, 'build', '_assets', 'tailwind-TEST.css.gz')))).toBe(true)
+    expect(gunzipSync(sent).equals(original('_assets/tailwind-TEST.css'))).toBe(true)
+  })
+
+  it('go out as they are to a client that accepts no encoding', async () => {
+    for (const acceptEncoding of ['identity', '']) {
+      const res = await get('entry.client-TEST.js', acceptEncoding)
+      expect(res.headers['content-encoding']).toBeUndefined()
+      expect(res.headers['content-type']).toMatch(/^(application|text)\/javascript/)
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+      expect(res.body.equals(original('entry.client-TEST.js'))).toBe(true)
+    }
   })
 })
 

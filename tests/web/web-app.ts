@@ -11,6 +11,7 @@ import * as account from '~/routes/account'
 import * as login from '~/routes/login'
 import * as logout from '~/routes/logout'
 import * as privacy from '~/routes/user.privacy'
+import { precompress } from '../../scripts/lib/precompress.mjs'
 import { createWebApp } from '../../server/app'
 
 /**
@@ -111,13 +112,17 @@ export function testBuild(): ServerBuild {
   } as ServerBuild
 }
 
-export type RunningWeb = { url: string; port: number; close(): Promise<void> }
+export type RunningWeb = { url: string; port: number; publicDir: string; close(): Promise<void> }
 
 /** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
 export async function startWeb(): Promise<RunningWeb> {
   const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
   mkdirSync(path.join(publicDir, 'build'))
   writeFileSync(path.join(publicDir, 'build', 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
+  mkdirSync(path.join(publicDir, 'build', '_assets'))
+  writeFileSync(path.join(publicDir, 'build', '_assets', 'tailwind-TEST.css'), `${'.fingerprinted { color: red }\n'.repeat(100)}`)
+  // As `npm run build` does: the brotli and gzip copies beside each asset.
+  precompress(path.join(publicDir, 'build'))
   const app = createWebApp(testBuild(), { publicDir })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
@@ -126,6 +131,7 @@ export async function startWeb(): Promise<RunningWeb> {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    publicDir,
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

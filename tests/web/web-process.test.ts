@@ -49,6 +49,10 @@ describe('one copy of every module', () => {
     for (const file of [...sources('server'), 'server.ts']) expect(read(file), file).not.toMatch(GLOBAL_STATE)
   })
 
+  it('app/utils imports nothing from the api client (app/upstream builds on utils, not the reverse)', () => {
+    for (const file of sources('app/utils')) expect(read(file), file).not.toMatch(/from ['"](~\/upstream|(\.\.\/)+upstream)\//)
+  })
+
   it('the per-request state reaches loaders through the load context, never a request header', () => {
     const loadContextType = read('app/load-context.ts')
     for (const field of ['cspNonce', 'clientAddress', 'requestId', 'memo']) expect(loadContextType).toContain(`readonly ${field}:`)

@@ -1,11 +1,11 @@
 import { createCookie } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { GoogleStrategy } from 'remix-auth-google'
-import { bindGoogleFlow, googleLoginFlow } from '~/upstream/accounts.server'
-import { expiredResponse } from './auth.server'
-import { getWebEnv } from './env.server'
-import { safeRedirect } from './redirect'
-import { sessionStorage } from './session.server'
+import { expiredResponse } from '~/utils/auth.server'
+import { getWebEnv } from '~/utils/env.server'
+import { safeRedirect } from '~/utils/redirect'
+import { sessionStorage } from '~/utils/session.server'
+import { bindGoogleFlow, googleLoginFlow } from './accounts.server'
 
 /**
  * Google through remix-auth + remix-auth-google, in two modes. The strategy does the OAuth dance

@@ -133,7 +133,7 @@ export default function WithdrawScreen() {
   const setPin = `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`
   const addCard = `/wallet/add-bank-card?${new URLSearchParams({ redirectTo: HERE })}`
   return (
-    <Screen title="Withdraw" backTo="/wallet">
+    <Screen backTo="/wallet">
       <ActionToast toast={useActionData<typeof action>()?.toast} />
       <p className="cl-withdraw-available">
         <span>{W.available}</span>

@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export default function WithdrawDetailScreen() {
   const { withdrawal: w, timeZone } = useLoaderData<typeof loader>()
   return (
-    <Screen title="Withdrawal Detail" backTo="/wallet">
+    <Screen backTo="/wallet">
       <section className="cl-result" aria-labelledby="withdrawal-amount">
         <WithdrawalStatus status={w.status} />
         <h2 id="withdrawal-amount" className="cl-visually-hidden">

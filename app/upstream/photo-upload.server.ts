@@ -1,9 +1,9 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import { UPLOAD_FIELD, type UploadData } from '#contract/uploads'
-import type { FlowResult } from '~/upstream/flow.server'
-import { requireToken } from './auth.server'
-import { flowMessage } from './messages'
-import { MultipartError, readMultipart, refusedBodyHeaders } from './multipart.server'
+import { requireToken } from '~/utils/auth.server'
+import { flowMessage } from '~/utils/messages'
+import { MultipartError, readMultipart, refusedBodyHeaders } from '~/utils/multipart.server'
+import type { FlowResult } from './flow.server'
 
 /**
  * The web's photo upload routes (/file/upload for a card, /edit-profile/photo for the avatar):
