@@ -12,6 +12,7 @@ import * as login from '~/routes/login'
 import * as logout from '~/routes/logout'
 import * as privacy from '~/routes/user.privacy'
 import { createWebApp } from '../../server/app'
+import type { Lifecycle } from '../../server/health'
 
 /**
  * The real web process (server/'s Express: compression, helmet, body limits, the Remix
@@ -114,11 +115,11 @@ export function testBuild(): ServerBuild {
 export type RunningWeb = { url: string; port: number; close(): Promise<void> }
 
 /** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
-export async function startWeb(): Promise<RunningWeb> {
+export async function startWeb(options: { lifecycle?: Lifecycle } = {}): Promise<RunningWeb> {
   const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
   mkdirSync(path.join(publicDir, 'build'))
   writeFileSync(path.join(publicDir, 'build', 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
-  const app = createWebApp(testBuild(), { publicDir })
+  const app = createWebApp(testBuild(), { publicDir, lifecycle: options.lifecycle })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })
