@@ -23,4 +23,6 @@ export type ApiDeps = {
   dbHealth: DbHealth
   /** Who pays withdrawals: `manual` (operators by hand) or a provider (PAYOUT_PROVIDER). */
   payouts: PayoutProvider
+  /** Whether the process is on its way out (SIGTERM): /readyz answers 503 from then on. */
+  lifecycle: { stopping: boolean }
 }

@@ -3,6 +3,7 @@
  * environment, migrations, listen, and a graceful stop on SIGTERM/SIGINT.
  */
 import { loadConfig } from './config'
+import { DRAIN_MS } from './lib/drain'
 import { createLogger } from './lib/logger'
 import { startApi } from './server'
 
@@ -26,9 +27,9 @@ async function main() {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'api stopping')
-    // Whatever happens, do not hang past what an orchestrator waits before SIGKILL.
-    setTimeout(() => process.exit(1), 10_000).unref()
-    api.close().then(
+    // Whatever happens, do not hang past what an orchestrator waits before SIGKILL (30 s by default).
+    setTimeout(() => process.exit(1), DRAIN_MS + 4_000).unref()
+    api.close({ delayMs: stopDelayMs() }).then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'api did not stop cleanly')
@@ -38,6 +39,12 @@ async function main() {
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
+}
+
+/** SHUTDOWN_DELAY_MS: how long /readyz answers 503 before the port closes (for balancers that poll it). */
+function stopDelayMs() {
+  const ms = Number(process.env.SHUTDOWN_DELAY_MS ?? 0)
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 10_000) : 0
 }
 
 void main()

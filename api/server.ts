@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate'
 import type { ApiDeps } from './deps'
 import { startHousekeeping } from './housekeeping'
 import { createDbHealth } from './lib/db-health'
+import { DRAIN_MS, drainServer } from './lib/drain'
 import { createHasher, type HashCost } from './lib/hash'
 import type { HashGateOptions } from './lib/hash-gate'
 import { createLogger, type Logger } from './lib/logger'
@@ -65,9 +66,15 @@ export type RunningApi = {
   server: Server
   /** What the routes were given (tests spy on the hasher through it). */
   deps: ApiDeps
-  /** Stops accepting requests, waits for mail on its way, closes the database. */
-  close(): Promise<void>
+  /**
+   * Stops: /readyz answers 503, then (after `delayMs`) no new connection is accepted, requests in
+   * flight finish (at most `drainMs`), the payout worker finishes or hands back its claims, mail
+   * on its way is sent, the database is closed.
+   */
+  close(options?: CloseOptions): Promise<void>
 }
+
+export type CloseOptions = { delayMs?: number; drainMs?: number }
 
 export function defaultMailer(config: ApiConfig): Mailer {
   if (config.mailTransport === 'smtp' && config.smtpUrl) return createSmtpMailer(config.smtpUrl, config.mailFrom)
@@ -129,6 +136,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     hasher,
     dbHealth,
     payouts: payoutProviderOf(config),
+    lifecycle: { stopping: false },
   }
   const app = createApiApp(deps)
   const server = createServer(app)
@@ -149,12 +157,12 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
 
   let closing: Promise<void> | undefined
-  const close = () =>
+  const close = ({ delayMs = 0, drainMs = DRAIN_MS }: CloseOptions = {}) =>
     (closing ??= (async () => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
-      await payoutWorker?.stop()
-      await stopped
+      deps.lifecycle.stopping = true
+      // /readyz answers 503 first, so a balancer that polls it sends nothing new before the port closes.
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+      await Promise.all([drainServer(server, drainMs), payoutWorker?.stop(drainMs)])
       await housekeeping?.stop()
       await deps.mail.idle()
       await mailer.close?.()

@@ -2,14 +2,12 @@
 // Measures, never asserts. Starts its own api process (production hashing: argon2id PIN checks)
 // on a throw-away database, 127.0.0.1 only, bounded to ~10 s of load per database.
 //   node scripts/bench-wallet.mjs [--clients 50] [--seconds 10] [--db sqlite,postgres]
-import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { build } from 'esbuild'
 import pg from 'pg'
+import { bundleProcesses, freePort, startApiProcess } from '../tests/support/api-process.mjs'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -25,26 +23,8 @@ const PIN = '204816'
 
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
-const bundle = path.join(work, 'api.mjs')
-await build({
-  entryPoints: [path.join(root, 'api/main.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  outfile: bundle,
-  tsconfig: path.join(root, 'tsconfig.json'),
-  logLevel: 'error',
-})
+const bundle = (await bundleProcesses('bench-wallet')).api
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 const nuban = (bank, serial) => {
   const w = [3, 7, 3, 3, 7, 3, 3, 7, 3, 3, 7, 3]
   const sum = [...(bank + serial)].reduce((a, d, i) => a + Number(d) * w[i], 0)
@@ -70,28 +50,8 @@ async function run(kind) {
     }
   }
   const port = await freePort()
-  const api = spawn(process.execPath, [bundle], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: url,
-      API_PORT: String(port),
-      API_HOST: '127.0.0.1',
-      ADMIN_TOKEN: ADMIN,
-      LOG_LEVEL: 'silent',
-      MAIL_TRANSPORT: 'console',
-    },
-    stdio: 'ignore',
-  })
+  const api = await startApiProcess({ bundle, port, databaseUrl: url, env: { ADMIN_TOKEN: ADMIN }, stdio: 'ignore' })
   const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
   const call = async (route, body, headers = {}) => {
     const res = await fetch(base + route, {
       method: 'POST',

@@ -5,10 +5,12 @@ import { pathToFileURL } from 'node:url'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express } from 'express'
+import { DRAIN_MS, drainServer } from '../api/lib/drain'
 import expressStaticGzip from 'express-static-gzip'
 import { remixHandler, requestHost } from './adapter'
 import { readServerEnv } from './env'
 import { securityHeaders } from './headers'
+import { healthRoutes, type Lifecycle } from './health'
 import { getLoadContext } from './load-context'
 import { logger, requestLog } from './logging'
 import { serverMessages } from './messages'
@@ -20,7 +22,7 @@ installGlobals({ nativeFetch: true })
  * The web process: Express 4 in front of the Remix build (the official stack's wiring), plus the
  * security headers, the cross-site guard, the body limits and the load context of every request.
  */
-export function createWebApp(build: ServerBuild, options: { publicDir?: string } = {}): Express {
+export function createWebApp(build: ServerBuild, options: { publicDir?: string; lifecycle?: Lifecycle } = {}): Express {
   const env = readServerEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
   const app = express()
@@ -53,9 +55,7 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string }
   app.use((req, res, next) => (publicNames.has(req.path.split('/')[1] ?? '') ? servePublic(req, res, next) : next()))
 
   app.use(requestLog)
-  app.get('/healthcheck', (_req, res) => {
-    res.type('text/plain').send('OK')
-  })
+  app.use(healthRoutes(env, options.lifecycle ?? { stopping: false }))
 
   app.use((req, res, next) => {
     const refused = isCrossSiteMutation({
@@ -90,18 +90,34 @@ export async function loadBuild(buildPath = path.resolve('build/remix/index.js')
   return (await import(pathToFileURL(buildPath).href)) as ServerBuild
 }
 
-/** `npm run start:web` (build/server.js): the build, the app, the port; SIGTERM closes it. */
+/**
+ * `npm run start:web` (build/server.js): the build, the app, the port. SIGTERM: /readyz answers
+ * 503 (for SHUTDOWN_DELAY_MS), the port closes, requests in flight finish (at most DRAIN_MS), exit 0.
+ */
 export async function startWebProcess() {
   const build = await loadBuild()
-  const app = createWebApp(build)
+  const lifecycle: Lifecycle = { stopping: false }
+  const app = createWebApp(build, { lifecycle })
   const port = Number(process.env.PORT ?? 3000)
   const host = process.env.HOST ?? '0.0.0.0'
   const server = app.listen(port, host, () => {
     logger.info({ port, host }, 'web listening')
   })
-  const stop = () => server.close(() => process.exit(0))
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
+  // Longer than the usual proxy idle timeout (60 s), so the proxy closes first, never mid-request.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+  const stop = async (signal: string) => {
+    if (lifecycle.stopping) return
+    lifecycle.stopping = true
+    logger.info({ signal }, 'web stopping')
+    setTimeout(() => process.exit(1), DRAIN_MS + 4_000).unref()
+    const delayMs = Math.min(Math.max(Number(process.env.SHUTDOWN_DELAY_MS) || 0, 0), 10_000)
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
+    await drainServer(server, DRAIN_MS)
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
 }
 
 export function reportStartFailure(error: unknown) {

@@ -13,6 +13,7 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   CHAT_WIDGET_URL: z.string().url().optional(),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  API_BASE_URL: z.string().url().default('http://127.0.0.1:3001'),
 })
 
 export type ServerEnv = {
@@ -22,6 +23,8 @@ export type ServerEnv = {
   chatOrigin: string | null
   /** https only: HSTS and upgrade-insecure-requests (the app's cookies are Secure alike). */
   secure: boolean
+  /** The api this web calls (its /readyz is part of ours). */
+  apiBaseUrl: string
 }
 
 export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
@@ -35,5 +38,6 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     publicHost: parsed.PUBLIC_URL ? new URL(parsed.PUBLIC_URL).host : null,
     chatOrigin: parsed.CHAT_WIDGET_URL ? new URL(parsed.CHAT_WIDGET_URL).origin : null,
     secure: parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production',
+    apiBaseUrl: parsed.API_BASE_URL.replace(/\/+$/, ''),
   }
 }

@@ -190,40 +190,53 @@ async function payOne(deps: ApiDeps, row: WithdrawalRow, lease: number): Promise
  * One pass of the worker: claims what is due (at most BATCH rows) and pays each. Tests call it
  * directly; the interval in startPayoutWorker calls it in the running api.
  */
-export async function runPayoutsOnce(deps: ApiDeps): Promise<{ claimed: number }> {
+export async function runPayoutsOnce(deps: ApiDeps, pass: PayoutPass = {}): Promise<{ claimed: number }> {
   if (deps.payouts.name === 'manual') return { claimed: 0 }
   const now = deps.now()
   const due = await duePayouts(deps.db, now, BATCH)
   let claimed = 0
   const queue = [...due]
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    // A stopping process claims nothing more; what it holds it finishes (or hands back, stop()).
+    for (let next = queue.shift(); next && !pass.stopping?.(); next = queue.shift()) {
       const lease = now + deps.config.payouts.leaseMs + randomInt(0, 1000)
       const row = await claimPayout(deps.db, next.id, now, lease)
       if (!row) continue
       claimed++
-      await payOne(deps, row, lease).catch((err: unknown) => {
-        if (isDbUnavailable(err)) deps.dbHealth.failed(err)
-        else deps.logger.warn({ err, withdrawalId: row.id }, 'payout: a pass failed; the claim runs out and another pass asks again')
-      })
+      pass.held?.set(row.id, lease)
+      await payOne(deps, row, lease)
+        .catch((err: unknown) => {
+          if (isDbUnavailable(err)) deps.dbHealth.failed(err)
+          else deps.logger.warn({ err, withdrawalId: row.id }, 'payout: a pass failed; the claim runs out and another pass asks again')
+        })
+        .finally(() => pass.held?.delete(row.id))
     }
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker))
   return { claimed }
 }
 
-/** The worker inside the api process: a pass every `everyMs` (with jitter), stopped cleanly. */
-export function startPayoutWorker(deps: ApiDeps, everyMs = 2_000): { stop(): Promise<void> } {
+/** What a running pass is told and tells: whether to stop claiming, and the claims it holds (id → lease). */
+type PayoutPass = { stopping?: () => boolean; held?: Map<string, number> }
+
+/**
+ * The worker inside the api process: a pass every `everyMs` (with jitter). stop() claims nothing
+ * more and waits for the payouts in hand, at most `withinMs`; any still in hand then are handed
+ * back (their lease released, due at once), so another instance takes them without waiting for
+ * the lease to run out. A transfer already sent is found by reference there, never sent twice.
+ */
+export function startPayoutWorker(deps: ApiDeps, everyMs = 2_000): { stop(withinMs?: number): Promise<void> } {
   let running: Promise<unknown> | undefined
   let timer: NodeJS.Timeout | undefined
   let stopped = false
+  const held = new Map<string, number>()
   const schedule = () => {
     if (stopped) return
     timer = setTimeout(tick, everyMs + randomInt(0, Math.max(1, Math.floor(everyMs / 2))))
     timer.unref()
   }
   const tick = () => {
-    running = runPayoutsOnce(deps)
+    running = runPayoutsOnce(deps, { stopping: () => stopped, held })
       .catch((err: unknown) => {
         if (isDbUnavailable(err)) deps.dbHealth.failed(err)
         else deps.logger.warn({ err }, 'payout worker pass failed')
@@ -235,10 +248,16 @@ export function startPayoutWorker(deps: ApiDeps, everyMs = 2_000): { stop(): Pro
   }
   schedule()
   return {
-    async stop() {
+    async stop(withinMs = 20_000) {
       stopped = true
       clearTimeout(timer)
-      await running
+      let bound: NodeJS.Timeout | undefined
+      await Promise.race([running, new Promise((resolve) => (bound = setTimeout(resolve, withinMs)))])
+      clearTimeout(bound)
+      for (const [id, lease] of held) {
+        await releasePayout(deps.db, id, lease, deps.now()).catch(() => undefined)
+        deps.logger.info({ withdrawalId: id }, 'payout: handed back at stop')
+      }
     },
   }
 }

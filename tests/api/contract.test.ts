@@ -7,11 +7,12 @@ import { Refusals } from '#contract/refusals'
 import { startTestApi, type TestApi } from '../support/api'
 
 /**
- * Calls the api answers that are not product calls: the health check, and the payout provider's
+ * Calls the api answers that are not product calls: the health and readiness checks (for load
+ * balancers and orchestrators, no envelope promised to our client), and the payout provider's
  * webhook, which speaks the provider's wire format (raw bytes signed with HMAC, no envelope, no
  * token) and is called by the provider through the web, never by our own client.
  */
-const OUTSIDE_CONTRACT = [/^GET \/healthz$/, /^POST \/v1\/webhooks\/paystack$/]
+const OUTSIDE_CONTRACT = [/^GET \/healthz$/, /^GET \/readyz$/, /^POST \/v1\/webhooks\/paystack$/]
 
 type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } }
 

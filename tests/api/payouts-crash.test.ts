@@ -1,8 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
-import { createServer } from 'node:net'
+import type { ChildProcess } from 'node:child_process'
 import path from 'node:path'
-import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nubanCheckDigit } from '#contract/bank-cards'
 import { createDb, type Db } from '../../api/db/connect'
@@ -10,6 +7,7 @@ import { createSession } from '../../api/models/sessions'
 import { createStaffSession, insertStaff, updateStaff } from '../../api/models/staff'
 import { createUser } from '../../api/models/users'
 import { auditBooks } from '../../api/services/ledger'
+import { bundleProcesses, freePort, startApiProcess as startProcess } from '../support/api-process.mjs'
 import { createTestDatabase, type TestDatabase } from '../support/db'
 import { FAKE_PAYSTACK_SECRET, startFakePaystack, type FakePaystack } from '../support/paystack-fake'
 import { TEST_ADMIN_TOKEN } from '../support/wallet'
@@ -21,30 +19,18 @@ import { TEST_ADMIN_TOKEN } from '../support/wallet'
  * SQLite and PostgreSQL (TEST_DB).
  */
 const root = path.resolve(__dirname, '../..')
-const bundle = path.join(root, 'tmp', 'payouts-crash', 'api.mjs')
+let bundle: string
 let database: TestDatabase
 let db: Db
 let fake: FakePaystack
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
-
-async function startApiProcess(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bundle], {
-    cwd: root,
+function startApiProcess(port: number): Promise<ChildProcess> {
+  return startProcess({
+    bundle,
+    port,
+    databaseUrl: database.url,
     env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.url,
-      API_PORT: String(port),
-      API_HOST: '127.0.0.1',
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
-      MAIL_TRANSPORT: 'console',
       OUTBOX_DIR: path.join(root, 'tmp', 'payouts-crash', 'outbox'),
       PAYOUT_PROVIDER: 'paystack',
       PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_SECRET,
@@ -53,19 +39,8 @@ async function startApiProcess(port: number): Promise<ChildProcess> {
       PAYOUT_LEASE_SECONDS: '5',
       PAYOUT_POLL_SECONDS: '1',
       AUTO_PAYOUT_MAX: '100000000',
-    } as unknown as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    },
   })
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  child.kill('SIGKILL')
-  throw new Error('the api process did not start')
 }
 
 const call = async (port: number, route: string, body: unknown, headers: Record<string, string>) => {
@@ -78,18 +53,7 @@ const call = async (port: number, route: string, body: unknown, headers: Record<
 }
 
 beforeAll(async () => {
-  mkdirSync(path.dirname(bundle), { recursive: true })
-  await build({
-    entryPoints: [path.join(root, 'api/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: bundle,
-    tsconfig: path.join(root, 'tsconfig.json'),
-    logLevel: 'error',
-  })
+  bundle = (await bundleProcesses('payouts-crash')).api
   database = await createTestDatabase()
   db = createDb(database.url).db
   fake = await startFakePaystack()

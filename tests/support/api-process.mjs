@@ -1,0 +1,125 @@
+// The api and the web as their own processes, for tests and benchmarks that stop, kill or restart
+// them: one esbuild bundle of each entry (what `npm run build` makes of it), a free port, a start
+// that waits until the process answers. Plain JavaScript so scripts/*.mjs can use it too.
+import { spawn } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { build } from 'esbuild'
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
+
+/**
+ * Bundles api/main.ts (and server.ts with `web: true`) into tmp/<name>/ as build-server.mjs does.
+ * @param {string} name
+ * @param {{ web?: boolean }} [options]
+ * @returns {Promise<{ dir: string, api: string, web: string }>}
+ */
+export async function bundleProcesses(name, options = {}) {
+  const dir = path.join(root, 'tmp', name)
+  mkdirSync(dir, { recursive: true })
+  const entryPoints = { api: path.join(root, 'api/main.ts'), ...(options.web && { web: path.join(root, 'server.ts') }) }
+  await build({
+    entryPoints,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'error',
+  })
+  return { dir, api: path.join(dir, 'api.mjs'), web: path.join(dir, 'web.mjs') }
+}
+
+/** @returns {Promise<number>} a port of 127.0.0.1 nobody listens on now */
+export const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (s.address())
+      s.close(() => resolve(port))
+    })
+  })
+
+/**
+ * Waits until `url` answers 200 (the child may die first: then it throws).
+ * @param {string} url
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {string} what
+ */
+export async function waitUntilAnswers(url, child, what) {
+  for (let i = 0; i < 600 && child.exitCode === null; i++) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${what} did not start${child.exitCode !== null ? ` (exit ${child.exitCode})` : ''}`)
+}
+
+/**
+ * @typedef {{ bundle: string, port: number, env?: Record<string, string | undefined>, stdio?: import('node:child_process').StdioOptions }} ProcessOptions
+ */
+
+/**
+ * The api bundle on 127.0.0.1:port (development settings, e-mail to the console, silent logs
+ * unless env says), started when its /healthz answers.
+ * @param {ProcessOptions & { databaseUrl: string }} options
+ * @returns {Promise<import('node:child_process').ChildProcess>}
+ */
+export async function startApiProcess({ bundle, port, databaseUrl, env = {}, stdio = ['ignore', 'ignore', 'pipe'] }) {
+  const child = spawn(process.execPath, [bundle], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      MAIL_TRANSPORT: 'console',
+      ...env,
+    },
+    stdio,
+  })
+  await waitUntilAnswers(`http://127.0.0.1:${port}/healthz`, child, 'the api process')
+  return child
+}
+
+/**
+ * The web bundle on 127.0.0.1:port in front of `apiUrl`, with the Remix build under build/
+ * (`npm run build`), started when its /healthz answers.
+ * @param {ProcessOptions & { apiUrl: string, sessionSecret: string }} options
+ * @returns {Promise<import('node:child_process').ChildProcess>}
+ */
+export async function startWebProcess({ bundle, port, apiUrl, sessionSecret, env = {}, stdio = ['ignore', 'ignore', 'pipe'] }) {
+  const child = spawn(process.execPath, [bundle], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      API_BASE_URL: apiUrl,
+      SESSION_SECRET: sessionSecret,
+      COOKIE_SECURE: 'false',
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+    stdio,
+  })
+  await waitUntilAnswers(`http://127.0.0.1:${port}/healthz`, child, 'the web process')
+  return child
+}
+
+/**
+ * Resolves with the exit code once the child has exited.
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<number | null>}
+ */
+export const exited = (child) =>
+  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)))
