@@ -23,6 +23,7 @@ describe('the queue', () => {
     const { jar } = await staffJar(api, 'reviewer')
     const token = await seller()
     const apple = await sold(api, token)
+    api.clock.advance(1_000)
     const steam = await sold(api, token, {
       brandId: 'steam',
       cardType: 'physical',
