@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { catalogueFields, rateField, rateSchema } from './catalogue'
+import { cardTypes, catalogueFields, rateField, rateSchema } from './catalogue'
 import { get, noInput, post } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { minorUnits } from './money'
@@ -26,8 +26,36 @@ export type AdminOrder = z.infer<typeof adminOrderSchema>
 /** How long a claim holds without a decision (claiming again renews it). */
 export const CLAIM_MS = 30 * 60_000
 
-/** Without `status`: the queue (pending and reviewing), oldest first. */
-export const adminOrderPageQuery = pageQuerySchema.extend({ status: z.enum(orderStatuses).optional() })
+/**
+ * Without `status`: the queue (pending and reviewing), oldest first. The other filters narrow it
+ * to one brand, country or card type (`ecode` or `physical`).
+ */
+export const adminOrderPageQuery = pageQuerySchema.extend({
+  status: z.enum(orderStatuses, { errorMap: () => ({ message: `choose one of ${orderStatuses.join(', ')}` }) }).optional(),
+  brand: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{1,40}$/, 'a brand id, as "apple" or "google-play"')
+    .optional(),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'a two-letter country code, as "US"')
+    .optional(),
+  type: z.enum(cardTypes, { errorMap: () => ({ message: `choose one of ${cardTypes.join(', ')}` }) }).optional(),
+})
+export type AdminOrderPageQuery = z.infer<typeof adminOrderPageQuery>
+
+/** A queue row: the order, how long it has waited, and whether that is past its brand's promised ETA. */
+export const adminQueueItemSchema = adminOrderSchema.extend({ ageMinutes: z.number().int(), late: z.boolean() })
+export type AdminQueueItem = z.infer<typeof adminQueueItemSchema>
+
+/** The page of the queue, and what waits (pending or reviewing) under the same brand, country and type. */
+export const adminQueueData = pageSchema(adminQueueItemSchema).extend({
+  waiting: z.object({ total: z.number().int().nonnegative(), late: z.number().int().nonnegative() }),
+})
+export type AdminQueueData = z.infer<typeof adminQueueData>
 
 const noteField = z.string({ invalid_type_error: 'note must be text' }).trim().min(3, 'note: say it in a few words').max(500)
 
@@ -65,6 +93,49 @@ export const rejectOrderBody = z
   .strict()
   .refine((b) => b.reasonCode !== 'OTHER' || b.note, { message: 'OTHER needs a note the person can read', path: ['note'] })
 
+/** An account younger than this, selling at least LARGE_SALE (minor units of the payout currency), is flagged. */
+export const NEW_ACCOUNT_DAYS = 7
+export const LARGE_SALE = 20_000_000
+
+/**
+ * What a reviewer weighs besides the photos: the seller's history, and where this order's photos
+ * (by perceptual hash, decision 017), e-codes (by keyed hash) or bank accounts were seen on
+ * another account.
+ */
+export const orderSignalsSchema = z.object({
+  seller: z.object({
+    userId: z.string(),
+    email: z.string(),
+    joinedAt: z.number().int(),
+    accountAgeDays: z.number().int(),
+    completed: z.number().int(),
+    rejected: z.number().int(),
+    /** No order of this seller came before this one. */
+    firstOrder: z.boolean(),
+  }),
+  samePhoto: z.array(
+    z.object({
+      cardId: z.string(),
+      imageId: z.string(),
+      otherImageId: z.string(),
+      email: z.string(),
+      orderId: z.string().nullable(),
+      orderNo: z.string().nullable(),
+      /** Bits of 64 that differ: 0 is the same picture. */
+      distance: z.number().int(),
+    }),
+  ),
+  sameCode: z.array(z.object({ cardId: z.string(), email: z.string(), orderId: z.string(), orderNo: z.string() })),
+  sharedBank: z.array(z.object({ bankCode: z.string(), last4: z.string(), emails: z.array(z.string()) })),
+  newAccountLargeSale: z.boolean(),
+})
+export type OrderSignals = z.infer<typeof orderSignalsSchema>
+
+/** `codes=hide`: the order without decrypting its e-codes (a page that reveals only on request). */
+export const adminOrderDetailQuery = orderIdQuery.extend({
+  codes: z.enum(['show', 'hide'], { errorMap: () => ({ message: 'choose show or hide' }) }).default('show'),
+})
+
 export const setRateBody = z.object({ ...catalogueFields, rate: rateField }).strict()
 export const setEtaBody = z
   .object({
@@ -81,8 +152,11 @@ export const rateHistoryQuery = z.object({ ...catalogueFields })
 export const rateHistoryData = z.array(z.object({ rate: z.string(), setAt: z.number().int(), setBy: z.string() }))
 
 export const adminOrdersApi = {
-  queue: get('/admin/order/page', 'staff:reviewer', adminOrderPageQuery, pageSchema(adminOrderSchema)),
-  detail: get('/admin/order/detail', 'staff:reviewer', orderIdQuery, adminOrderSchema),
+  queue: get('/admin/order/page', 'staff:reviewer', adminOrderPageQuery, adminQueueData),
+  detail: get('/admin/order/detail', 'staff:reviewer', adminOrderDetailQuery, adminOrderSchema),
+  /** The claim holder's e-codes, decrypted; audited. Refused without the claim. */
+  reveal: post('/admin/order/reveal', 'staff:reviewer', z.object({ id: orderIdField }).strict(), adminOrderSchema),
+  signals: get('/admin/order/signals', 'staff:reviewer', orderIdQuery, orderSignalsSchema),
   claim: post('/admin/order/claim', 'staff:reviewer', z.object({ id: orderIdField }).strict(), adminOrderSchema),
   complete: post('/admin/order/complete', 'staff:reviewer', completeOrderBody, adminOrderSchema),
   propose: post('/admin/order/propose', 'staff:reviewer', proposeOrderBody, adminOrderSchema),

@@ -27,6 +27,9 @@ const ROUTE_LIMITS: ReadonlyArray<readonly [prefix: string, limit: BodyLimit]> =
   // at /edit-profile/photo. Up to 10 MB is read (and dropped past 2 MB) so that a phone photo too
   // large gets the page's own "larger than 2 MB", not a bare 413.
   ['/edit-profile', { maxBytes: 10 * 1024 * 1024 + 64 * 1024, streamed: true }],
+  // The review desk's decision on an order: a rejection carries one proof photo (≤ 5 MB). Its
+  // other forms are read within FORM_BODY_LIMIT by the route (multipart.server.ts).
+  ['/ops/review', { maxBytes: 5 * 1024 * 1024 + 64 * 1024, streamed: true }],
 ]
 
 export function bodyLimitFor(pathname: string, table = ROUTE_LIMITS): BodyLimit {

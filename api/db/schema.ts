@@ -266,6 +266,8 @@ export interface UploadsTable {
   width: number
   height: number
   created_at: number
+  /** A card photo's perceptual hash, 64-bit dHash as 16 hex digits (migration 0010, decision 017); null before it. */
+  phash: string | null
 }
 
 export interface OrdersTable {
@@ -314,6 +316,8 @@ export interface OrderCardsTable {
   codes_cipher: string | null
   /** "•••• 7XQ2" (and "•••" for a PIN), JSON list; what every answer shows. */
   codes_masked: string | null
+  /** HMAC of the e-code (as the fingerprint), kept for the review signals (migration 0010); null for photos. */
+  code_hmac: string | null
 }
 
 export interface OrderCardImagesTable {

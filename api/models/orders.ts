@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely'
+import { sql, type Updateable } from 'kysely'
 import type { Db, DbKind } from '../db/connect'
 import type { OrderCardRow, OrderEventRow, OrderRow, OrdersTable } from '../db/schema'
 import { newId } from '../lib/tokens'
@@ -151,15 +151,32 @@ export async function settleCards(db: Db, orderId: string, how: 'quoted' | 'prop
     .execute()
 }
 
-export async function pageOrders(
-  db: Db,
-  filter: { userId?: string; statuses?: string[]; oldestFirst?: boolean },
-  pageNum: number,
-  pageSize: number,
-) {
+/** Which orders: one person's, some statuses, one brand, country or card type (the review queue's filters). */
+export type OrderFilter = { userId?: string; statuses?: string[]; brandId?: string; country?: string; cardType?: string }
+
+function filtered(db: Db, filter: OrderFilter) {
   let q = db.selectFrom('orders')
   if (filter.userId) q = q.where('user_id', '=', filter.userId)
   if (filter.statuses) q = q.where('status', 'in', filter.statuses)
+  if (filter.brandId) q = q.where('brand_id', '=', filter.brandId)
+  if (filter.country) q = q.where('country', '=', filter.country)
+  if (filter.cardType) q = q.where('card_type', '=', filter.cardType)
+  return q
+}
+
+/** How many orders match, and how many of them are past their brand's promised ETA at `now`. */
+export async function countWaiting(db: Db, filter: OrderFilter, now: number): Promise<{ total: number; late: number }> {
+  const r = await filtered(db, filter)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(sql`case when created_at + eta_minutes * 60000 < ${now} then 1 else 0 end`).as('late'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { total: Number(r.total), late: Number(r.late ?? 0) }
+}
+
+export async function pageOrders(db: Db, filter: OrderFilter & { oldestFirst?: boolean }, pageNum: number, pageSize: number) {
+  const q = filtered(db, filter)
   const order = filter.oldestFirst ? 'asc' : 'desc'
   const [rows, count] = await Promise.all([
     q

@@ -11,16 +11,16 @@ export const findUpload = (db: Db, id: string): Promise<UploadRow | undefined> =
   db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst()
 
 /**
- * A proof photo `orderId` may show its seller: an operator's own upload (never a person's card
+ * A proof photo `orderId` may show its seller: this staff member's own upload (never a person's card
  * photo or avatar) that is no other order's proof, since it pictures that order's cards.
  */
-export const findProofFor = (db: Db, id: string, orderId: string): Promise<UploadRow | undefined> =>
+export const findProofFor = (db: Db, id: string, orderId: string, staff: string): Promise<UploadRow | undefined> =>
   db
     .selectFrom('uploads')
     .selectAll()
     .where('id', '=', id)
     .where('user_id', 'is', null)
-    .where('uploaded_by', '!=', 'person')
+    .where('uploaded_by', '=', staff)
     .where('purpose', '=', 'card')
     .where((eb) =>
       eb.not(

@@ -2,13 +2,16 @@ import { adminOrdersApi as api } from '#contract/admin-orders'
 import { contractRouter } from '../lib/route'
 import type { SellingDeps } from '../lib/selling-deps'
 import * as catalogue from '../services/catalogue'
-import * as orders from '../services/orders'
+import * as signals from '../services/order-signals'
+import * as orders from '../services/orders-review'
 
 /** /admin/order/* and /admin/giftcard/*: the review queue and its moves, rates and ETAs. Audited. */
 export function adminOrdersRoutes(deps: SellingDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.queue, ({ input }) => orders.adminQueue(deps, input))
-  bind(api.detail, ({ actor, input }) => orders.adminDetail(deps, actor, input.id))
+  bind(api.detail, ({ actor, input }) => orders.adminDetail(deps, actor, input))
+  bind(api.reveal, ({ actor, input }) => orders.revealCodes(deps, actor, input.id))
+  bind(api.signals, ({ input }) => signals.orderSignals(deps, input.id))
   bind(api.claim, ({ actor, input }) => orders.claimOrder(deps, actor, input.id))
   bind(api.complete, ({ actor, input }) => orders.completeOrder(deps, actor, input))
   bind(api.propose, ({ actor, input }) => orders.proposeOrder(deps, actor, input))

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto'
 import type { Updateable } from 'kysely'
-import { CLAIM_MS, type AdminOrder } from '#contract/admin-orders'
 import { formatRate, parseRate, payoutFor, type CardType } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
 import {
@@ -30,8 +29,7 @@ import { audit } from '../models/audit-log'
 import { findBrand, listBrands } from '../models/catalogue'
 import { addMessage } from '../models/messages'
 import * as orders from '../models/orders'
-import { findProofFor, ownUploadIds } from '../models/uploads'
-import { findUserById } from '../models/users'
+import { ownUploadIds } from '../models/uploads'
 import { recordFirstSuccessfulOrder } from './analytics'
 import { checkFaceValues, resolveOffer, toLogo } from './catalogue'
 import { credit, requestDigest } from './ledger'
@@ -93,7 +91,7 @@ function toSummary(row: OrderRow, brand: GiftCardBrandRow | undefined, cards: Or
   }
 }
 
-async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
+export async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
   const [brand, cards, events] = await Promise.all([
     findBrand(deps.db, row.brand_id),
     orders.cardsOf(deps.db, [row.id]),
@@ -145,49 +143,6 @@ async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
       note: e.note,
     })),
   }
-}
-
-const holdsClaim = (row: OrderRow, actor: string, now: number) =>
-  row.status === 'reviewing' && row.claimed_by === actor && Number(row.claim_expires_at ?? 0) > now
-
-/**
- * The operators' view: the person, who claimed it, and each e-code decrypted (they redeem it) —
- * only when `revealTo` holds the claim; each reveal is audited.
- */
-async function toAdminOrder(deps: SellingDeps, row: OrderRow, revealTo?: string): Promise<AdminOrder> {
-  const now = deps.now()
-  const reveal = revealTo !== undefined && holdsClaim(row, revealTo, now)
-  const [order, owner, cards] = await Promise.all([
-    toOrder(deps, row),
-    findUserById(deps.db, row.user_id),
-    orders.cardsOf(deps.db, [row.id]),
-  ])
-  const sealed = new Map(cards.map((c) => [c.id, c.codes_cipher]))
-  const result: AdminOrder = {
-    ...order,
-    userId: row.user_id,
-    email: owner?.email ?? '',
-    claimedBy: row.claimed_by,
-    claimExpiresAt: row.claim_expires_at === null ? null : Number(row.claim_expires_at),
-    cards: order.cards.map((c) => {
-      const cipher = reveal ? sealed.get(c.cardId) : undefined
-      let codes: string[] = []
-      if (cipher) {
-        try {
-          codes = JSON.parse(deps.codes.open(cipher, c.cardId)) as string[]
-        } catch {
-          // Sealed with another CODES_KEY: say so instead of failing the whole queue.
-          deps.logger.warn({ orderId: row.id, cardId: c.cardId }, 'an e-code does not open with this CODES_KEY')
-          codes = ['(cannot be decrypted with this CODES_KEY)']
-        }
-      }
-      return { ...c, codes }
-    }),
-  }
-  if (reveal && cards.some((c) => c.codes_cipher)) {
-    await audit(deps.db, { actor: revealTo, action: 'order.reveal', targetType: 'order', targetId: row.id, before: null, after: null }, now)
-  }
-  return result
 }
 
 // ─── The person's calls ─────────────────────────────────────────────────────────────────────────
@@ -307,6 +262,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
           reason_code: null,
           codes_cipher: c.cardCodes ? deps.codes.seal(JSON.stringify(c.cardCodes), id) : null,
           codes_masked: c.cardCodes ? JSON.stringify(maskCodes(c.cardCodes)) : null,
+          code_hmac: fingerprints[i],
         }
       })
       await orders.insertOrder(trx, order)
@@ -403,9 +359,12 @@ export async function orderDetail(deps: SellingDeps, user: User, id: string): Pr
   return toOrder(deps, row)
 }
 
+export const holdsClaim = (row: OrderRow, actor: string, now: number) =>
+  row.status === 'reviewing' && row.claimed_by === actor && Number(row.claim_expires_at ?? 0) > now
+
 // ─── Moves ──────────────────────────────────────────────────────────────────────────────────────
 
-function badMove(move: OrderMove, status: string): string {
+export function badMove(move: OrderMove, status: string): string {
   switch (move) {
     case 'cancel':
       return `Only a pending order can be cancelled. This one is ${status}`
@@ -436,7 +395,7 @@ type MoveWork = (
  * One move of the state machine (contract ORDER_MOVES), in one write transaction. Repeating the
  * move that was already made answers the order and changes nothing; any other status refuses.
  */
-async function transition(
+export async function transition(
   deps: SellingDeps,
   o: { id: string; move: OrderMove; userId?: string; actor: string },
   work: MoveWork,
@@ -472,7 +431,7 @@ async function transition(
 }
 
 /** The wallet credit of a completed order: exactly once (the ledger key), in the move's transaction. */
-async function payOut(trx: Db, order: OrderRow, amount: number, now: number): Promise<void> {
+export async function payOut(trx: Db, order: OrderRow, amount: number, now: number): Promise<void> {
   if (amount > 0) {
     await credit(
       trx,
@@ -492,7 +451,7 @@ async function payOut(trx: Db, order: OrderRow, amount: number, now: number): Pr
   }
 }
 
-const money = (o: OrderRow, amount: number | null) => formatMoney(Number(amount ?? 0), o.payout_currency)
+export const money = (o: OrderRow, amount: number | null) => formatMoney(Number(amount ?? 0), o.payout_currency)
 
 export async function cancelOrder(deps: SellingDeps, user: User, id: string): Promise<Order> {
   const row = await transition(deps, { id, move: 'cancel', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
@@ -538,150 +497,4 @@ export async function declineOrder(deps: SellingDeps, user: User, id: string): P
     after: async () => orders.settleCards(trx, o.id, 'nothing'),
   }))
   return toOrder(deps, row)
-}
-
-// ─── Operators ──────────────────────────────────────────────────────────────────────────────────
-
-export async function adminQueue(deps: SellingDeps, q: { pageNum: number; pageSize: number; status?: OrderStatus }) {
-  const { rows, total } = await orders.pageOrders(
-    deps.db,
-    { statuses: q.status ? [q.status] : [...OPEN_STATUSES], oldestFirst: true },
-    q.pageNum,
-    q.pageSize,
-  )
-  const list = []
-  for (const r of rows) list.push(await toAdminOrder(deps, r))
-  return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
-}
-
-export async function adminDetail(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
-  const row = await orders.findOrder(deps.db, id)
-  if (!row) throw refuse(Refusals.ORDER_NOT_FOUND)
-  return toAdminOrder(deps, row, actor)
-}
-
-/**
- * Claims an order for review: a pending one (the person is told), or a reviewing one whose claim
- * is this reviewer's (renewed) or has lapsed (taken over). One conditional UPDATE decides, so of
- * parallel claims exactly one wins; the others learn who holds it. Answers the codes to the holder.
- */
-export async function claimOrder(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
-  const now = deps.now()
-  const outcome = await writeTransaction(deps.db, deps.dbKind, async (trx): Promise<OrderRow | { held: OrderRow }> => {
-    const current = await orders.lockOrder(trx, deps.dbKind, id)
-    if (!current) throw refuse(Refusals.ORDER_NOT_FOUND)
-    if (current.status !== 'pending' && current.status !== 'reviewing')
-      throw refuse(Refusals.ORDER_BAD_MOVE, badMove('claim', current.status))
-    const patch = { claimed_by: actor, claim_expires_at: now + CLAIM_MS }
-    if (!(await orders.claimOrderRow(trx, id, actor, now, patch))) return { held: (await orders.findOrder(trx, id)) ?? current }
-    const next: OrderRow = { ...current, ...patch, status: 'reviewing', updated_at: now }
-    await audit(trx, { actor, action: 'order.claim', targetType: 'order', targetId: id, before: current, after: next }, now)
-    if (current.status === 'pending') {
-      const brand = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
-      await orders.addOrderEvent(trx, { orderId: id, status: 'reviewing', actor: 'operator', note: null }, now)
-      await addMessage(
-        trx,
-        {
-          userId: current.user_id,
-          kind: 'order',
-          refId: id,
-          title: 'Order in review',
-          content: `We are reviewing your ${brand} order ${current.order_no} now.`,
-        },
-        now,
-      )
-    }
-    return next
-  })
-  if ('held' in outcome) {
-    const h = outcome.held
-    const until = new Date(Number(h.claim_expires_at ?? now)).toISOString().slice(11, 16)
-    throw refuse(Refusals.ORDER_CLAIMED, `${h.claimed_by ?? 'Another reviewer'} is reviewing this order (claim until ${until} UTC)`)
-  }
-  return toAdminOrder(deps, outcome, actor)
-}
-
-export async function completeOrder(deps: SellingDeps, actor: string, body: { id: string; note?: string }): Promise<AdminOrder> {
-  const now = deps.now()
-  const row = await transition(deps, { id: body.id, move: 'complete', actor }, async (trx, o, brand) => ({
-    patch: { settled_payout: o.quoted_payout, operator_note: body.note ?? null },
-    note: `Paid ${money(o, o.quoted_payout)}`,
-    message: {
-      title: 'Order completed',
-      content: `Your ${brand} order ${o.order_no} is complete: ${money(o, o.quoted_payout)}, the full quote, is in your wallet.${body.note ? ` ${body.note}` : ''}`,
-    },
-    after: async (next) => {
-      await orders.settleCards(trx, o.id, 'quoted')
-      await payOut(trx, next, Number(o.quoted_payout), now)
-    },
-  }))
-  return toAdminOrder(deps, row)
-}
-
-export async function proposeOrder(
-  deps: SellingDeps,
-  actor: string,
-  body: { id: string; reason: string; cards: { cardId: string; payout: number; reasonCode: ReasonCode }[] },
-): Promise<AdminOrder> {
-  const now = deps.now()
-  const row = await transition(deps, { id: body.id, move: 'propose', actor }, async (trx, o, brand) => {
-    const cards = await orders.cardsOf(trx, [o.id])
-    const named = new Map(body.cards.map((c) => [c.cardId, c]))
-    for (const c of body.cards) {
-      const card = cards.find((x) => x.id === c.cardId)
-      if (!card) throw refuse(Refusals.PROPOSAL_NOT_LOWER, `There is no card ${c.cardId} in this order`)
-      if (c.payout >= Number(card.quoted_payout)) {
-        throw refuse(
-          Refusals.PROPOSAL_NOT_LOWER,
-          `Card ${card.position}: a proposal must be lower than its quote of ${money(o, card.quoted_payout)}`,
-        )
-      }
-    }
-    const proposed = cards.reduce((sum, c) => sum + (named.get(c.id)?.payout ?? Number(c.quoted_payout)), 0)
-    if (proposed <= 0) throw refuse(Refusals.PROPOSAL_NOT_LOWER, 'This proposal pays nothing: reject the order instead')
-    return {
-      patch: { proposed_payout: proposed, proposal_reason: body.reason, proposed_at: now, operator_note: body.reason },
-      note: body.reason,
-      message: {
-        title: 'A lower payout is offered',
-        content: `We can pay ${money(o, proposed)} instead of ${money(o, o.quoted_payout)} for your ${brand} order ${o.order_no}: ${body.reason}. Open the order to accept or decline it.`,
-      },
-      after: async () => {
-        for (const c of cards) {
-          const change = named.get(c.id)
-          await orders.updateCard(trx, c.id, {
-            proposed_payout: change ? change.payout : Number(c.quoted_payout),
-            reason_code: change?.reasonCode ?? null,
-          })
-        }
-      },
-    }
-  })
-  return toAdminOrder(deps, row)
-}
-
-export async function rejectOrder(
-  deps: SellingDeps,
-  actor: string,
-  body: { id: string; reasonCode: ReasonCode; note?: string; proofImageId?: string },
-): Promise<AdminOrder> {
-  const proofImageId = body.proofImageId?.toLowerCase()
-  const row = await transition(deps, { id: body.id, move: 'reject', actor }, async (trx, o, brand) => {
-    if (proofImageId && !(await findProofFor(trx, proofImageId, o.id))) throw refuse(Refusals.PROOF_NOT_OPERATORS)
-    const reason = REJECTION_REASONS[body.reasonCode]
-    return {
-      patch: { reason_code: body.reasonCode, operator_note: body.note ?? null, proof_image_id: proofImageId ?? null, settled_payout: 0 },
-      note: body.note ? `${reason}. ${body.note}` : reason,
-      message: {
-        title: 'Order rejected',
-        content: `Your ${brand} order ${o.order_no} was rejected: ${reason}.${body.note ? ` ${body.note}` : ''} Open the order for the details.`,
-      },
-      after: async () => orders.settleCards(trx, o.id, 'nothing'),
-    }
-  }).catch((err: unknown) => {
-    // Two rejections raced with one proof photo: the unique index kept it on the first order.
-    if (proofImageId && isUniqueViolation(err)) throw refuse(Refusals.PROOF_NOT_OPERATORS)
-    throw err
-  })
-  return toAdminOrder(deps, row)
 }

@@ -7,6 +7,7 @@ import { writeTransaction } from '../db/transaction'
 import { refuse } from '../lib/envelope'
 import { ImageRefused, reencodeImage, sniffImageType } from '../lib/images'
 import { readOneFile } from '../lib/multipart'
+import { photoHash } from '../lib/phash'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { countUploadsSince, findOwnAvatar, findReadableUpload, findUpload, insertUpload } from '../models/uploads'
@@ -58,6 +59,8 @@ export async function uploadPhoto(
     if (err instanceof ImageRefused) throw refuse(err.why === 'too-many-pixels' ? Refusals.IMAGE_TOO_LARGE : Refusals.NOT_AN_IMAGE)
     throw err
   }
+  // A card photo's perceptual hash, for the review desk's "same photo on another account".
+  const phash = purpose === 'card' ? await deps.imageGate.run(() => photoHash(image.data)) : null
   const id = newId()
   const day = new Date(now).toISOString()
   const row: UploadRow = {
@@ -71,6 +74,7 @@ export async function uploadPhoto(
     width: image.width,
     height: image.height,
     created_at: now,
+    phash,
   }
   await deps.storage.put(row.storage_key, image.data, row.content_type)
   try {

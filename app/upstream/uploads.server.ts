@@ -5,12 +5,15 @@ import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { AppLoadContext } from '@remix-run/node'
+import { adminOrdersApi } from '#contract/admin-orders'
 import { Refusals, type Refusal } from '#contract/refusals'
 import { fileIdField, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
 import { expiredResponse, getToken } from '~/utils/auth.server'
+import { consoleMessages } from '~/utils/console-messages'
 import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
 import { sellingMessages as M, profileMessages, transportMessages } from '~/utils/messages'
+import { staffSignInResponse } from '~/utils/staff-session.server'
 import { fromResponse, fromThrown, UpstreamError } from './client.server'
 import { flow, type FlowResult } from './flow.server'
 
@@ -26,9 +29,11 @@ function apiUrl(path: string): string {
   return `${getWebEnv().API_BASE_URL.replace(/\/+$/, '')}${path}`
 }
 
-async function apiHeaders(request: Request, context: AppLoadContext): Promise<Record<string, string>> {
+/** A staff member's call carries their Bearer token and never the person's cookie token. */
+async function apiHeaders(request: Request, context: AppLoadContext, staffToken?: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { clientType: 'h5' }
-  const token = await getToken(request)
+  const token = staffToken ? undefined : await getToken(request)
+  if (staffToken) headers.authorization = `Bearer ${staffToken}`
   if (token) headers.token = token
   const ip = context.clientAddress
   if (ip && isIP(ip)) headers['x-forwarded-for'] = ip
@@ -81,6 +86,8 @@ type UploadVariant = {
    * limit (body-limit.server.ts) bounds how much that is.
    */
   readToEnd: boolean
+  /** A reviewer's proof photo: sent with their Bearer token; an ended session goes to the staff sign-in. */
+  staffToken?: string
 }
 
 const CARD_PHOTO: UploadVariant = {
@@ -122,6 +129,17 @@ export function uploadAvatarFlow(
   return uploadFlow(AVATAR, request, context, photo, signal)
 }
 
+/** POST /admin/file/upload: a reviewer's proof photo for a rejection, the same pipeline as a card photo. */
+export function uploadProofFlow(
+  request: Request,
+  context: AppLoadContext,
+  staffToken: string,
+  photo: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<FlowResult<UploadData>> {
+  return uploadFlow({ ...CARD_PHOTO, path: adminOrdersApi.upload.path, staffToken }, request, context, photo, signal)
+}
+
 function uploadFlow(
   variant: UploadVariant,
   request: Request,
@@ -155,7 +173,7 @@ function uploadFlow(
       ;({ status, text } = await postStream(
         apiUrl(variant.path),
         {
-          ...(await apiHeaders(request, context)),
+          ...(await apiHeaders(request, context, variant.staffToken)),
           accept: 'application/json',
           'content-type': `multipart/form-data; boundary=${boundary}`,
         },
@@ -168,7 +186,7 @@ function uploadFlow(
     } finally {
       await finish(source, variant.readToEnd)
     }
-    const envelope = await answered(request, () => fromResponse<unknown>(status, text))
+    const envelope = await answered(request, () => fromResponse<unknown>(status, text), variant.staffToken !== undefined)
     const parsed = uploadData.safeParse(envelope.data)
     if (!parsed.success) {
       logger.error({ path: variant.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
@@ -188,12 +206,13 @@ async function finish(source: AsyncIterator<Uint8Array>, readToEnd: boolean): Pr
   }
 }
 
-/** A 401 from the api ends here as everywhere (call-api.server.ts): session gone, to /login. */
-async function answered<T>(request: Request, read: () => T): Promise<T> {
+/** A 401 from the api ends here as everywhere (call-api.server.ts): session gone, to /login (a staff member's to /ops/login). */
+async function answered<T>(request: Request, read: () => T, staff = false): Promise<T> {
   try {
     return read()
   } catch (error) {
-    if (error instanceof UpstreamError && error.kind === 'expired') throw await expiredResponse(request)
+    if (error instanceof UpstreamError && error.kind === 'expired')
+      throw staff ? await staffSignInResponse(request, consoleMessages.sessionEnded) : await expiredResponse(request)
     throw error
   }
 }
@@ -228,16 +247,17 @@ export async function photoResponse(
   request: Request,
   context: AppLoadContext,
   id: string,
-  kind: 'card' | 'avatar' = 'card',
+  kind: 'card' | 'avatar' | { staffToken: string } = 'card',
 ): Promise<Response> {
+  const staffToken = typeof kind === 'object' ? kind.staffToken : undefined
   const parsedId = fileIdField.safeParse(id)
   if (!parsedId.success) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
   const query = new URLSearchParams({ id: parsedId.data, _t: String(Date.now()) })
-  const path = kind === 'avatar' ? uploadsApi.avatarFile.path : uploadsApi.file.path
+  const path = staffToken ? adminOrdersApi.file.path : kind === 'avatar' ? uploadsApi.avatarFile.path : uploadsApi.file.path
   let response: Response
   try {
     response = await fetch(`${apiUrl(path)}?${query}`, {
-      headers: { ...(await apiHeaders(request, context)), accept: 'image/*, application/json' },
+      headers: { ...(await apiHeaders(request, context, staffToken)), accept: 'image/*, application/json' },
       signal: deadline(request.signal),
     })
   } catch (error) {
@@ -257,7 +277,7 @@ export async function photoResponse(
     return photoRefusal(503, fromThrown(error).message)
   }
   try {
-    await answered(request, () => fromResponse(response.status, text))
+    await answered(request, () => fromResponse(response.status, text), staffToken !== undefined)
     // A 200 envelope where bytes were expected: not the api we know.
     return photoRefusal(502, transportMessages.unknown)
   } catch (error) {

@@ -14,6 +14,9 @@ export const consoleRoutes: ConsoleRoute[] = [
   { path: '/ops/login', title: 'Staff sign-in', access: 'staff-guest', role: null },
   { path: '/ops/setup/:token', title: 'Set up your console account', access: 'staff-guest', role: null },
   { path: '/ops/logout', title: 'Sign out', access: 'staff-guest', role: null },
+  { path: '/ops/review', title: 'Review desk', access: 'staff', role: 'reviewer', nav: 'Review' },
+  { path: '/ops/review/:orderId', title: 'Review an order', access: 'staff', role: 'reviewer' },
+  { path: '/ops/photo/:id', title: 'Card photo', access: 'staff', role: 'reviewer' },
 ]
 
 export const CONSOLE_BRAND = 'Cardlane Ops'

@@ -274,6 +274,8 @@ const WHO: Record<string, ('reviewer' | 'payouts' | 'admin' | 'admin-token')[]> 
   'POST /admin/order/complete': ['reviewer', 'admin'],
   'POST /admin/order/propose': ['reviewer', 'admin'],
   'POST /admin/order/reject': ['reviewer', 'admin'],
+  'POST /admin/order/reveal': ['reviewer', 'admin'],
+  'GET /admin/order/signals': ['reviewer', 'admin'],
   'POST /admin/file/upload': ['reviewer', 'admin'],
   'GET /admin/file/get': ['reviewer', 'admin'],
   'POST /admin/giftcard/rate': ['admin'],

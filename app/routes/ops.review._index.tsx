@@ -1,0 +1,174 @@
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useLoaderData, useLocation, useNavigate } from '@remix-run/react'
+import { adminOrdersApi, type AdminQueueData } from '#contract/admin-orders'
+import { cardTypes, catalogueApi, COUNTRIES } from '#contract/catalogue'
+import { formatMoney } from '#contract/money'
+import { orderStatuses } from '#contract/orders'
+import { ConsolePage } from '~/components/console'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Link } from '~/components/link'
+import { formatMinutes, useLiveData, useShortcuts } from '~/components/review'
+import reviewStyles from '~/styles/screens/console-review.css'
+import { upstream } from '~/upstream/client.server'
+import { flow } from '~/upstream/flow.server'
+import { requireStaff, staffFlow } from '~/upstream/staff.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: reviewStyles }]
+
+const FILTERS = ['brand', 'country', 'type', 'status'] as const
+
+/** The queue: oldest first, the filters of the GET form, what waits. A bad filter is said, not a 500. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, 'reviewer')
+  const params = new URL(request.url).searchParams
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>
+  const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''))
+  const [queue, brands] = await Promise.all([
+    staffFlow(request, context, adminOrdersApi.queue, { pageNum: 1, pageSize: 50, ...query } as never),
+    flow('', async () => (await upstream.call(catalogueApi.list, {})).data),
+  ])
+  const empty: AdminQueueData = { list: [], total: 0, pageNum: 1, pageSize: 50, waiting: { total: 0, late: 0 } }
+  return json(
+    {
+      filters,
+      queue: queue.success ? queue.data : empty,
+      problem: queue.success ? null : queue.msg,
+      brands: brands.success ? brands.data.map((b) => ({ id: b.brandId, name: b.name })) : [],
+    },
+    { status: queue.success || queue.status !== 400 ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
+  )
+}
+
+function Filters({ filters, brands }: Pick<ReturnType<typeof useLoaderData<typeof loader>>, 'filters' | 'brands'>) {
+  const select = (name: string, label: string, options: [string, string][]) => (
+    <label className="review-filter">
+      <span>{label}</span>
+      <select name={name} defaultValue={filters[name as keyof typeof filters]}>
+        <option value="">Any</option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+  return (
+    <Form method="get" className="review-filters" aria-label="Filter the queue">
+      {select(
+        'brand',
+        'Brand',
+        brands.map((b) => [b.id, b.name]),
+      )}
+      {select(
+        'country',
+        'Country',
+        Object.entries(COUNTRIES).map(([code, c]) => [code, c.name]),
+      )}
+      {select(
+        'type',
+        'Type',
+        cardTypes.map((t) => [t, t === 'ecode' ? 'E-code' : 'Physical']),
+      )}
+      {select(
+        'status',
+        'Status',
+        orderStatuses.map((s) => [s, s]),
+      )}
+      <button type="submit" className="ops-button">
+        Filter
+      </button>
+    </Form>
+  )
+}
+
+export default function ReviewQueue() {
+  const { filters, queue, problem, brands } = useLoaderData<typeof loader>()
+  const location = useLocation()
+  const navigate = useNavigate()
+  useLiveData(15_000)
+  useShortcuts({ o: queue.list[0] ? () => navigate(`/ops/review/${queue.list[0].id}`) : undefined })
+  const here = `${location.pathname}${location.search}`
+  return (
+    <ConsolePage
+      title="Review desk"
+      actions={
+        <Link to={here} className="ops-button ops-button--ghost" reloadDocument>
+          Refresh
+        </Link>
+      }
+    >
+      <p className="review-count" role="status">
+        <strong>{queue.waiting.total}</strong> waiting
+        {queue.waiting.late > 0 ? (
+          <span className="ops-late review-count__late">
+            <strong>{queue.waiting.late}</strong> late
+          </span>
+        ) : (
+          <span> · none late</span>
+        )}
+      </p>
+      <Filters filters={filters} brands={brands} />
+      {problem ? (
+        <p className="review-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {queue.list.length === 0 ? (
+        <p className="ops-panel">Nothing waits here.</p>
+      ) : (
+        <div className="review-table-wrap">
+          <table className="ops-table review-queue">
+            <caption className="review-caption">Oldest first. Press o to open the first order.</caption>
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Card</th>
+                <th scope="col" className="ops-num">
+                  Payout
+                </th>
+                <th scope="col">Waited / ETA</th>
+                <th scope="col">Status</th>
+                <th scope="col">Claim</th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.list.map((o) => (
+                <tr key={o.id} className={o.late ? 'review-row--late' : undefined}>
+                  <td>
+                    <Link to={`/ops/review/${o.id}`}>{o.orderNo}</Link>
+                  </td>
+                  <td>
+                    {o.brandName} · {o.country} · {o.cardType === 'ecode' ? 'E-code' : 'Physical'} · {o.cardCount}{' '}
+                    {o.cardCount === 1 ? 'card' : 'cards'}
+                  </td>
+                  <td className="ops-num">{formatMoney(o.quotedPayout, o.payoutCurrency)}</td>
+                  <td>
+                    {o.late ? <span className="ops-late">Late</span> : null} {formatMinutes(o.ageMinutes)} /{' '}
+                    {formatMinutes(o.queue?.etaMinutes ?? 0)}
+                  </td>
+                  <td>{o.status}</td>
+                  <td>
+                    {o.claimedBy && o.status === 'reviewing' && (o.claimExpiresAt ?? 0) > Date.now()
+                      ? o.claimedBy.replace(/^staff:/, '')
+                      : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {queue.total > queue.list.length ? (
+        <p className="review-caption">
+          Showing the oldest {queue.list.length} of {queue.total}.
+        </p>
+      ) : null}
+      <p className="review-caption">Filters: {FILTERS.filter((f) => filters[f]).join(', ') || 'none'}.</p>
+    </ConsolePage>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,138 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedUser } from '../support/api'
+import { expectToast, launchChromium, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import { desktop, staffDesktop, staffSignInUi } from '../support/console-browser'
+import { newEmail } from '../support/kit'
+import { jpeg, photo, sold } from '../support/selling'
+import { seedStaff } from '../support/staff'
+
+/**
+ * The review desk in Chromium at 1280×800, JavaScript on and off: a reviewer signs in with the
+ * authenticator code, claims, zooms a photo, rejects with a proof photo; another completes
+ * another order; the seller reads the reason on their order page. axe on the queue and an order.
+ */
+let app: RunningApp
+let chrome: Awaited<ReturnType<typeof launchChromium>>
+let browser: Browser
+const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-review-uploads-'))
+
+beforeAll(async () => {
+  app = await startApp({
+    config: {
+      selling: { codesKey: 'test-codes-key-0123456789abcdef-0123456789', storage: { driver: 'disk', dir: uploadDir }, uploadsPerDay: 500 },
+    },
+  })
+  chrome = await launchChromium()
+  browser = chrome.browser
+})
+afterAll(async () => {
+  await chrome?.close()
+  await app?.close()
+  rmSync(uploadDir, { recursive: true, force: true })
+})
+
+async function physicalOrder() {
+  const email = newEmail('seller')
+  const { token } = await seedUser(app.api, { email, password: TEST_PASSWORD })
+  const order = await sold(app.api, token, {
+    brandId: 'steam',
+    cardType: 'physical',
+    cards: [{ faceValue: 5_000, imageIds: [await photo(app.api, token)] }],
+  })
+  return { token, order }
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
+  await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe.run()
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
+
+for (const js of [true, false]) {
+  describe(`JavaScript ${js ? 'on' : 'off'}`, () => {
+    it('a reviewer claims, zooms, rejects with a proof; another completes; the seller reads the reason', { timeout: 120_000 }, async () => {
+      const first = await physicalOrder()
+      const second = await physicalOrder()
+      const reviewer = await seedStaff(app.api, { role: 'reviewer' })
+      const { context, page } = await desktop(browser, js)
+      await staffSignInUi(page, app, reviewer, '/ops/review')
+      expect(new URL(page.url()).pathname).toBe('/ops/review')
+      await page.getByRole('link', { name: first.order.orderNo }).click()
+      await page.waitForURL(`**/ops/review/${first.order.id}`)
+      await page.getByRole('button', { name: /^Claim/ }).click()
+      await expectToast(page, `You hold ${first.order.orderNo}`)
+      if (js) {
+        await page.getByRole('button', { name: 'Zoom in Card 1, photo 1' }).click()
+        await expect.poll(() => page.locator('.review-photo img').first().getAttribute('style')).toContain('scale(1.5)')
+        await page.getByRole('button', { name: 'Rotate Card 1, photo 1' }).click()
+        await expect.poll(() => page.locator('.review-photo img').first().getAttribute('style')).toContain('rotate(90deg)')
+      } else {
+        expect(await page.getByRole('link', { name: /Card 1, photo 1: open the full photo/ }).getAttribute('target')).toBe('_blank')
+      }
+      const proof = join(uploadDir, `proof-${js}.jpg`)
+      writeFileSync(proof, await jpeg(800, 500))
+      await page.getByLabel('Reason', { exact: true }).selectOption('ALREADY_USED')
+      await page.getByLabel('Note to the seller', { exact: true }).fill('The balance was zero when we tried it')
+      await page.getByLabel('Proof photo (optional)').setInputFiles(proof)
+      await page.getByRole('button', { name: 'Reject' }).click()
+      await expectToast(page, `${first.order.orderNo} rejected`)
+      await context.close()
+
+      const other = await staffDesktop(browser, app, 'reviewer', js)
+      await other.page.goto(`${app.url}/ops/review/${second.order.id}`)
+      await other.page.getByRole('button', { name: /^Claim/ }).click()
+      await expectToast(other.page, `You hold ${second.order.orderNo}`)
+      await other.page.getByRole('button', { name: /^Complete/ }).click()
+      await expectToast(other.page, `${second.order.orderNo} completed`)
+      await other.context.close()
+
+      const sellerPage = await desktop(browser, js)
+      await signIn(sellerPage.context, app.url, first.token)
+      await sellerPage.page.goto(`${app.url}/order/${first.order.id}`)
+      await expect
+        .poll(() => sellerPage.page.getByText('The card had already been used when we tried to redeem it').first().isVisible())
+        .toBe(true)
+      await sellerPage.context.close()
+    })
+  })
+}
+
+describe('accessibility and screenshots', () => {
+  it('axe finds nothing on the queue and an order; screenshots at 1280×800 and 390 wide', { timeout: 120_000 }, async () => {
+    const { order } = await physicalOrder()
+    await physicalOrder()
+    const { context, page } = await staffDesktop(browser, app, 'reviewer', true)
+    const dir = process.env.SCREENSHOT_DIR ?? 'test-results/review'
+    mkdirSync(dir, { recursive: true })
+    const found: string[] = []
+    for (const [name, path] of [
+      ['queue', '/ops/review'],
+      ['order', `/ops/review/${order.id}`],
+    ]) {
+      await page.goto(`${app.url}${path}`)
+      if (name === 'order') {
+        await page.getByRole('button', { name: /^Claim/ }).click()
+        await expectToast(page, 'You hold')
+      }
+      found.push(...(await axe(page)).map((v) => `${path} ${v}`))
+      await page.screenshot({ path: join(dir, `${name}-1280.png`), fullPage: true })
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.screenshot({ path: join(dir, `${name}-390.png`), fullPage: true })
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+    expect(found).toEqual([])
+    await context.close()
+  })
+})
