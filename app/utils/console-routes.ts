@@ -14,6 +14,11 @@ export const consoleRoutes: ConsoleRoute[] = [
   { path: '/ops/login', title: 'Staff sign-in', access: 'staff-guest', role: null },
   { path: '/ops/setup/:token', title: 'Set up your console account', access: 'staff-guest', role: null },
   { path: '/ops/logout', title: 'Sign out', access: 'staff-guest', role: null },
+  { path: '/ops/rates', title: 'Rates and ETAs', access: 'staff', role: 'admin', nav: 'Rates and ETAs' },
+  { path: '/ops/people', title: 'People', access: 'staff', role: 'admin', nav: 'People' },
+  { path: '/ops/people/:userId', title: 'A person', access: 'staff', role: 'admin' },
+  { path: '/ops/staff', title: 'Staff', access: 'staff', role: 'admin', nav: 'Staff' },
+  { path: '/ops/audit', title: 'Audit log', access: 'staff', role: 'admin', nav: 'Audit log' },
 ]
 
 export const CONSOLE_BRAND = 'Cardlane Ops'
