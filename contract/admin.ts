@@ -41,6 +41,31 @@ export const adminUserData = z.object({
   balance: z.number().int(),
   frozen: z.number().int(),
   currency: z.string(),
+  /** The rest of the admin desk's profile (never a secret: no token, password or PIN). */
+  createdAt: z.number().int(),
+  bankAccounts: z.array(
+    z.object({
+      bankName: z.string(),
+      maskedNumber: z.string(),
+      accountName: z.string(),
+      isDefault: z.boolean(),
+      createdAt: z.number().int(),
+    }),
+  ),
+  /** Sign-ins, newest first (at most 20): when each began, ends, and whether it is still live. */
+  sessions: z.array(z.object({ createdAt: z.number().int(), expiresAt: z.number().int(), live: z.boolean() })),
+  /** The newest 20 of each. */
+  orders: z.array(
+    z.object({
+      id: z.string(),
+      orderNo: z.string(),
+      brandId: z.string(),
+      status: z.string(),
+      payout: z.number().int(),
+      createdAt: z.number().int(),
+    }),
+  ),
+  withdrawals: z.array(z.object({ id: z.string(), amount: z.number().int(), status: z.string(), createdAt: z.number().int() })),
 })
 
 /** Wallets whose balances differ from the sum of their entries (empty when the books balance). */

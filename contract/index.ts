@@ -1,5 +1,6 @@
 import { accountsApi } from './accounts'
 import { adminAnalyticsApi, adminApi, adminPayoutsApi } from './admin'
+import { adminDeskApi } from './admin-desk'
 import { adminOrdersApi } from './admin-orders'
 import { analyticsApi } from './analytics'
 import { bankCardsApi } from './bank-cards'
@@ -37,6 +38,7 @@ export const contractApis = {
   messages: messagesApi,
   staff: staffApi,
   adminStaff: adminStaffApi,
+  adminDesk: adminDeskApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

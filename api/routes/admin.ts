@@ -1,7 +1,9 @@
 import { adminAnalyticsApi, adminApi as api, adminPayoutsApi } from '#contract/admin'
+import { adminDeskApi } from '#contract/admin-desk'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import * as admin from '../services/admin'
+import { dashboard, userLedger } from '../services/admin-desk'
 import { funnel } from '../services/analytics'
 import { approveWithdrawal, reconcileDay } from '../services/payouts'
 
@@ -20,5 +22,7 @@ export function adminRoutes(deps: ApiDeps) {
   bind(api.sharedBankAccounts, ({ input }) => admin.sharedBankAccounts(deps, input.limit))
   bind(adminPayoutsApi.reconcile, ({ input }) => reconcileDay(deps, input.date))
   bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
+  bind(adminDeskApi.dashboard, ({ staff }) => dashboard(deps, staff))
+  bind(adminDeskApi.userLedger, ({ input }) => userLedger(deps, input))
   return router
 }

@@ -18,7 +18,9 @@ import {
   pendingAdjustmentRequests,
 } from '../models/adjustment-requests'
 import { audit } from '../models/audit-log'
+import { liveBankCards } from '../models/bank-cards'
 import { addMessage } from '../models/messages'
+import { pageOrders } from '../models/orders'
 import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
 import { findUserByEmail, findUserById } from '../models/users'
 import { pageWithdrawals } from '../models/withdrawals'
@@ -184,14 +186,60 @@ export async function moveWithdrawal(
 export async function findPerson(deps: ApiDeps, q: { email?: string; id?: string }) {
   const user = q.id ? await findUserById(deps.db, q.id) : await findUserByEmail(deps.db, q.email!)
   if (!user) throw refuse(Refusals.USER_NOT_FOUND)
-  const wallet = await findWallet(deps.db, user.id)
+  const { currency } = deps.config.wallet
+  const [wallet, cards, recent] = await Promise.all([
+    findWallet(deps.db, user.id),
+    liveBankCards(deps.db, user.id),
+    personRecent(deps, user.id),
+  ])
   return {
     userId: user.id,
     email: user.email,
     userName: user.user_name,
     balance: Number(wallet?.balance ?? 0),
     frozen: Number(wallet?.frozen ?? 0),
-    currency: deps.config.wallet.currency,
+    currency,
+    createdAt: Number(user.created_at),
+    bankAccounts: cards.map((c) => ({
+      bankName: findBank(currency, c.bank_code)?.name ?? `Bank ${c.bank_code}`,
+      maskedNumber: maskAccountNumber(c.account_number),
+      accountName: c.account_name,
+      isDefault: Boolean(c.is_default),
+      createdAt: Number(c.created_at),
+    })),
+    ...recent,
+  }
+}
+
+/** A person's newest sessions, orders and withdrawals (20 of each) for the admin desk; no token leaves. */
+async function personRecent(deps: ApiDeps, userId: string) {
+  const now = deps.now()
+  const [sessions, orders, withdrawals] = await Promise.all([
+    deps.db
+      .selectFrom('sessions')
+      .select(['created_at', 'expires_at', 'revoked_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .limit(20)
+      .execute(),
+    pageOrders(deps.db, { userId }, 1, 20),
+    pageWithdrawals(deps.db, { userId }, 1, 20),
+  ])
+  return {
+    sessions: sessions.map((s) => ({
+      createdAt: Number(s.created_at),
+      expiresAt: Number(s.expires_at),
+      live: s.revoked_at === null && Number(s.expires_at) > now,
+    })),
+    orders: orders.rows.map((o) => ({
+      id: o.id,
+      orderNo: o.order_no,
+      brandId: o.brand_id,
+      status: o.status,
+      payout: Number(o.settled_payout ?? o.proposed_payout ?? o.quoted_payout),
+      createdAt: Number(o.created_at),
+    })),
+    withdrawals: withdrawals.rows.map((w) => ({ id: w.id, amount: Number(w.amount), status: w.status, createdAt: Number(w.created_at) })),
   }
 }
 

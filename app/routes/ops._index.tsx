@@ -1,28 +1,187 @@
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { adminDeskApi, type DashboardData } from '#contract/admin-desk'
+import { formatMoney } from '#contract/money'
 import { ConsolePage } from '~/components/console'
+import { StackedBars, StackedColumns } from '~/components/console-charts'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
-import { requireStaff } from '~/upstream/staff.server'
+import adminStyles from '~/styles/screens/console-admin.css'
+import { loaded } from '~/upstream/flow.server'
+import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { formatAge, formatMinutes } from '~/utils/console-format'
 import { consoleNav } from '~/utils/console-routes'
 
-/** The console's first page: the desks this role works. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }]
+
+/** The console's first page: what waits and how late, the week's reviews, today, the books; each role its parts. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { role } = await requireStaff(request)
-  return json({ desks: consoleNav(role).filter((d) => d.path !== '/ops') })
+  const board = loaded(await staffFlow(request, context, adminDeskApi.dashboard, {}))
+  return json({ board, desks: consoleNav(role).filter((d) => d.path !== '/ops') })
+}
+
+type Waiting = NonNullable<DashboardData['orders']>
+
+function WaitTile({ title, part, now, to }: { title: string; part: Waiting; now: number; to: string }) {
+  return (
+    <section className="ops-tile" aria-label={title}>
+      <h2 className="ops-tile__label">{title}</h2>
+      <p className="ops-tile__value">{part.waiting}</p>
+      <p className={part.late ? 'ops-late' : 'ops-tile__note'}>{part.late ? `${part.late} past their ETA` : 'None late'}</p>
+      <p className="ops-tile__note">{part.oldestAt === null ? 'Nothing waits' : `Oldest waits ${formatAge(part.oldestAt, now)}`}</p>
+      <Link to={to}>Open the desk</Link>
+    </section>
+  )
+}
+
+function TodayTile({ today, currency }: { today: DashboardData['today']; currency: string }) {
+  return (
+    <section className="ops-tile" aria-label="Today">
+      <h2 className="ops-tile__label">Today ({today.day})</h2>
+      {today.orders !== null ? (
+        <p className="ops-tile__line">
+          <strong>{today.orders}</strong> orders made, <strong>{formatMoney(today.credited ?? 0, currency)}</strong> credited
+        </p>
+      ) : null}
+      {today.withdrawalsPaid !== null ? (
+        <p className="ops-tile__line">
+          <strong>{today.withdrawalsPaid}</strong> withdrawals paid, <strong>{formatMoney(today.paidOut ?? 0, currency)}</strong> paid out
+        </p>
+      ) : null}
+    </section>
+  )
+}
+
+function BooksTile({ books }: { books: NonNullable<DashboardData['books']> }) {
+  return (
+    <section className="ops-tile" aria-label="Books">
+      <h2 className="ops-tile__label">Books</h2>
+      <p className={books.balanced ? 'ops-tile__value ops-ok' : 'ops-tile__value ops-late'}>
+        {books.balanced ? 'Balanced' : 'Out of balance'}
+      </p>
+      <p className="ops-tile__note">
+        {books.balanced
+          ? `All ${books.wallets} wallets match their entries`
+          : `${books.mismatches} of ${books.wallets} wallets differ from their entries`}
+      </p>
+    </section>
+  )
+}
+
+function WaitChart({ board }: { board: DashboardData }) {
+  const rows = [
+    board.orders ? { label: 'Orders', part: board.orders } : null,
+    board.withdrawals ? { label: 'Withdrawals', part: board.withdrawals } : null,
+  ].filter((r) => r !== null)
+  if (rows.length === 0) return null
+  const summary = rows.map((r) => `${r.label}: ${r.part.waiting} waiting, ${r.part.late} late.`).join(' ')
+  return (
+    <StackedBars
+      title="What waits, and how much is late"
+      summary={summary}
+      rows={rows.map((r) => ({
+        label: r.label,
+        segments: [
+          { label: 'Within ETA', value: r.part.waiting - r.part.late, tone: 'ok' },
+          { label: 'Late', value: r.part.late, tone: 'late' },
+        ],
+      }))}
+    />
+  )
+}
+
+function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']> }) {
+  const label = (day: string) => day.slice(5)
+  const reviewed = days.reduce((s, d) => s + d.reviewed, 0)
+  const inTime = days.reduce((s, d) => s + d.withinEta, 0)
+  const table = (
+    <table className="ops-table">
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col" className="ops-num">
+            Reviewed
+          </th>
+          <th scope="col" className="ops-num">
+            Within ETA
+          </th>
+          <th scope="col" className="ops-num">
+            Median review time
+          </th>
+          <th scope="col" className="ops-num">
+            Median ETA
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {days.map((d) => (
+          <tr key={d.day}>
+            <th scope="row">{d.day}</th>
+            <td className="ops-num">{d.reviewed}</td>
+            <td className="ops-num">{d.withinEta}</td>
+            <td className="ops-num">{d.medianMinutes === null ? '—' : formatMinutes(d.medianMinutes)}</td>
+            <td className="ops-num">{d.medianEtaMinutes === null ? '—' : formatMinutes(d.medianEtaMinutes)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+  return (
+    <>
+      <StackedColumns
+        title="Orders reviewed, last 7 days"
+        summary={`${reviewed} orders reviewed in 7 days, ${inTime} of them within their ETA.`}
+        unit="orders"
+        columns={days.map((d) => ({
+          label: label(d.day),
+          segments: [
+            { label: 'Within ETA', value: d.withinEta, tone: 'ok' },
+            { label: 'Late', value: d.reviewed - d.withinEta, tone: 'late' },
+          ],
+        }))}
+        table={table}
+      />
+      <StackedColumns
+        title="Review time against ETA, last 7 days"
+        summary="The median minutes from order to decision each day, against the median ETA those orders were promised."
+        unit="minutes"
+        markerLabel="the median ETA promised"
+        columns={days.map((d) => ({
+          label: label(d.day),
+          segments: [{ label: 'Median review time', value: d.medianMinutes ?? 0, tone: 'info' }],
+          marker: d.medianEtaMinutes,
+        }))}
+        table={table}
+      />
+    </>
+  )
 }
 
 export default function Dashboard() {
-  const { desks } = useLoaderData<typeof loader>()
+  const { board, desks } = useLoaderData<typeof loader>()
   return (
     <ConsolePage title="Dashboard">
-      <ul className="ops-panel">
-        {desks.map((d) => (
-          <li key={d.path}>
-            <Link to={d.path}>{d.title}</Link>
-          </li>
-        ))}
-      </ul>
+      <div className="ops-tiles">
+        {board.orders ? <WaitTile title="Orders waiting" part={board.orders} now={board.at} to="/ops/review" /> : null}
+        {board.withdrawals ? <WaitTile title="Withdrawals waiting" part={board.withdrawals} now={board.at} to="/ops/payouts" /> : null}
+        <TodayTile today={board.today} currency={board.currency} />
+        {board.books ? <BooksTile books={board.books} /> : null}
+      </div>
+      <div className="ops-charts">
+        <WaitChart board={board} />
+        {board.reviewDays ? <ReviewCharts days={board.reviewDays} /> : null}
+      </div>
+      <nav className="ops-panel" aria-label="Your desks">
+        <h2 className="ops-tile__label">Your desks</h2>
+        <ul className="ops-desks">
+          {desks.map((d) => (
+            <li key={d.path}>
+              <Link to={d.path}>{d.title}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </ConsolePage>
   )
 }

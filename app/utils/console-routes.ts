@@ -17,6 +17,11 @@ export const consoleRoutes: ConsoleRoute[] = [
   { path: '/ops/review', title: 'Review desk', access: 'staff', role: 'reviewer', nav: 'Review' },
   { path: '/ops/review/:orderId', title: 'Review an order', access: 'staff', role: 'reviewer' },
   { path: '/ops/photo/:id', title: 'Card photo', access: 'staff', role: 'reviewer' },
+  { path: '/ops/rates', title: 'Rates and ETAs', access: 'staff', role: 'admin', nav: 'Rates and ETAs' },
+  { path: '/ops/people', title: 'People', access: 'staff', role: 'admin', nav: 'People' },
+  { path: '/ops/people/:userId', title: 'A person', access: 'staff', role: 'admin' },
+  { path: '/ops/staff', title: 'Staff', access: 'staff', role: 'admin', nav: 'Staff' },
+  { path: '/ops/audit', title: 'Audit log', access: 'staff', role: 'admin', nav: 'Audit log' },
 ]
 
 export const CONSOLE_BRAND = 'Cardlane Ops'

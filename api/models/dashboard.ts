@@ -1,0 +1,98 @@
+import type { Db } from '../db/connect'
+
+/** The dashboard's queries: counts and sums in the database; only the week's reviews come back as rows. */
+
+export const OPEN_ORDER_STATUSES = ['pending', 'reviewing'] as const
+export const OPEN_WITHDRAWAL_STATUSES = ['pending', 'processing'] as const
+/** A reviewer's first decision on an order (an order lowered and then accepted was decided when lowered). */
+const DECISIONS = ['completed', 'proposed', 'rejected'] as const
+
+export async function waitingOrders(db: Db, now: number) {
+  const row = await db
+    .selectFrom('orders')
+    .where('status', 'in', OPEN_ORDER_STATUSES)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('waiting'),
+      eb.fn.min<number>('created_at').as('oldestAt'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb(eb('created_at', '+', eb('eta_minutes', '*', 60_000)), '<', now))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('late'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { waiting: Number(row.waiting), late: Number(row.late ?? 0), oldestAt: row.oldestAt === null ? null : Number(row.oldestAt) }
+}
+
+export async function waitingWithdrawals(db: Db, now: number) {
+  const row = await db
+    .selectFrom('withdrawals')
+    .where('status', 'in', OPEN_WITHDRAWAL_STATUSES)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('waiting'),
+      eb.fn.min<number>('created_at').as('oldestAt'),
+      eb.fn.sum<number>(eb.case().when('expected_by', '<', now).then(1).else(0).end()).as('late'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { waiting: Number(row.waiting), late: Number(row.late ?? 0), oldestAt: row.oldestAt === null ? null : Number(row.oldestAt) }
+}
+
+/** Each order a reviewer decided since `since`: when it was made, first decided, and its ETA. */
+export async function decisionsSince(db: Db, since: number) {
+  const rows = await db
+    .selectFrom('order_events')
+    .innerJoin('orders', 'orders.id', 'order_events.order_id')
+    .where('order_events.actor', '=', 'operator')
+    .where('order_events.status', 'in', DECISIONS)
+    .groupBy(['orders.id', 'orders.created_at', 'orders.eta_minutes'])
+    .having((eb) => eb.fn.min('order_events.at'), '>=', since)
+    .select((eb) => [
+      'orders.created_at as createdAt',
+      'orders.eta_minutes as etaMinutes',
+      eb.fn.min<number>('order_events.at').as('decidedAt'),
+    ])
+    .execute()
+  return rows.map((r) => ({ createdAt: Number(r.createdAt), etaMinutes: Number(r.etaMinutes), decidedAt: Number(r.decidedAt) }))
+}
+
+/** Orders made in [from, to), and the payouts credited for orders completed then. */
+export async function ordersBetween(db: Db, from: number, to: number) {
+  const [made, credited] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('balance_logs')
+      .where('ref_type', '=', 'order')
+      .where('amount', '>', 0)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('sum'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { orders: Number(made.n), credited: Number(credited.sum) }
+}
+
+/** Withdrawals that became paid (success) in [from, to), and their amount. */
+export async function paidOutBetween(db: Db, from: number, to: number) {
+  const row = await db
+    .selectFrom('withdrawal_events')
+    .innerJoin('withdrawals', 'withdrawals.id', 'withdrawal_events.withdrawal_id')
+    .where('withdrawal_events.status', '=', 'success')
+    .where('withdrawal_events.at', '>=', from)
+    .where('withdrawal_events.at', '<', to)
+    .select((eb) => [
+      eb.fn.count<number>('withdrawals.id').distinct().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>('withdrawals.amount'), eb.lit(0)).as('sum'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { withdrawalsPaid: Number(row.n), paidOut: Number(row.sum) }
+}

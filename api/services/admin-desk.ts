@@ -1,0 +1,86 @@
+import type { DashboardData, ReviewDay } from '#contract/admin-desk'
+import type { StaffRole } from '#contract/endpoint'
+import type { StaffRow } from '../db/schema'
+import type { ApiDeps } from '../deps'
+import { dayBounds } from '../lib/day'
+import { decisionsSince, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
+import { auditBooks, pageBalanceLog } from './ledger'
+
+const DAYS = 7
+const sees = (role: StaffRole | undefined, desk: StaffRole) => role === undefined || role === 'admin' || role === desk
+
+/** YYYY-MM-DD of a moment in a time zone (en-CA writes dates that way). */
+const dayOf = (at: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at)
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return Math.round(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2)
+}
+
+/** The last DAYS local days, oldest first: how many orders reviewers decided, and how many in time. */
+async function reviewDays(deps: ApiDeps, now: number, timeZone: string): Promise<ReviewDay[]> {
+  const starts: number[] = [dayBounds(now, timeZone).start]
+  for (let i = 1; i < DAYS; i++) starts.unshift(dayBounds(starts[0]! - 1, timeZone).start)
+  const decided = await decisionsSince(deps.db, starts[0]!)
+  return starts.map((start, i) => {
+    const end = starts[i + 1] ?? Infinity
+    const that = decided.filter((d) => d.decidedAt >= start && d.decidedAt < end)
+    const minutes = that.map((d) => Math.round((d.decidedAt - d.createdAt) / 60_000))
+    return {
+      day: dayOf(start, timeZone),
+      reviewed: that.length,
+      withinEta: that.filter((d) => d.decidedAt - d.createdAt <= d.etaMinutes * 60_000).length,
+      medianMinutes: median(minutes),
+      medianEtaMinutes: median(that.map((d) => d.etaMinutes)),
+    }
+  })
+}
+
+/**
+ * What waits and how late, the week's reviews against their ETAs, today's volume and the books:
+ * each part only for a role that works it (ADMIN_TOKEN, like an admin, sees all).
+ */
+export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Promise<DashboardData> {
+  const now = deps.now()
+  const { timeZone, currency } = deps.config.wallet
+  const role = staff?.role as StaffRole | undefined
+  const orders = sees(role, 'reviewer')
+  const payouts = sees(role, 'payouts')
+  const admin = role === undefined || role === 'admin'
+  const today = dayBounds(now, timeZone)
+  const [waitOrders, waitWithdrawals, days, made, paid, mismatches, wallets] = await Promise.all([
+    orders ? waitingOrders(deps.db, now) : null,
+    payouts ? waitingWithdrawals(deps.db, now) : null,
+    orders ? reviewDays(deps, now, timeZone) : null,
+    orders ? ordersBetween(deps.db, today.start, today.end) : null,
+    payouts ? paidOutBetween(deps.db, today.start, today.end) : null,
+    admin ? auditBooks(deps.db) : null,
+    admin
+      ? deps.db
+          .selectFrom('wallets')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      : null,
+  ])
+  return {
+    at: now,
+    currency,
+    orders: waitOrders,
+    withdrawals: waitWithdrawals,
+    reviewDays: days,
+    today: {
+      day: dayOf(now, timeZone),
+      orders: made?.orders ?? null,
+      credited: made?.credited ?? null,
+      withdrawalsPaid: paid?.withdrawalsPaid ?? null,
+      paidOut: paid?.paidOut ?? null,
+    },
+    books: mismatches && wallets ? { balanced: mismatches.length === 0, wallets: Number(wallets.n), mismatches: mismatches.length } : null,
+  }
+}
+
+/** A person's ledger for the admin desk: the same page their wallet screen reads. */
+export const userLedger = (deps: ApiDeps, q: { userId: string; pageNum: number; pageSize: number }) =>
+  pageBalanceLog(deps.db, q.userId, q.pageNum, q.pageSize)

@@ -1,0 +1,270 @@
+// The console's charts (decision 020): SVG drawn on the server with visx's scales and shapes, so
+// they show without JavaScript. Each is a <figure> whose SVG has a <title> and a description, and
+// whose numbers are also a table under "Show the numbers" for a screen reader or a precise look.
+import { AxisBottom, AxisLeft } from '@visx/axis'
+import { curveStepAfter } from '@visx/curve'
+import { Group } from '@visx/group'
+import { scaleBand, scaleLinear, scaleTime } from '@visx/scale'
+import { Bar, LinePath } from '@visx/shape'
+import { useId, type ReactNode } from 'react'
+
+const INK = '#334155'
+const GRID = '#cbd5e1'
+const tickLabel = { fill: INK, fontSize: 12, fontFamily: 'inherit' } as const
+const margin = { top: 12, right: 16, bottom: 32, left: 96 }
+
+export type Segment = { label: string; value: number; tone: 'ok' | 'late' | 'info' }
+const tones = { ok: '#15803d', late: '#b91c1c', info: '#2563eb' } as const
+
+function ChartFigure({ title, summary, table, children }: { title: string; summary: string; table: ReactNode; children: ReactNode }) {
+  return (
+    <figure className="ops-chart">
+      <figcaption className="ops-chart__title">{title}</figcaption>
+      {children}
+      <details className="ops-chart__numbers">
+        <summary>Show the numbers</summary>
+        <p className="ops-chart__summary">{summary}</p>
+        {table}
+      </details>
+    </figure>
+  )
+}
+
+function Legend({ items }: { items: { label: string; tone: Segment['tone'] }[] }) {
+  return (
+    <ul className="ops-chart__legend" aria-hidden="true">
+      {items.map((i) => (
+        <li key={i.label}>
+          <span className="ops-chart__swatch" style={{ background: tones[i.tone] }} />
+          {i.label}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Horizontal bars, each split into segments (on time, late): "what waits and how late". */
+export function StackedBars({ title, summary, rows }: { title: string; summary: string; rows: { label: string; segments: Segment[] }[] }) {
+  const id = useId()
+  const width = 560
+  const height = margin.top + margin.bottom + rows.length * 44
+  const max = Math.max(1, ...rows.map((r) => r.segments.reduce((s, x) => s + x.value, 0)))
+  const x = scaleLinear<number>({ domain: [0, max], range: [0, width - margin.left - margin.right], nice: true })
+  const y = scaleBand<string>({ domain: rows.map((r) => r.label), range: [0, height - margin.top - margin.bottom], padding: 0.3 })
+  const legend = rows[0]?.segments.map((s) => ({ label: s.label, tone: s.tone })) ?? []
+  const table = (
+    <table className="ops-table">
+      <thead>
+        <tr>
+          <th scope="col">What</th>
+          {legend.map((l) => (
+            <th key={l.label} scope="col" className="ops-num">
+              {l.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.label}>
+            <th scope="row">{r.label}</th>
+            {r.segments.map((s) => (
+              <td key={s.label} className="ops-num">
+                {s.value}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+  return (
+    <ChartFigure title={title} summary={summary} table={table}>
+      <svg viewBox={`0 0 ${width} ${height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
+        <title id={`${id}t`}>{title}</title>
+        <desc id={`${id}d`}>{summary}</desc>
+        <Group left={margin.left} top={margin.top}>
+          {rows.map((r) => {
+            let start = 0
+            return r.segments.map((s) => {
+              const bar = (
+                <Bar
+                  key={`${r.label}${s.label}`}
+                  x={x(start)}
+                  y={y(r.label)}
+                  width={x(s.value)}
+                  height={y.bandwidth()}
+                  fill={tones[s.tone]}
+                />
+              )
+              start += s.value
+              return bar
+            })
+          })}
+          <AxisLeft scale={y} stroke={GRID} tickStroke={GRID} tickLabelProps={() => ({ ...tickLabel, textAnchor: 'end', dy: '0.33em' })} />
+          <AxisBottom
+            top={height - margin.top - margin.bottom}
+            scale={x}
+            numTicks={Math.min(max, 6)}
+            tickFormat={(v) => String(v)}
+            stroke={GRID}
+            tickStroke={GRID}
+            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'middle' })}
+          />
+        </Group>
+      </svg>
+      <Legend items={legend} />
+    </ChartFigure>
+  )
+}
+
+export type Column = { label: string; segments: Segment[]; marker?: number | null }
+
+/** Columns per day, stacked, with an optional marker per column (a promised time). */
+export function StackedColumns({
+  title,
+  summary,
+  columns,
+  unit,
+  markerLabel,
+  table,
+}: {
+  title: string
+  summary: string
+  columns: Column[]
+  unit: string
+  markerLabel?: string
+  table: ReactNode
+}) {
+  const id = useId()
+  const width = 560
+  const height = 240
+  const left = 56
+  const innerW = width - left - margin.right
+  const innerH = height - margin.top - margin.bottom
+  const totals = columns.map((c) =>
+    Math.max(
+      c.segments.reduce((s, x) => s + x.value, 0),
+      c.marker ?? 0,
+    ),
+  )
+  const y = scaleLinear<number>({ domain: [0, Math.max(1, ...totals)], range: [innerH, 0], nice: true })
+  const x = scaleBand<string>({ domain: columns.map((c) => c.label), range: [0, innerW], padding: 0.35 })
+  const legend = [...(columns[0]?.segments.map((s) => ({ label: s.label, tone: s.tone })) ?? [])]
+  return (
+    <ChartFigure title={title} summary={summary} table={table}>
+      <svg viewBox={`0 0 ${width} ${height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
+        <title id={`${id}t`}>{title}</title>
+        <desc id={`${id}d`}>{summary}</desc>
+        <Group left={left} top={margin.top}>
+          {columns.map((c) => {
+            let top = innerH
+            return (
+              <g key={c.label}>
+                {c.segments.map((s) => {
+                  const h = innerH - y(s.value)
+                  top -= h
+                  return <Bar key={s.label} x={x(c.label)} y={top} width={x.bandwidth()} height={h} fill={tones[s.tone]} />
+                })}
+                {c.marker ? (
+                  <line
+                    x1={(x(c.label) ?? 0) - 4}
+                    x2={(x(c.label) ?? 0) + x.bandwidth() + 4}
+                    y1={y(c.marker)}
+                    y2={y(c.marker)}
+                    stroke={INK}
+                    strokeWidth={2}
+                    strokeDasharray="4 3"
+                  />
+                ) : null}
+              </g>
+            )
+          })}
+          <AxisLeft
+            scale={y}
+            numTicks={5}
+            stroke={GRID}
+            tickStroke={GRID}
+            label={unit}
+            labelProps={{ ...tickLabel, textAnchor: 'middle' }}
+            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'end', dy: '0.33em' })}
+          />
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            stroke={GRID}
+            tickStroke={GRID}
+            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'middle' })}
+          />
+        </Group>
+      </svg>
+      <Legend items={legend} />
+      {markerLabel ? <p className="ops-chart__note">Dashed line: {markerLabel}</p> : null}
+    </ChartFigure>
+  )
+}
+
+/** A value over time as a step line (a rate holds until the next one is set). */
+export function StepLine({
+  title,
+  summary,
+  points,
+  table,
+}: {
+  title: string
+  summary: string
+  points: { at: number; value: number }[]
+  table: ReactNode
+}) {
+  const id = useId()
+  const width = 560
+  const height = 200
+  const left = 72
+  const innerW = width - left - margin.right
+  const innerH = height - margin.top - margin.bottom
+  const values = points.map((p) => p.value)
+  const lo = Math.min(...values)
+  const hi = Math.max(...values)
+  const pad = (hi - lo) * 0.1 || hi * 0.05 || 1
+  const x = scaleTime<number>({ domain: [new Date(points[0]!.at), new Date(points.at(-1)!.at)], range: [0, innerW] })
+  const y = scaleLinear<number>({ domain: [lo - pad, hi + pad], range: [innerH, 0], nice: true })
+  return (
+    <ChartFigure title={title} summary={summary} table={table}>
+      <svg viewBox={`0 0 ${width} ${height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
+        <title id={`${id}t`}>{title}</title>
+        <desc id={`${id}d`}>{summary}</desc>
+        <Group left={left} top={margin.top}>
+          <LinePath
+            data={points}
+            x={(p) => x(new Date(p.at))}
+            y={(p) => y(p.value)}
+            stroke={tones.info}
+            strokeWidth={2}
+            curve={curveStepAfter}
+          />
+          {points.map((p) => (
+            <circle key={p.at} cx={x(new Date(p.at))} cy={y(p.value)} r={3} fill={tones.info} />
+          ))}
+          <AxisLeft
+            scale={y}
+            numTicks={4}
+            stroke={GRID}
+            tickStroke={GRID}
+            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'end', dy: '0.33em' })}
+          />
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            numTicks={4}
+            stroke={GRID}
+            tickStroke={GRID}
+            tickFormat={(d) => shortDate(d as Date)}
+            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'middle' })}
+          />
+        </Group>
+      </svg>
+    </ChartFigure>
+  )
+}
+
+const shortDate = (d: Date) => d.toISOString().slice(5, 10)

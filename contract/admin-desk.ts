@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { get } from './endpoint'
+import { pageQuerySchema } from './envelope'
+import { currencyCode } from './money'
+import { balanceLogPage } from './wallet'
+
+/**
+ * The operator console's dashboard and the admin desk's reads (contract/admin.ts has the moves).
+ * The dashboard answers each part only to a role that may see it (null otherwise): orders to
+ * reviewers, withdrawals to payouts, the books to admins; admins see all of it.
+ */
+const waitingSchema = z.object({
+  /** How many wait (orders: pending or reviewing; withdrawals: pending or processing). */
+  waiting: z.number().int().nonnegative(),
+  /** Of them, past their ETA (an order's brand ETA; a withdrawal's expected-by time). */
+  late: z.number().int().nonnegative(),
+  /** When the oldest of them was made (epoch ms), or null when nothing waits. */
+  oldestAt: z.number().int().nullable(),
+})
+
+/** One day of reviews: orders first decided (completed, lowered or rejected) by a reviewer that day. */
+export const reviewDaySchema = z.object({
+  /** YYYY-MM-DD in the installation's time zone. */
+  day: z.string(),
+  reviewed: z.number().int().nonnegative(),
+  /** Of them, decided within the brand's ETA. */
+  withinEta: z.number().int().nonnegative(),
+  /** The median time from order to decision, in minutes, or null without reviews. */
+  medianMinutes: z.number().int().nullable(),
+  /** The median ETA those orders were promised, in minutes, or null. */
+  medianEtaMinutes: z.number().int().nullable(),
+})
+export type ReviewDay = z.infer<typeof reviewDaySchema>
+
+export const dashboardData = z.object({
+  at: z.number().int(),
+  currency: currencyCode,
+  orders: waitingSchema.nullable(),
+  withdrawals: waitingSchema.nullable(),
+  /** The last 7 days, oldest first, today last. */
+  reviewDays: z.array(reviewDaySchema).nullable(),
+  /** Since local midnight. */
+  today: z.object({
+    day: z.string(),
+    /** Orders made today and the payouts credited for orders completed today (minor units). */
+    orders: z.number().int().nonnegative().nullable(),
+    credited: z.number().int().nonnegative().nullable(),
+    /** Withdrawals paid today and their amount (minor units). */
+    withdrawalsPaid: z.number().int().nonnegative().nullable(),
+    paidOut: z.number().int().nonnegative().nullable(),
+  }),
+  books: z
+    .object({ balanced: z.boolean(), wallets: z.number().int().nonnegative(), mismatches: z.number().int().nonnegative() })
+    .nullable(),
+})
+export type DashboardData = z.infer<typeof dashboardData>
+
+export const userLedgerQuery = pageQuerySchema.extend({ userId: z.string().trim().min(1).max(64) }).strict()
+
+export const adminDeskApi = {
+  dashboard: get('/admin/dashboard', 'staff', z.object({}).strict(), dashboardData),
+  /** A person's ledger, newest first (the same entries their wallet screen pages). */
+  userLedger: get('/admin/user/ledger', 'staff:admin', userLedgerQuery, balanceLogPage),
+}

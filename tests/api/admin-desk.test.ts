@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { adminApi } from '#contract/admin'
+import { adminDeskApi } from '#contract/admin-desk'
+import { Code } from '#contract/envelope'
+import { seedUser } from '../support/api'
+import { newEmail } from '../support/kit'
+import { ops, sold, useSellingApi } from '../support/selling'
+import { bearer, seedStaff } from '../support/staff'
+import { walletUser, withdraw } from '../support/wallet'
+
+/** The console's dashboard record and the admin desk's reads of a person, on the suite's database (SQLite or PostgreSQL). */
+const api = useSellingApi()
+
+const dashboardAs = async (role: 'reviewer' | 'payouts' | 'admin') => {
+  const staff = await seedStaff(api, { role })
+  const res = await api.get('/admin/dashboard', { headers: bearer(staff.token) })
+  expect(res.body.code, res.text).toBe(Code.OK)
+  return adminDeskApi.dashboard.data.parse(res.body.data)
+}
+
+describe('GET /admin/dashboard', () => {
+  it('counts what waits and what is late, the day’s reviews against ETA, today’s volume and the books', async () => {
+    const seller = await seedUser(api, { email: newEmail('seller') })
+    const before = await dashboardAs('admin')
+    const early = await sold(api, seller.token)
+    // Past apple's ETA (15 minutes) for the first order, not for the second.
+    api.clock.advance(16 * 60_000)
+    await sold(api, seller.token)
+    const payer = await walletUser(api, { balance: 5_000_000 })
+    const w = await withdraw(api, payer, 1_000_000)
+    expect(w.body.code, w.text).toBe(Code.OK)
+
+    const board = await dashboardAs('admin')
+    expect(board.orders).toMatchObject({ waiting: before.orders!.waiting + 2, late: before.orders!.late + 1 })
+    expect(board.orders!.oldestAt).toBeLessThanOrEqual(early.createdAt)
+    expect(board.withdrawals).toMatchObject({ waiting: before.withdrawals!.waiting + 1, late: before.withdrawals!.late })
+    expect(board.today.orders).toBe(before.today.orders! + 2)
+    expect(board.books).toMatchObject({ balanced: true, mismatches: 0 })
+    expect(board.reviewDays).toHaveLength(7)
+    expect(board.reviewDays!.at(-1)!.day).toBe(board.today.day)
+
+    // The late one is decided now: one review today, not within its ETA; its payout credited today.
+    expect((await ops(api).claim(early.id)).body.code).toBe(Code.OK)
+    const done = await ops(api).complete(early.id)
+    expect(done.body.code, done.text).toBe(Code.OK)
+    const after = await dashboardAs('admin')
+    const today = after.reviewDays!.at(-1)!
+    const todayBefore = board.reviewDays!.at(-1)!
+    expect(today.reviewed).toBe(todayBefore.reviewed + 1)
+    expect(today.withinEta).toBe(todayBefore.withinEta)
+    expect(today.medianMinutes).toBeGreaterThanOrEqual(16)
+    expect(after.orders!.waiting).toBe(board.orders!.waiting - 1)
+    expect(after.today.credited).toBe(board.today.credited! + early.quotedPayout)
+  })
+
+  it('answers each role only its parts', async () => {
+    const reviewer = await dashboardAs('reviewer')
+    expect(reviewer.orders).not.toBeNull()
+    expect(reviewer.reviewDays).not.toBeNull()
+    expect(reviewer.withdrawals).toBeNull()
+    expect(reviewer.today.paidOut).toBeNull()
+    expect(reviewer.books).toBeNull()
+    const payouts = await dashboardAs('payouts')
+    expect(payouts.orders).toBeNull()
+    expect(payouts.reviewDays).toBeNull()
+    expect(payouts.withdrawals).not.toBeNull()
+    expect(payouts.today.paidOut).not.toBeNull()
+    expect(payouts.books).toBeNull()
+  })
+
+  it('is for staff only', async () => {
+    const seller = await seedUser(api, { email: newEmail('nosy') })
+    expect((await api.get('/admin/dashboard', { token: seller.token })).status).toBe(401)
+    expect((await api.get('/admin/dashboard')).status).toBe(401)
+  })
+})
+
+describe('GET /admin/user and /admin/user/ledger', () => {
+  it('shows an admin the whole person without a secret; a reviewer is refused', async () => {
+    const person = await walletUser(api, { balance: 250_000 })
+    await sold(api, person.token)
+    const admin = await seedStaff(api, { role: 'admin' })
+    const res = await api.get(`/admin/user?id=${person.userId}`, { headers: bearer(admin.token) })
+    expect(res.body.code, res.text).toBe(Code.OK)
+    const data = adminApi.user.data.parse(res.body.data)
+    expect(data.bankAccounts).toHaveLength(1)
+    expect(data.bankAccounts[0]!.maskedNumber).toBe(person.card!.maskedNumber)
+    expect(data.sessions.some((s) => s.live)).toBe(true)
+    expect(data.orders).toHaveLength(1)
+    expect(res.text).not.toContain(person.token)
+    expect(res.text).not.toMatch(/hash|pin/i)
+
+    const ledger = await api.get(`/admin/user/ledger?userId=${person.userId}&pageSize=1`, { headers: bearer(admin.token) })
+    const page = adminDeskApi.userLedger.data.parse(ledger.body.data)
+    expect(page).toMatchObject({ total: 1, pageSize: 1 })
+    expect(page.list[0]).toMatchObject({ type: 'adjustment', amount: 250_000 })
+
+    const reviewer = await seedStaff(api, { role: 'reviewer' })
+    expect((await api.get(`/admin/user/ledger?userId=${person.userId}`, { headers: bearer(reviewer.token) })).status).toBe(403)
+    expect((await api.get(`/admin/user?id=${person.userId}`, { headers: bearer(reviewer.token) })).status).toBe(403)
+  })
+})

@@ -1,0 +1,139 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { expectToast, useBrowserApp } from '../support/app'
+import { desktop, staffDesktop } from '../support/console-browser'
+import { newEmail } from '../support/kit'
+import { bearer, seedStaff } from '../support/staff'
+import { requestId, walletInfo, walletUser } from '../support/wallet'
+
+/** The dashboard and the admin desk in Chromium at 1280×800, JavaScript on and off. */
+const { app, browser } = useBrowserApp()
+
+const MIN = 100_000_000 // ADJUSTMENT_APPROVAL_MIN's default
+
+/** A large credit asked by another admin (through the api): it waits for a second admin. */
+async function askedByAnother() {
+  const person = await walletUser(app.api, { balance: 0, card: false })
+  const maker = await seedStaff(app.api, { role: 'admin' })
+  const asked = await app.api.post(
+    '/admin/wallet/adjust',
+    { userId: person.userId, amount: MIN + 5_000, reason: 'Refund of a lost card', requestId: requestId() },
+    { headers: bearer(maker.token) },
+  )
+  expect(asked.body.data).toMatchObject({ type: 'adjustment_request', status: 'pending' })
+  return { person, maker }
+}
+
+for (const js of [true, false]) {
+  describe(`JavaScript ${js ? 'on' : 'off'}`, () => {
+    it('an admin approves a large adjustment another admin asked for; the money moves once', async () => {
+      const { person, maker } = await askedByAnother()
+      const { context, page, staff } = await staffDesktop(browser, app, 'admin', js)
+      await page.goto(`${app.url}/ops/people/${person.userId}`)
+      const row = page.getByRole('row').filter({ hasText: maker.email })
+      await expect.poll(() => row.isVisible()).toBe(true)
+      await row.getByRole('button', { name: 'Approve' }).click()
+      await expectToast(page, 'Adjustment approved')
+      await expect.poll(async () => (await walletInfo(app.api, person.token)).balance).toBe(MIN + 5_000)
+      await expect.poll(() => page.getByText('Waiting for a second admin').count()).toBe(0)
+      const entries = await app.api.db.selectFrom('balance_logs').selectAll().where('user_id', '=', person.userId).execute()
+      expect(entries).toHaveLength(1)
+      expect(staff.email).not.toBe(maker.email)
+      await context.close()
+    })
+
+    it('the maker sees their own request but no Approve button', async () => {
+      const { person } = await askedByAnother()
+      const { context, page } = await staffDesktop(browser, app, 'admin', js)
+      await page.goto(`${app.url}/ops/people`)
+      await expect.poll(() => page.getByRole('row').filter({ hasText: person.userId }).count()).toBe(1)
+      await context.close()
+    })
+
+    it('a reviewer has no link to the admin desk, and its URL is a 403 page', async () => {
+      const { context, page } = await staffDesktop(browser, app, 'reviewer', js)
+      await page.goto(`${app.url}/ops`)
+      const nav = page.getByRole('navigation', { name: 'Desks' })
+      await expect.poll(() => nav.getByRole('link', { name: 'Dashboard' }).isVisible()).toBe(true)
+      for (const name of ['People', 'Staff', 'Rates and ETAs', 'Audit log']) expect(await nav.getByRole('link', { name }).count()).toBe(0)
+      const res = await page.goto(`${app.url}/ops/people`)
+      expect(res?.status()).toBe(403)
+      await expect
+        .poll(() =>
+          page
+            .getByText(/403|not your desk|access/i)
+            .first()
+            .isVisible(),
+        )
+        .toBe(true)
+      await context.close()
+    })
+
+    it('an admin invites a staff member and the set-up link opens the set-up page', async () => {
+      const { context, page } = await staffDesktop(browser, app, 'admin', js)
+      await page.goto(`${app.url}/ops/staff`)
+      const email = newEmail('invitee')
+      await page.getByLabel('E-mail').fill(email)
+      await page.getByLabel('Role', { exact: true }).selectOption('payouts')
+      await page.getByRole('button', { name: 'Invite' }).click()
+      const box = page.getByRole('status').filter({ hasText: `${email} is invited` })
+      await expect.poll(() => box.isVisible()).toBe(true)
+      const link = await box.getByRole('link').getAttribute('href')
+      expect(link).toMatch(/^\/ops\/setup\//)
+      await expect.poll(() => page.getByRole('row').filter({ hasText: email }).isVisible()).toBe(true)
+      const other = await desktop(browser, js)
+      await other.page.goto(`${app.url}${link}`)
+      await expect.poll(() => other.page.getByRole('heading', { name: 'Set up your console account' }).isVisible()).toBe(true)
+      await expect.poll(() => other.page.getByText(email).first().isVisible()).toBe(true)
+      await other.context.close()
+      await context.close()
+    })
+  })
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+async function axeOf(page: Page): Promise<string[]> {
+  await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
+  await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    const result = await (
+      window as unknown as { axe: { run(context: string): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe.run('body')
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
+
+describe('every page of the dashboard and the admin desk', () => {
+  it('axe reports nothing, no console error; screenshots at 1280×800 (the dashboard also at 390)', { timeout: 180_000 }, async () => {
+    const dir = process.env.SCREENSHOT_DIR ?? 'test-results/ops-admin'
+    mkdirSync(dir, { recursive: true })
+    const { person } = await askedByAnother()
+    const { context, page } = await staffDesktop(browser, app, 'admin', true)
+    const found: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 404/.test(m.text())) found.push(`console: ${m.text().slice(0, 200)}`)
+    })
+    const pages = [
+      ['dashboard', '/ops'],
+      ['rates', '/ops/rates?history=apple%3AUS%3Aecode#history'],
+      ['people', '/ops/people'],
+      ['person', `/ops/people/${person.userId}`],
+      ['staff', '/ops/staff'],
+      ['audit', '/ops/audit'],
+    ] as const
+    for (const [name, path] of pages) {
+      await page.goto(`${app.url}${path}`)
+      found.push(...(await axeOf(page)).map((v) => `${name} ${v}`))
+      await page.screenshot({ path: `${dir}/${name}-1280.png`, fullPage: true })
+    }
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${app.url}/ops`)
+    await page.screenshot({ path: `${dir}/dashboard-390.png`, fullPage: true })
+    found.push(...(await axeOf(page)).map((v) => `dashboard-390 ${v}`))
+    expect(found).toEqual([])
+    await context.close()
+  })
+})

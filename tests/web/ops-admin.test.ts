@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest'
+import { adminStaffApi } from '#contract/staff'
+import * as dashboard from '~/routes/ops._index'
+import * as audit from '~/routes/ops.audit'
+import * as person from '~/routes/ops.people.$userId'
+import * as people from '~/routes/ops.people._index'
+import * as rates from '~/routes/ops.rates'
+import * as staffDesk from '~/routes/ops.staff'
+import { staffJar, staffToastOf } from '../support/console'
+import { newEmail } from '../support/kit'
+import { useSellingApi } from '../support/selling'
+import { bearer } from '../support/staff'
+import { walletUser } from '../support/wallet'
+import { jsonOf, load, submit } from '../support/web'
+
+/** The dashboard and the admin desk: loaders and actions with real Requests against the real api. */
+const api = useSellingApi({ web: true })
+
+const MIN = 100_000_000 // ADJUSTMENT_APPROVAL_MIN's default (₦1,000,000)
+
+describe('/ops (dashboard)', () => {
+  it('gives an admin every part and a reviewer only the orders', async () => {
+    const admin = await staffJar(api, 'admin')
+    const board = (await jsonOf(await load(dashboard.loader, '/ops', admin.jar))).board
+    expect(board.books).toMatchObject({ balanced: true })
+    expect(board.withdrawals).not.toBeNull()
+    expect(board.reviewDays).toHaveLength(7)
+    const reviewer = await staffJar(api, 'reviewer')
+    const theirs = (await jsonOf(await load(dashboard.loader, '/ops', reviewer.jar))).board
+    expect(theirs.orders).not.toBeNull()
+    expect(theirs.withdrawals).toBeNull()
+    expect(theirs.books).toBeNull()
+  })
+})
+
+describe('the admin desk refuses a reviewer', () => {
+  it('every admin page is a 403 for a reviewer, and the api refuses their calls anyway', async () => {
+    const { jar, staff } = await staffJar(api, 'reviewer')
+    for (const [mod, path, params] of [
+      [rates, '/ops/rates', {}],
+      [people, '/ops/people', {}],
+      [person, '/ops/people/x', { userId: 'x' }],
+      [staffDesk, '/ops/staff', {}],
+      [audit, '/ops/audit', {}],
+    ] as const) {
+      expect((await load(mod.loader, path, jar, params)).status, path).toBe(403)
+      if ('action' in mod) expect((await submit(mod.action, path, { intent: 'x' }, jar, params)).status, path).toBe(403)
+    }
+    const headers = bearer(staff.token)
+    expect(
+      (await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1.00' }, { headers })).status,
+    ).toBe(403)
+    expect((await api.get('/admin/wallet/adjust/pending', { headers })).status).toBe(403)
+    expect((await api.get('/admin/audit/page', { headers })).status).toBe(403)
+  })
+})
+
+describe('/ops/rates', () => {
+  it('sets a rate and an ETA with plain forms; the history keeps both rates; bad input is a 400 sentence', async () => {
+    const { jar, staff } = await staffJar(api, 'admin')
+    const key = 'apple:US:ecode'
+    const set = await submit(rates.action, '/ops/rates', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.56' }, jar)
+    expect(set).toHaveRedirect('/ops/rates')
+    expect(await staffToastOf(set)).toMatchObject({ type: 'success' })
+    const page = await jsonOf(await load(rates.loader, `/ops/rates?history=${encodeURIComponent(key)}`, jar))
+    expect(page.chosen).toMatchObject({ rate: '1234.56' })
+    expect(page.history[0]).toMatchObject({ rate: '1234.56', setBy: `staff:${staff.email}` })
+    expect(page.history.length).toBeGreaterThanOrEqual(2)
+
+    const bad = await submit(rates.action, '/ops/rates', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '-3' }, jar)
+    expect(bad.status).toBe(400)
+    expect((await jsonOf(bad)).error).toMatch(/positive decimal/)
+
+    const eta = await submit(rates.action, '/ops/rates', { intent: 'eta', brandId: 'apple', etaMinutes: '25' }, jar)
+    expect(eta).toHaveRedirect('/ops/rates')
+    const brands = (await jsonOf(await load(rates.loader, '/ops/rates', jar))).brands
+    expect(brands.find((b: { brandId: string }) => b.brandId === 'apple').etaMinutes).toBe(25)
+    expect((await submit(rates.action, '/ops/rates', { intent: 'eta', brandId: 'apple', etaMinutes: 'soon' }, jar)).status).toBe(400)
+  })
+})
+
+describe('/ops/people', () => {
+  it('finds a person by e-mail or id, shows their page, and says when nobody matches', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const p = await walletUser(api, { balance: 10_000 })
+    expect(await load(people.loader, `/ops/people?q=${encodeURIComponent(p.email)}`, jar)).toHaveRedirect(`/ops/people/${p.userId}`)
+    expect(await load(people.loader, `/ops/people?q=${p.userId}`, jar)).toHaveRedirect(`/ops/people/${p.userId}`)
+    const none = await jsonOf(await load(people.loader, `/ops/people?q=${encodeURIComponent(newEmail('nobody'))}`, jar))
+    expect(none.notFound).toBeTruthy()
+    const page = await jsonOf(await load(person.loader, `/ops/people/${p.userId}`, jar, { userId: p.userId }))
+    expect(page.person).toMatchObject({ email: p.email, balance: 10_000 })
+    expect(page.person.bankAccounts).toHaveLength(1)
+    expect(page.ledger.list[0]).toMatchObject({ type: 'adjustment', amount: 10_000 })
+    expect(JSON.stringify(page)).not.toContain(p.token)
+    expect((await load(person.loader, '/ops/people/nobody', jar, { userId: 'nobody' })).status).toBe(404)
+  })
+
+  it('maker-checker: admin A asks for a large credit, A cannot approve it, B approves; the ledger moves once; both names in the audit log', async () => {
+    const a = await staffJar(api, 'admin')
+    const b = await staffJar(api, 'admin')
+    const p = await walletUser(api, { balance: 0, card: false, pin: null })
+    const path = `/ops/people/${p.userId}`
+    const { requestId } = await jsonOf(await load(person.loader, path, a.jar, { userId: p.userId }))
+    const form = {
+      intent: 'adjust',
+      currency: 'NGN',
+      direction: 'credit',
+      amount: String(MIN / 100 + 1),
+      reason: 'Refund of a lost card',
+      requestId,
+    }
+    const asked = await submit(person.action, path, form, a.jar, { userId: p.userId })
+    expect(asked).toHaveRedirect(path)
+    expect((await staffToastOf(asked))?.message).toMatch(/waits for a second admin/)
+    // The same form again (a double submit): still one request.
+    await submit(person.action, path, form, a.jar, { userId: p.userId })
+    const waiting = (await jsonOf(await load(people.loader, '/ops/people', a.jar))).pending.filter(
+      (r: { userId: string }) => r.userId === p.userId,
+    )
+    expect(waiting).toHaveLength(1)
+    expect(waiting[0].maker).toBe(`staff:${a.staff.email}`)
+
+    const own = await submit(people.action, '/ops/people', { intent: 'approve', id: waiting[0].id }, a.jar)
+    expect(own.status).toBe(400)
+    expect((await jsonOf(own)).error).toMatch(/Another admin must approve/)
+    expect((await jsonOf(await load(person.loader, path, a.jar, { userId: p.userId }))).person.balance).toBe(0)
+
+    const approved = await submit(people.action, '/ops/people', { intent: 'approve', id: waiting[0].id }, b.jar)
+    expect(approved).toHaveRedirect('/ops/people')
+    const again = await submit(people.action, '/ops/people', { intent: 'approve', id: waiting[0].id }, b.jar)
+    expect(again.status).toBe(302)
+    const after = await jsonOf(await load(person.loader, path, b.jar, { userId: p.userId }))
+    expect(after.person.balance).toBe(MIN + 100)
+    expect(after.ledger.total).toBe(1)
+
+    const log = await jsonOf(await load(audit.loader, `/ops/audit?action=wallet.adjust&targetId=${p.userId}`, b.jar))
+    expect(log.page.list).toHaveLength(1)
+    expect(log.page.list[0].actor).toBe(`staff:${b.staff.email}`)
+    expect(log.page.list[0].after).toMatchObject({ maker: `staff:${a.staff.email}`, checker: `staff:${b.staff.email}` })
+  })
+
+  it('a small adjustment moves at once; bad input is a 400 sentence', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const p = await walletUser(api, { balance: 0, card: false, pin: null })
+    const path = `/ops/people/${p.userId}`
+    const { requestId } = await jsonOf(await load(person.loader, path, jar, { userId: p.userId }))
+    const base = { intent: 'adjust', currency: 'NGN', direction: 'credit', reason: 'Goodwill', requestId }
+    expect((await submit(person.action, path, { ...base, amount: 'lots' }, jar, { userId: p.userId })).status).toBe(400)
+    expect((await submit(person.action, path, { ...base, amount: '10', reason: 'x' }, jar, { userId: p.userId })).status).toBe(400)
+    const debit = await submit(person.action, path, { ...base, amount: '10', direction: 'debit' }, jar, { userId: p.userId })
+    expect(debit.status).toBe(400)
+    expect((await jsonOf(debit)).error).toMatch(/below zero/)
+    const credit = await submit(person.action, path, { ...base, amount: '1500.50' }, jar, { userId: p.userId })
+    expect(credit).toHaveRedirect(path)
+    expect((await jsonOf(await load(person.loader, path, jar, { userId: p.userId }))).person.balance).toBe(150_050)
+  })
+})
+
+describe('/ops/staff', () => {
+  it('invites (the set-up link once, on the page), changes a role, resets and disables', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const email = newEmail('invited')
+    const invited = await submit(staffDesk.action, '/ops/staff', { intent: 'invite', email, role: 'reviewer' }, jar)
+    expect(invited.status).toBe(200)
+    expect(invited.headers.get('Cache-Control')).toBe('no-store')
+    const { setup } = await jsonOf(invited)
+    expect(setup).toMatchObject({ email, why: 'invited' })
+    expect(setup.link).toMatch(/^\/ops\/setup\/[A-Za-z0-9_-]{16,}$/)
+    expect(setup.expiresAt).toBeGreaterThan(api.clock.now())
+    const token = setup.link.split('/').pop()
+    expect((await api.post('/staff/setup/start', { token })).body.data).toMatchObject({ email, role: 'reviewer' })
+    // Not in the list page, not again.
+    expect(JSON.stringify(await jsonOf(await load(staffDesk.loader, '/ops/staff', jar)))).not.toContain(token)
+
+    expect(await submit(staffDesk.action, '/ops/staff', { intent: 'role', email, role: 'payouts' }, jar)).toHaveRedirect('/ops/staff')
+    const list = adminStaffApi.list.data.parse((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).staff)
+    expect(list.find((s) => s.email === email)?.role).toBe('payouts')
+
+    const reset = await jsonOf(await submit(staffDesk.action, '/ops/staff', { intent: 'reset', email }, jar))
+    expect(reset.setup).toMatchObject({ email, why: 'reset' })
+    expect(reset.setup.link).not.toBe(setup.link)
+
+    expect(await submit(staffDesk.action, '/ops/staff', { intent: 'disable', email }, jar)).toHaveRedirect('/ops/staff')
+    const dup = await submit(staffDesk.action, '/ops/staff', { intent: 'invite', email, role: 'reviewer' }, jar)
+    expect(dup.status).toBe(400)
+    expect((await jsonOf(dup)).error).toMatch(/already exists/)
+  })
+})
+
+describe('/ops/audit', () => {
+  it('filters by actor e-mail, action, target and day, paged; a bad day is a 400 sentence', async () => {
+    const { jar, staff } = await staffJar(api, 'admin')
+    await submit(rates.action, '/ops/rates', { intent: 'eta', brandId: 'vanilla', etaMinutes: '31' }, jar)
+    const day = new Date(api.clock.now()).toISOString().slice(0, 10)
+    const found = await jsonOf(await load(audit.loader, `/ops/audit?actor=${encodeURIComponent(staff.email)}&from=${day}&to=${day}`, jar))
+    expect(found.page.list.length).toBeGreaterThanOrEqual(1)
+    expect(found.page.list.every((e: { actor: string }) => e.actor === `staff:${staff.email}`)).toBe(true)
+    const none = await jsonOf(
+      await load(audit.loader, `/ops/audit?actor=${encodeURIComponent(staff.email)}&from=2001-01-01&to=2001-01-02`, jar),
+    )
+    expect(none.page.total).toBe(0)
+    const bad = await load(audit.loader, '/ops/audit?from=yesterday', jar)
+    expect(bad.status).toBe(400)
+    expect((await jsonOf(bad)).error).toMatch(/date/)
+  })
+})
