@@ -1,11 +1,11 @@
 import type { PageQuery } from '#contract/envelope'
-import type { WalletInfo } from '#contract/wallet'
+import type { PayoutMode, WalletInfo } from '#contract/wallet'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { liveBankCards } from '../models/bank-cards'
 import { findWallet, pageBalanceLog } from './ledger'
 import { getPinState } from './pin'
-import { remainingToday } from './withdrawals'
+import { AUTOMATIC_PROMISE, remainingToday } from './withdrawals'
 
 /** What the Wallet and Withdraw screens show: balances, PIN state and today's limits. */
 export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo> {
@@ -33,6 +33,18 @@ export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo>
       dayEndsAt: today.dayEndsAt,
     },
     bankCardCount: cards.length,
+    payouts: payoutMode(deps),
+  }
+}
+
+/** How this installation pays withdrawals, for Withdraw's promise and Add Bank Card's name step. */
+export function payoutMode(deps: ApiDeps): PayoutMode {
+  const automatic = deps.payouts.name !== 'manual'
+  return {
+    mode: automatic ? 'automatic' : 'manual',
+    autoPayoutMax: automatic ? deps.config.payouts.autoPayoutMax : 0,
+    automaticMinutes: AUTOMATIC_PROMISE / 60_000,
+    resolvesNames: automatic,
   }
 }
 

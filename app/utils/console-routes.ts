@@ -14,6 +14,8 @@ export const consoleRoutes: ConsoleRoute[] = [
   { path: '/ops/login', title: 'Staff sign-in', access: 'staff-guest', role: null },
   { path: '/ops/setup/:token', title: 'Set up your console account', access: 'staff-guest', role: null },
   { path: '/ops/logout', title: 'Sign out', access: 'staff-guest', role: null },
+  { path: '/ops/payouts', title: 'Payout desk', access: 'staff', role: 'payouts', nav: 'Payouts' },
+  { path: '/ops/payouts/reconcile', title: 'Reconcile payouts', access: 'staff', role: 'payouts' },
 ]
 
 export const CONSOLE_BRAND = 'Cardlane Ops'
