@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { runPayoutsOnce } from '../../api/services/payouts'
 import { expectToast, gotoIn, hydrated, phone, readFirst, signIn, useBrowserApp } from '../support/app'
 import { axeViolations } from '../support/axe'
 import { FAKE_PAYSTACK_SECRET, startFakePaystack } from '../support/paystack-fake'
 import { PIN, validNuban, walletUser } from '../support/wallet'
-import { runPayoutsOnce } from '../../api/services/payouts'
 
 /**
  * Payouts through a provider (the fake Paystack) in Chromium on a 390×844 phone, JavaScript on
