@@ -77,7 +77,30 @@ export const booksData = z.object({
   ),
 })
 
-export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: z.string(), email: z.string() })
+/**
+ * The payout desk's view of an automatic payout (null: an operator pays it by hand): the provider,
+ * its own state word as last heard, how often a worker took it, when a transfer was first sent,
+ * and whether it waits for an operator's approval (over AUTO_PAYOUT_MAX, or a flagged name).
+ */
+export const adminPayoutSchema = z.object({
+  provider: z.string(),
+  state: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+  sentAt: z.number().int().nullable(),
+  approvedAt: z.number().int().nullable(),
+  awaitingApproval: z.boolean(),
+})
+
+export const adminWithdrawalSchema = withdrawalSchema.extend({
+  userId: z.string(),
+  email: z.string(),
+  /** The bank account's saved holder name is far from the profile's name: look before paying. */
+  nameFlagged: z.boolean().default(false),
+  /** The person's name on their profile, to compare with the holder's. */
+  userName: z.string().default(''),
+  payout: adminPayoutSchema.nullable().default(null),
+})
+export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>
 
 /**
  * Bank accounts saved by more than one account (the throw-away-accounts signal): each with the

@@ -54,6 +54,22 @@ export const pinStateSchema = z.object({
 })
 export type PinState = z.infer<typeof pinStateSchema>
 
+/**
+ * How withdrawals are paid: `manual` (an operator pays by hand, within payoutHours) or through a
+ * provider (`automatic`): then amounts up to `autoPayoutMax` are sent at once and arrive within
+ * `automaticMinutes`; above it an operator approves first. `resolvesNames`: Add Bank Card shows the
+ * bank's holder name to confirm (the typed name is not asked).
+ */
+export const payoutModeSchema = z.object({
+  mode: z.enum(['manual', 'automatic']),
+  autoPayoutMax: minorUnits,
+  automaticMinutes: z.number().int().positive(),
+  resolvesNames: z.boolean(),
+})
+export type PayoutMode = z.infer<typeof payoutModeSchema>
+
+const MANUAL_PAYOUTS: PayoutMode = { mode: 'manual', autoPayoutMax: 0, automaticMinutes: 15, resolvesNames: false }
+
 export const walletInfoData = z.object({
   balance: minorUnits,
   frozen: minorUnits,
@@ -62,6 +78,7 @@ export const walletInfoData = z.object({
   pin: pinStateSchema,
   limits: withdrawLimitsSchema,
   bankCardCount: z.number().int().nonnegative(),
+  payouts: payoutModeSchema.default(MANUAL_PAYOUTS),
 })
 export type WalletInfo = z.infer<typeof walletInfoData>
 

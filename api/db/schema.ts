@@ -176,6 +176,8 @@ export interface WithdrawalsTable {
   /** The provider's transfer code and the bank's session id, once known. */
   transfer_code: string | null
   bank_session_id: string | null
+  /** The provider's own state word of the transfer, as last heard (for the payout desk). */
+  payout_state: string | null
 }
 
 export interface WithdrawalEventsTable {

@@ -140,7 +140,11 @@ export async function releasePayout(db: Db, id: string, lease: number, nextAt: n
     .execute()
 }
 
-export async function setTransferFacts(db: Db, id: string, facts: { transfer_code?: string | null; bank_session_id?: string | null }) {
+export async function setTransferFacts(
+  db: Db,
+  id: string,
+  facts: { transfer_code?: string | null; bank_session_id?: string | null; payout_state?: string | null },
+) {
   await db.updateTable('withdrawals').set(facts).where('id', '=', id).execute()
 }
 

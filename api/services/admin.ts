@@ -1,10 +1,10 @@
-import type { AdjustmentRequest, SharedBankAccountsData } from '#contract/admin'
+import type { AdjustmentRequest, AdminWithdrawal, SharedBankAccountsData } from '#contract/admin'
 import { formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import { BalanceLogType, type BalanceLogEntry } from '#contract/wallet'
 import type { WithdrawalStatus } from '#contract/withdrawals'
 import type { Db } from '../db/connect'
-import type { AdjustmentRequestRow } from '../db/schema'
+import type { AdjustmentRequestRow, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { findBank } from '../lib/banks'
@@ -19,6 +19,7 @@ import {
 } from '../models/adjustment-requests'
 import { audit } from '../models/audit-log'
 import { liveBankCards } from '../models/bank-cards'
+import { findBankCard } from '../models/bank-cards'
 import { addMessage } from '../models/messages'
 import { pageOrders } from '../models/orders'
 import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
@@ -161,16 +162,42 @@ export async function declineAdjustment(deps: ApiDeps, actor: string, id: string
   })
 }
 
+/** A withdrawal as the payout desk sees it: the person, the holder-name flag and the provider's side. */
+export async function toAdminWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<AdminWithdrawal> {
+  const [shown, user, card] = await Promise.all([
+    toWithdrawal(deps, row),
+    findUserById(deps.db, row.user_id),
+    findBankCard(deps.db, row.bank_card_id),
+  ])
+  const awaitingApproval =
+    row.status === 'pending' &&
+    row.payout_provider !== null &&
+    row.approved_at === null &&
+    row.payout_sent_at === null &&
+    row.payout_next_at === null
+  return {
+    ...shown,
+    userId: row.user_id,
+    email: user?.email ?? '',
+    userName: user?.user_name ?? '',
+    nameFlagged: card?.name_flagged === 1,
+    payout: row.payout_provider
+      ? {
+          provider: row.payout_provider,
+          state: row.payout_state ?? null,
+          attempts: Number(row.payout_attempts),
+          sentAt: row.payout_sent_at === null ? null : Number(row.payout_sent_at),
+          approvedAt: row.approved_at === null ? null : Number(row.approved_at),
+          awaitingApproval,
+        }
+      : null,
+  }
+}
+
 export async function listWithdrawals(deps: ApiDeps, q: { pageNum: number; pageSize: number; status?: WithdrawalStatus }) {
   // Oldest first: the queue is worked in the order people asked.
   const { rows, total } = await pageWithdrawals(deps.db, { status: q.status, oldestFirst: true }, q.pageNum, q.pageSize)
-  const list = await Promise.all(
-    rows.map(async (r) => ({
-      ...(await toWithdrawal(deps, r)),
-      userId: r.user_id,
-      email: (await findUserById(deps.db, r.user_id))?.email ?? '',
-    })),
-  )
+  const list = await Promise.all(rows.map((r) => toAdminWithdrawal(deps, r)))
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
@@ -179,8 +206,8 @@ export async function moveWithdrawal(
   actor: string,
   body: { id: string; status: WithdrawalStatus; reference?: string; reason?: string },
 ) {
-  const { row, email } = await updateWithdrawal(deps, actor, body)
-  return { ...(await toWithdrawal(deps, row)), userId: row.user_id, email }
+  const { row } = await updateWithdrawal(deps, actor, body)
+  return toAdminWithdrawal(deps, row)
 }
 
 export async function findPerson(deps: ApiDeps, q: { email?: string; id?: string }) {

@@ -11,7 +11,6 @@ import { refuse } from '../lib/envelope'
 import { ProviderRefused, ProviderUnavailable, type Transfer, type TransferState } from '../lib/payouts/provider'
 import { audit } from '../models/audit-log'
 import { findBankCard } from '../models/bank-cards'
-import { findUserById } from '../models/users'
 import {
   approvePayout,
   claimPayout,
@@ -22,7 +21,8 @@ import {
   releasePayout,
   setTransferFacts,
 } from '../models/withdrawals'
-import { applyMove, lockWithdrawal, toWithdrawal } from './withdrawals'
+import { toAdminWithdrawal } from './admin'
+import { applyMove, lockWithdrawal } from './withdrawals'
 
 /**
  * Automatic payouts (decision 018). The withdrawal row is the job: a worker claims a due row with
@@ -85,6 +85,7 @@ export async function settle(
     const facts = {
       ...(t.transferCode && { transfer_code: t.transferCode }),
       ...(t.sessionId && { bank_session_id: t.sessionId }),
+      ...(t.providerStatus && { payout_state: t.providerStatus }),
     }
     const final = t.state !== 'pending'
     for (const to of PATHS[t.state][row.status as WithdrawalStatus] ?? []) {
@@ -296,8 +297,7 @@ export async function approveWithdrawal(deps: ApiDeps, actor: string, id: string
   if (!(await approvePayout(deps.db, id, now))) throw refuse(Refusals.PAYOUT_NOT_AWAITING_APPROVAL)
   const row = (await lockWithdrawal(deps.db, deps.dbKind, id))!
   await audit(deps.db, { actor, action: 'withdrawal.approve', targetType: 'withdrawal', targetId: id, before, after: row }, now)
-  const owner = await findUserById(deps.db, row.user_id)
-  return { ...(await toWithdrawal(deps, row)), userId: row.user_id, email: owner?.email ?? '' }
+  return toAdminWithdrawal(deps, row)
 }
 
 export type ReconcileLine = { reference: string; ours: string | null; theirs: string | null; problem: string }

@@ -1,12 +1,12 @@
 import type { PageQuery } from '#contract/envelope'
-import { ON_THEIR_WAY_MAX, type WalletInfo, type WalletOverview } from '#contract/wallet'
+import { ON_THEIR_WAY_MAX, type PayoutMode, type WalletInfo, type WalletOverview } from '#contract/wallet'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { liveBankCards } from '../models/bank-cards'
 import { openWithdrawals } from '../models/withdrawals'
 import { findWallet, pageBalanceLog } from './ledger'
 import { getPinState } from './pin'
-import { remainingToday, toWithdrawal } from './withdrawals'
+import { AUTOMATIC_PROMISE, remainingToday, toWithdrawal } from './withdrawals'
 
 /** What the Wallet and Withdraw screens show: balances, PIN state and today's limits. */
 export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo> {
@@ -34,6 +34,18 @@ export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo>
       dayEndsAt: today.dayEndsAt,
     },
     bankCardCount: cards.length,
+    payouts: payoutMode(deps),
+  }
+}
+
+/** How this installation pays withdrawals, for Withdraw's promise and Add Bank Card's name step. */
+export function payoutMode(deps: ApiDeps): PayoutMode {
+  const automatic = deps.payouts.name !== 'manual'
+  return {
+    mode: automatic ? 'automatic' : 'manual',
+    autoPayoutMax: automatic ? deps.config.payouts.autoPayoutMax : 0,
+    automaticMinutes: AUTOMATIC_PROMISE / 60_000,
+    resolvesNames: automatic,
   }
 }
 

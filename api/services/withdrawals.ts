@@ -158,6 +158,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
         payout_next_at: automatic && !needsApproval ? now : null,
         payout_lease_until: null,
         payout_sent_at: null,
+        payout_state: null,
         payout_attempts: 0,
         approved_at: null,
         transfer_code: null,

@@ -81,7 +81,14 @@ export function WithdrawalTimeline({ withdrawal: w, timeZone }: { withdrawal: Wi
     { key: 'pending', title: withdrawalStatusLabels.pending, detail: withdrawalStepTexts.pending, at: at('pending'), state: 'done' },
   ]
   if (w.status === 'failed') {
-    if (done('processing')) steps.push({ key: 'processing', title: withdrawalStatusLabels.processing, at: at('processing'), state: 'done' })
+    if (done('processing'))
+      steps.push({
+        key: 'processing',
+        title: withdrawalStatusLabels.processing,
+        detail: w.transferCode ? `Transfer code ${w.transferCode}` : undefined,
+        at: at('processing'),
+        state: 'done',
+      })
     steps.push({
       key: 'failed',
       title: withdrawalStatusLabels.failed,
@@ -99,7 +106,13 @@ export function WithdrawalTimeline({ withdrawal: w, timeZone }: { withdrawal: Wi
   steps.push({
     key: 'processing',
     title: withdrawalStatusLabels.processing,
-    detail: withdrawalStepTexts.processing,
+    detail: w.transferCode ? (
+      <>
+        {withdrawalStepTexts.processing} Transfer code: <span className="cl-reference">{w.transferCode}</span>
+      </>
+    ) : (
+      withdrawalStepTexts.processing
+    ),
     at: at('processing'),
     state: done('processing') ? 'done' : 'current',
   })
@@ -110,6 +123,12 @@ export function WithdrawalTimeline({ withdrawal: w, timeZone }: { withdrawal: Wi
       w.status === 'success' ? (
         <>
           {withdrawalStepTexts.success} Reference: <span className="cl-reference">{w.reference}</span>
+          {w.sessionId && w.sessionId !== w.reference ? (
+            <>
+              {' '}
+              Session id: <span className="cl-reference">{w.sessionId}</span>
+            </>
+          ) : null}
         </>
       ) : (
         <>

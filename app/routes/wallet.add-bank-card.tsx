@@ -1,10 +1,13 @@
 // Add Bank Card (SPEC §2, login): the bank (from /v1/bank/list), the 10-digit NUBAN (its check
 // digit checked as it is typed, with JavaScript), the account name and the PIN. No PIN yet: set
 // one first and come back. Then on to the list, or back to where the person was (Withdraw).
+// With a payout provider the name is the bank's, never typed: the account is resolved as the tenth
+// digit is typed (a fetcher to this action, intent "resolve"), or on the first submit without
+// JavaScript, and the person confirms "NAME — is this your account?" before the PIN saves it.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { z } from 'zod'
 import { accountNameField, accountNumberField, bankCodeField, isValidNuban, MAX_BANK_CARDS } from '#contract/bank-cards'
@@ -17,11 +20,11 @@ import { Field, FormError, SelectField } from '~/components/forms'
 import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
-import { addBankCardFlow, banksFlow } from '~/upstream/bank-cards.server'
+import { addBankCardFlow, banksFlow, resolveBankCardFlow } from '~/upstream/bank-cards.server'
 import { loaded } from '~/upstream/flow.server'
 import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { formRefusal, readForm, SECRET_FIELDS, type FormReply } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { successMessages, walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
@@ -32,6 +35,17 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyl
 const addSchema = z
   .object({ bankCode: bankCodeField, accountNumber: accountNumberField, accountName: accountNameField, pin: pinField })
   .refine((b) => isValidNuban(b.bankCode, b.accountNumber), { message: W.nubanWrong, path: ['accountNumber'] })
+
+/** With a payout provider: first resolve (no PIN), then save with the PIN; a typed name is dropped. */
+const providerSchema = z
+  .object({ intent: z.enum(['resolve', 'add']), bankCode: bankCodeField, accountNumber: accountNumberField, pin: pinField.optional() })
+  .refine((b) => isValidNuban(b.bankCode, b.accountNumber), { message: W.nubanWrong, path: ['accountNumber'] })
+  .refine((b) => b.intent !== 'add' || b.pin, { message: 'Enter your withdrawal PIN', path: ['pin'] })
+
+/** The account the bank named, for the confirm step: only shown while the form still holds it. */
+type Resolved = { bankCode: string; accountNumber: string; accountName: string }
+type ProviderReply = FormReply<{ refused: string[]; resolved: Resolved | null }>
+const providerReply = (data: unknown) => (data && typeof data === 'object' && 'resolved' in data ? (data as ProviderReply) : undefined)
 
 /** The refusals that are about the PIN: only they empty it again (with JavaScript). */
 const PIN_REFUSALS: number[] = [Refusals.PIN_WRONG.code, Refusals.PIN_LOCKED.code, Refusals.PIN_BUSY.code]
@@ -51,12 +65,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: W.bankCardLimit(MAX_BANK_CARDS) })
   }
   const banks = [...loaded(banksResult)].sort((a, b) => a.name.localeCompare(b.name))
-  return json({ banks, redirectTo })
+  return json({ banks, redirectTo, resolvesNames: info.payouts.resolvesNames })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
+  if (formData.has('intent')) return providerAction(request, context, formData)
   const back = safeRedirect(formData.get('redirectTo'), '')
   const submission = parseWithZod(formData, { schema: addSchema })
   if (submission.status !== 'success') return formRefusal(submission, { refused: submission.error?.pin ? ['pin'] : [] })
@@ -70,7 +85,34 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithToast(request, back || '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardAdded })
 }
 
+/** The provider's steps: resolve (the bank's name to confirm), then add with the PIN (the api resolves again and saves that name). */
+async function providerAction(request: Request, context: ActionFunctionArgs['context'], formData: FormData) {
+  const back = safeRedirect(formData.get('redirectTo'), '')
+  const submission = parseWithZod(formData, { schema: providerSchema })
+  if (submission.status !== 'success') return formRefusal(submission, { refused: submission.error?.pin ? ['pin'] : [], resolved: null })
+  const { intent, bankCode, accountNumber, pin } = submission.value
+  const named = await resolveBankCardFlow(request, context, { bankCode, accountNumber })
+  if (!named.success) return formRefusal(submission, { refused: [], resolved: null }, named)
+  if (!named.data.accountName) return formRefusal(submission, { refused: [], resolved: null }, W.nameTyped)
+  const resolved: Resolved = { bankCode, accountNumber, accountName: named.data.accountName }
+  if (intent === 'resolve') return json({ result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null, refused: [], resolved })
+  const result = await addBankCardFlow(request, context, { bankCode, accountNumber, pin: pin! })
+  if (!result.success) {
+    if (result.code === Refusals.PIN_NOT_SET.code)
+      return redirectWithToast(request, setPinHref(back), { type: 'info', message: W.pinFirst })
+    const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
+    return formRefusal(submission, { refused, resolved }, result)
+  }
+  return redirectWithToast(request, back || '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardAdded })
+}
+
 export default function AddBankCardScreen() {
+  const { resolvesNames } = useLoaderData<typeof loader>()
+  return resolvesNames ? <ResolvedNameForm /> : <TypedNameForm />
+}
+
+/** Manual payouts: the name is typed, as the bank shows it. */
+function TypedNameForm() {
   const { banks, redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(addSchema, { id: 'add-bank-card', lastResult: actionData?.result })
@@ -130,6 +172,97 @@ export default function AddBankCardScreen() {
           <Button type="submit" variant="primary" block pending={usePendingIntent()}>
             Add bank account
           </Button>
+        </ActionBar>
+      </Form>
+    </Screen>
+  )
+}
+
+/** A payout provider: the bank names the account as the tenth digit is typed; the person confirms it. */
+function ResolvedNameForm() {
+  const { banks, redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const reply = providerReply(actionData)
+  const [form, fields] = useSchemaForm(providerSchema, { id: 'add-bank-card', lastResult: reply?.result })
+  const fetcher = useFetcher<typeof action>()
+  const [typed, setTyped] = useState({ bankCode: reply?.resolved?.bankCode ?? '', accountNumber: reply?.resolved?.accountNumber ?? '' })
+  const digits = typed.accountNumber.replace(/[\s-]/g, '')
+  const bank = banks.find((b) => b.code === typed.bankCode)
+  const checked = bank && /^\d{10}$/.test(digits) ? isValidNuban(bank.code, digits) : undefined
+  const asked = providerReply(fetcher.data)
+  // The latest answer, the fetcher's (JavaScript) or the page's (a submit); only while the form still holds that account.
+  const latest = fetcher.state === 'idle' && asked && fetcher.formData === undefined ? asked : reply
+  const named = [asked?.resolved, reply?.resolved].find((r) => r && r.bankCode === typed.bankCode && r.accountNumber === digits)
+  const lookupError = !named && asked && !asked.resolved ? (asked.result.error?.[''] ?? asked.result.error?.accountNumber) : undefined
+  const resolving = fetcher.state !== 'idle'
+  const saving = usePendingIntent('add')
+  const checking = usePendingIntent('resolve') || resolving
+  const ask = (bankCode: string, accountNumber: string) => {
+    const number = accountNumber.replace(/[\s-]/g, '')
+    const b = banks.find((x) => x.code === bankCode)
+    if (b && /^\d{10}$/.test(number) && isValidNuban(b.code, number))
+      fetcher.submit({ intent: 'resolve', bankCode, accountNumber: number, redirectTo }, { method: 'post' })
+  }
+  const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : lookupError)
+  return (
+    <Screen title="Add Bank Card" backTo={redirectTo || '/wallet/bank-cards'}>
+      <ActionToast toast={latest?.toast} />
+      <header className="cl-formhead">
+        <h2 className="cl-formhead__title">Where should we pay you?</h2>
+        <p className="cl-formhead__lead">A Nigerian bank account in your name. We ask your bank for the account’s name; you confirm it.</p>
+      </header>
+      <Form
+        method="post"
+        className="cl-form cl-fill"
+        {...getFormProps(form)}
+        onChange={(event) => {
+          const el = event.currentTarget.elements
+          const value = (name: string) => (el.namedItem(name) as HTMLInputElement | null)?.value ?? ''
+          const next = { bankCode: value('bankCode'), accountNumber: value('accountNumber') }
+          if (next.bankCode !== typed.bankCode || next.accountNumber !== typed.accountNumber) ask(next.bankCode, next.accountNumber)
+          setTyped(next)
+        }}
+      >
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <SelectField
+          label="Bank"
+          inputProps={getInputProps(fields.bankCode, { type: 'text' })}
+          errors={fields.bankCode.errors}
+          placeholder="Choose your bank"
+          options={banks.map((b) => ({ value: b.code, label: b.name }))}
+        />
+        <Field
+          label="Account number"
+          inputProps={{
+            ...getInputProps(fields.accountNumber, { type: 'text' }),
+            inputMode: 'numeric',
+            autoComplete: 'off',
+            maxLength: 13,
+            pattern: undefined,
+            placeholder: '10 digits',
+          }}
+          errors={numberErrors}
+          help={resolving ? W.resolving : 'The 10-digit NUBAN of your account.'}
+        />
+        <div aria-live="polite">
+          {named ? (
+            <p className="cl-resolved">
+              <strong className="cl-resolved__name">{named.accountName}</strong> — is this your account?
+            </p>
+          ) : null}
+        </div>
+        {named ? <PinField field={fields.pin} reply={reply} label="Your withdrawal PIN, to save it" /> : null}
+        <FormError errors={named || !lookupError ? form.errors : undefined} id={form.errorId} />
+        <ActionBar>
+          {named ? (
+            <Button type="submit" name="intent" value="add" variant="primary" block pending={saving}>
+              Yes, save this account
+            </Button>
+          ) : (
+            <Button type="submit" name="intent" value="resolve" variant="primary" block pending={checking}>
+              Check the account
+            </Button>
+          )}
         </ActionBar>
       </Form>
     </Screen>

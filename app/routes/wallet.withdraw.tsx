@@ -41,6 +41,7 @@ import { redirectWithToast, type Toast } from '~/utils/toast.server'
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
 const HOUR = 3_600_000
+const MINUTE = 60_000
 const HERE = '/wallet/withdraw'
 
 type Limits = Pick<WalletInfo, 'balance' | 'currency' | 'limits'>
@@ -169,6 +170,17 @@ function Prompt({ title, text, to, action, icon }: { title: string; text: string
   )
 }
 
+/**
+ * When the money arrives: automatic payouts up to the approval line in minutes, anything else
+ * (manual payouts, or above the line: a person approves first) within the promised hours.
+ */
+function payoutPromise({ payouts, limits, currency }: WalletInfo, amount: number | null) {
+  if (payouts.mode === 'manual') return { promiseMs: limits.payoutHours * HOUR, promise: null }
+  if (amount === null || amount <= payouts.autoPayoutMax)
+    return { promiseMs: payouts.automaticMinutes * MINUTE, promise: W.payoutMinutes(payouts.automaticMinutes) }
+  return { promiseMs: limits.payoutHours * HOUR, promise: W.payoutApproval(formatMoney(payouts.autoPayoutMax, currency)) }
+}
+
 function WithdrawForm({ cards }: { cards: BankCard[] }) {
   const { info, requestId, now } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
@@ -194,6 +206,7 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
   const most = Math.min(info.balance, limits.remainingToday)
   const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, '')
   const amountProps = getInputProps(fields.amount, { type: 'text' })
+  const { promiseMs, promise } = payoutPromise(info, amount)
 
   return (
     <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
@@ -274,12 +287,11 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
               className="cl-summary__when"
               label="In your bank by"
               value={
-                <>
-                  <time dateTime={new Date(now + limits.payoutHours * HOUR).toISOString()}>
-                    {formatWhen(now + limits.payoutHours * HOUR, limits.timeZone)}
-                  </time>
+                <span aria-live="polite">
+                  <time dateTime={new Date(now + promiseMs).toISOString()}>{formatWhen(now + promiseMs, limits.timeZone)}</time>
                   <span className="cl-zone">{zoneName(limits.timeZone)}</span>
-                </>
+                  {promise ? <span className="cl-promise">{promise}</span> : null}
+                </span>
               }
             />
           </InfoList>

@@ -22,3 +22,6 @@ export const removeBankCardFlow = (request: Request, context: AppLoadContext, bo
 
 export const setDefaultBankCardFlow = (request: Request, context: AppLoadContext, body: In<'setDefault'>) =>
   flow(fallback.bankCards, () => callApi(request, context, api.setDefault, body))
+
+export const resolveBankCardFlow = (request: Request, context: AppLoadContext, body: In<'resolve'>) =>
+  flow(fallback.addBankCard, () => callApi(request, context, api.resolve, body))

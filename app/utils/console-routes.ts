@@ -17,6 +17,8 @@ export const consoleRoutes: ConsoleRoute[] = [
   { path: '/ops/review', title: 'Review desk', access: 'staff', role: 'reviewer', nav: 'Review' },
   { path: '/ops/review/:orderId', title: 'Review an order', access: 'staff', role: 'reviewer' },
   { path: '/ops/photo/:id', title: 'Card photo', access: 'staff', role: 'reviewer' },
+  { path: '/ops/payouts', title: 'Payout desk', access: 'staff', role: 'payouts', nav: 'Payouts' },
+  { path: '/ops/payouts/reconcile', title: 'Reconcile payouts', access: 'staff', role: 'payouts' },
   { path: '/ops/rates', title: 'Rates and ETAs', access: 'staff', role: 'admin', nav: 'Rates and ETAs' },
   { path: '/ops/people', title: 'People', access: 'staff', role: 'admin', nav: 'People' },
   { path: '/ops/people/:userId', title: 'A person', access: 'staff', role: 'admin' },

@@ -1,0 +1,300 @@
+// The payout desk (role payouts; admin too): withdrawals pending / processing / failed, oldest
+// first, with the person, the bank account (holder, bank, last four), amount, fee, age and the
+// provider's side. Each move is a plain form (approve, mark processing, paid with the bank's
+// reference, failed with a reason); a refusal shows beside its row. With JavaScript the list is
+// revalidated on an interval and when the window regains focus.
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
+import { useEffect } from 'react'
+import { z } from 'zod'
+import { adminApi, type AdminWithdrawal } from '#contract/admin'
+import { formatMoney } from '#contract/money'
+import { ConsolePage } from '~/components/console'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Link } from '~/components/link'
+import payoutStyles from '~/styles/screens/console-payouts.css'
+import { loaded } from '~/upstream/flow.server'
+import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { readForm } from '~/utils/form.server'
+import { redirectWithStaffToast } from '~/utils/staff-session.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]
+
+const TABS = ['pending', 'processing', 'failed'] as const
+type Tab = (typeof TABS)[number]
+const PAGE_SIZE = 50
+/** How often an open desk asks again while JavaScript runs. */
+const REFRESH_MS = 15_000
+
+const tabOf = (url: URL): Tab => {
+  const asked = url.searchParams.get('status')
+  return TABS.find((t) => t === asked) ?? 'pending'
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, 'payouts')
+  const status = tabOf(new URL(request.url))
+  // The shown tab in full; the others only for their counts.
+  const pages = await Promise.all(
+    TABS.map((t) => staffFlow(request, context, adminApi.withdrawals, { pageNum: 1, pageSize: t === status ? PAGE_SIZE : 1, status: t })),
+  )
+  const [pending, processing, failed] = pages.map((p) => loaded(p))
+  const shown = { pending, processing, failed }[status]
+  return json({
+    status,
+    counts: { pending: pending.total, processing: processing.total, failed: failed.total },
+    list: shown.list,
+    now: Date.now(),
+  })
+}
+
+const idField = z.string().min(1).max(64)
+const moveSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('approve'), id: idField }).strict(),
+  z.object({ intent: z.literal('processing'), id: idField }).strict(),
+  z
+    .object({
+      intent: z.literal('paid'),
+      id: idField,
+      reference: z.string().trim().min(1, 'Type the bank’s payout reference').max(120, 'The reference is at most 120 characters'),
+    })
+    .strict(),
+  z
+    .object({
+      intent: z.literal('failed'),
+      id: idField,
+      reason: z.string().trim().min(3, 'Say why in a few words the person can read').max(500, 'The reason is at most 500 characters'),
+    })
+    .strict(),
+])
+type Move = z.infer<typeof moveSchema>
+
+const done: Record<Move['intent'], string> = {
+  approve: 'Approved: the payout is sent next',
+  processing: 'Marked processing',
+  paid: 'Marked paid',
+  failed: 'Marked failed: the hold is back in the wallet',
+}
+
+/** The words of a form no row of this desk sends: a field too many, a wrong intent, a bad length. */
+function formProblem(error: z.ZodError): string {
+  const issue = error.issues[0]
+  if (issue?.code === 'unrecognized_keys') return `This form does not take ${issue.keys.join(', ')}`
+  if (issue?.code === 'invalid_union_discriminator') return 'Choose one of the row’s actions'
+  return issue?.message ?? 'This form could not be read'
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request, 'payouts')
+  const form = await readForm(request)
+  const id = typeof form.get('id') === 'string' ? String(form.get('id')).slice(0, 64) : null
+  const parsed = moveSchema.safeParse(Object.fromEntries(form))
+  if (!parsed.success) return json({ id, message: formProblem(parsed.error) }, { status: 400 })
+  const move = parsed.data
+  const result =
+    move.intent === 'approve'
+      ? await staffFlow(request, context, adminApi.approveWithdrawal, { id: move.id })
+      : await staffFlow(request, context, adminApi.updateWithdrawal, {
+          id: move.id,
+          status: move.intent === 'paid' ? 'success' : move.intent,
+          ...(move.intent === 'paid' && { reference: move.reference }),
+          ...(move.intent === 'failed' && { reason: move.reason }),
+        })
+  if (!result.success) return json({ id: move.id, message: result.msg }, { status: result.status === 400 ? 400 : 409 })
+  const url = new URL(request.url)
+  url.searchParams.delete('index')
+  return redirectWithStaffToast(request, `${url.pathname}${url.search}`, { type: 'success', message: done[move.intent] })
+}
+
+const MINUTE = 60_000
+function age(ms: number) {
+  const minutes = Math.max(0, Math.floor(ms / MINUTE))
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} d ${hours % 24} h`
+}
+
+/** Asks the loader again now and then, and when the window comes back, while nothing else is under way. */
+function useKeepCurrent() {
+  const { revalidate, state } = useRevalidator()
+  const navigation = useNavigation()
+  useEffect(() => {
+    const again = () => {
+      if (state === 'idle' && navigation.state === 'idle' && document.visibilityState === 'visible') revalidate()
+    }
+    const timer = setInterval(again, REFRESH_MS)
+    window.addEventListener('focus', again)
+    return () => {
+      clearInterval(timer)
+      window.removeEventListener('focus', again)
+    }
+  }, [revalidate, state, navigation.state])
+}
+
+export default function PayoutDesk() {
+  const { status, counts, list, now } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
+  useKeepCurrent()
+  return (
+    <ConsolePage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
+      <nav className="ops-tabs" aria-label="Withdrawals by status">
+        {TABS.map((t) => (
+          <Link key={t} to={`/ops/payouts?status=${t}`} aria-current={t === status ? 'page' : undefined} className="ops-tab">
+            {t[0].toUpperCase() + t.slice(1)} <span className="ops-count">{counts[t]}</span>
+          </Link>
+        ))}
+      </nav>
+      {reply && !list.some((w) => w.id === reply.id) ? (
+        <p className="ops-refusal" role="alert">
+          {reply.message}
+        </p>
+      ) : null}
+      {list.length === 0 ? (
+        <p className="ops-panel">No {status} withdrawals.</p>
+      ) : (
+        <table className="ops-table ops-payouts">
+          <caption className="cl-visually-hidden">
+            {status} withdrawals, oldest first ({counts[status]})
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Person</th>
+              <th scope="col">Bank account</th>
+              <th scope="col" className="ops-num">
+                Amount
+              </th>
+              <th scope="col">Age</th>
+              <th scope="col">Provider</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((w) => (
+              <Row key={w.id} w={w} now={now} refusal={reply?.id === w.id ? reply.message : undefined} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </ConsolePage>
+  )
+}
+
+function Row({ w, now, refusal }: { w: AdminWithdrawal; now: number; refusal?: string }) {
+  const late = w.expectedBy < now && (w.status === 'pending' || w.status === 'processing')
+  return (
+    <tr id={`w-${w.id}`} className={refusal ? 'ops-row--refused' : undefined}>
+      <td>
+        <span className="ops-strong">{w.email}</span>
+        <span className="ops-muted">{w.userName}</span>
+      </td>
+      <td>
+        <span className="ops-strong">{w.bankCard.accountName}</span>
+        <span className="ops-muted">
+          {w.bankCard.bankName} {w.bankCard.maskedNumber}
+        </span>
+        {w.nameFlagged ? <span className="ops-flag">Name far from the profile’s</span> : null}
+      </td>
+      <td className="ops-num">
+        <span className="ops-strong">{formatMoney(w.amount, w.currency)}</span>
+        <span className="ops-muted">fee {formatMoney(w.fee, w.currency)}</span>
+      </td>
+      <td>
+        <span className={late ? 'ops-late' : undefined}>{age(now - w.createdAt)}</span>
+        {late ? <span className="ops-muted">past its promise</span> : null}
+        {w.status === 'failed' && w.reason ? <span className="ops-muted">{w.reason}</span> : null}
+      </td>
+      <td>
+        <ProviderCell w={w} />
+      </td>
+      <td className="ops-actions">
+        <Actions w={w} />
+        {refusal ? (
+          <p className="ops-refusal" role="alert">
+            {refusal}
+          </p>
+        ) : null}
+      </td>
+    </tr>
+  )
+}
+
+function ProviderCell({ w }: { w: AdminWithdrawal }) {
+  if (!w.payout) return <span className="ops-muted">Paid by hand</span>
+  const p = w.payout
+  return (
+    <>
+      <span className="ops-strong">
+        {p.provider}
+        {p.state ? `: ${p.state}` : ''}
+      </span>
+      {p.awaitingApproval ? <span className="ops-flag">Waits for approval</span> : null}
+      {w.transferCode ? <span className="ops-muted ops-mono">{w.transferCode}</span> : null}
+      <span className="ops-muted">
+        {p.attempts} {p.attempts === 1 ? 'attempt' : 'attempts'}
+      </span>
+    </>
+  )
+}
+
+function Actions({ w }: { w: AdminWithdrawal }) {
+  const label = `${formatMoney(w.amount, w.currency)} for ${w.email}`
+  if (w.status === 'failed') return <span className="ops-muted">Hold returned</span>
+  const automatic = w.payout !== null
+  return (
+    <div className="ops-moves">
+      {w.payout?.awaitingApproval ? (
+        <MoveForm id={w.id} intent="approve">
+          <button type="submit" className="ops-button ops-button--primary" aria-label={`Approve ${label}`}>
+            Approve
+          </button>
+        </MoveForm>
+      ) : null}
+      {w.status === 'pending' && !automatic ? (
+        <MoveForm id={w.id} intent="processing">
+          <button type="submit" className="ops-button" aria-label={`Mark processing: ${label}`}>
+            Mark processing
+          </button>
+        </MoveForm>
+      ) : null}
+      {w.status === 'processing' && !automatic ? (
+        <MoveForm id={w.id} intent="paid">
+          <input name="reference" aria-label={`Bank reference for ${label}`} placeholder="Bank reference" required maxLength={120} />
+          <button type="submit" className="ops-button ops-button--primary">
+            Paid
+          </button>
+        </MoveForm>
+      ) : null}
+      {!automatic || w.payout?.sentAt === null ? (
+        <MoveForm id={w.id} intent="failed">
+          <input
+            name="reason"
+            aria-label={`Why ${label} failed`}
+            placeholder="Reason the person reads"
+            required
+            minLength={3}
+            maxLength={500}
+          />
+          <button type="submit" className="ops-button ops-button--danger">
+            Failed
+          </button>
+        </MoveForm>
+      ) : null}
+    </div>
+  )
+}
+
+function MoveForm({ id, intent, children }: { id: string; intent: Move['intent']; children: React.ReactNode }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('id') === id
+  return (
+    <Form method="post" className="ops-move" preventScrollReset aria-busy={busy || undefined}>
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="intent" value={intent} />
+      {children}
+    </Form>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,90 @@
+// Reconciliation (role payouts): a day's automatic payouts against the provider's transfers, every
+// difference listed. A GET form, so the day is in the address and works without JavaScript.
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useLoaderData } from '@remix-run/react'
+import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
+import { ConsolePage } from '~/components/console'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Link } from '~/components/link'
+import payoutStyles from '~/styles/screens/console-payouts.css'
+import { requireStaff, staffFlow } from '~/upstream/staff.server'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]
+
+/** Yesterday in UTC: the last whole day, the usual one to check. */
+const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, 'payouts')
+  const asked = new URL(request.url).searchParams.get('date')
+  if (asked === null) return json({ date: yesterday(), report: null, problem: null })
+  const query = reconcileQuery.safeParse({ date: asked.slice(0, 20) })
+  if (!query.success) return json({ date: asked.slice(0, 20), report: null, problem: query.error.issues[0].message }, { status: 400 })
+  const result = await staffFlow(request, context, adminPayoutsApi.reconcile, query.data)
+  if (!result.success) return json({ date: query.data.date, report: null, problem: result.msg }, { status: 503 })
+  return json({ date: query.data.date, report: result.data, problem: null })
+}
+
+export default function Reconcile() {
+  const { date, report, problem } = useLoaderData<typeof loader>()
+  return (
+    <ConsolePage title="Reconcile payouts" actions={<Link to="/ops/payouts">Back to the payout desk</Link>}>
+      <Form method="get" className="ops-panel ops-reconcile-form">
+        <label>
+          Day
+          <input type="date" name="date" defaultValue={date} required aria-describedby={problem ? 'reconcile-problem' : undefined} />
+        </label>
+        <button type="submit" className="ops-button ops-button--primary">
+          Compare
+        </button>
+      </Form>
+      {problem ? (
+        <p className="ops-refusal" id="reconcile-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {report ? <Report report={report} /> : null}
+    </ConsolePage>
+  )
+}
+
+function Report({ report }: { report: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['report']> }) {
+  if (report.provider === 'manual')
+    return <p className="ops-panel">Payouts are made by hand (PAYOUT_PROVIDER=manual): there is no provider to reconcile with.</p>
+  if (report.differences.length === 0)
+    return (
+      <p className="ops-panel" role="status">
+        {report.date}: {report.checked} payouts checked with {report.provider}, no differences.
+      </p>
+    )
+  return (
+    <table className="ops-table">
+      <caption className="ops-panel">
+        {report.date}: {report.checked} payouts checked with {report.provider}, {report.differences.length}{' '}
+        {report.differences.length === 1 ? 'difference' : 'differences'}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Reference</th>
+          <th scope="col">Ours</th>
+          <th scope="col">Provider’s</th>
+          <th scope="col">Difference</th>
+        </tr>
+      </thead>
+      <tbody>
+        {report.differences.map((d) => (
+          <tr key={`${d.reference} ${d.problem}`}>
+            <td className="ops-mono">{d.reference}</td>
+            <td>{d.ours ?? 'none'}</td>
+            <td>{d.theirs ?? 'none'}</td>
+            <td>{d.problem}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

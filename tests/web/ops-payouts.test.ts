@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import * as desk from '~/routes/ops.payouts._index'
+import * as reconcile from '~/routes/ops.payouts.reconcile'
+import { staffJar, staffToastOf } from '../support/console'
+import { useTestApi } from '../support/kit'
+import { walletInfo, walletUser, withdraw } from '../support/wallet'
+import { jsonOf, load, submit } from '../support/web'
+
+/** The payout desk (manual payouts) against the real api: the queue, each move, refusals beside the row. */
+const api = useTestApi()
+
+async function pendingWithdrawal(amount = 500_000) {
+  const u = await walletUser(api, { balance: 1_000_000, userName: 'Adaeze Obi' })
+  const w = (await withdraw(api, u, amount)).body.data
+  return { u, w }
+}
+
+const row = async (jar: Awaited<ReturnType<typeof staffJar>>['jar'], status: string, id: string) => {
+  const page = await jsonOf(await load(desk.loader, `/ops/payouts?status=${status}`, jar))
+  return page.list.find((w: { id: string }) => w.id === id)
+}
+
+describe('/ops/payouts: the payout desk', () => {
+  it('lists pending withdrawals oldest first with the person, the bank account (last four only), amount, fee and no provider', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const first = await pendingWithdrawal(300_000)
+    api.clock.advance(1_000)
+    const second = await pendingWithdrawal(400_000)
+    const res = await load(desk.loader, '/ops/payouts', jar)
+    expect(res.status).toBe(200)
+    const text = await res.clone().text()
+    const page = await jsonOf(res)
+    expect(page.status).toBe('pending')
+    const ids = page.list.map((w: { id: string }) => w.id)
+    expect(ids.indexOf(first.w.id)).toBeLessThan(ids.indexOf(second.w.id))
+    const shown = page.list.find((w: { id: string }) => w.id === first.w.id)
+    expect(shown).toMatchObject({ email: first.u.email, userName: 'Adaeze Obi', amount: 300_000, payout: null, nameFlagged: false })
+    expect(shown.bankCard.maskedNumber).toMatch(/\d{4}$/)
+    // The full account number never reaches the page.
+    const full = (
+      await api.db.selectFrom('bank_cards').select('account_number').where('id', '=', first.u.card!.id).executeTakeFirstOrThrow()
+    ).account_number
+    expect(text).not.toContain(full)
+    expect(page.counts.pending).toBeGreaterThanOrEqual(2)
+  })
+
+  it('an unknown status reads as pending; admin may open the desk, a reviewer gets 403 on the loader and the action', async () => {
+    const { jar: adminJar } = await staffJar(api, 'admin')
+    expect((await jsonOf(await load(desk.loader, '/ops/payouts?status=<script>', adminJar))).status).toBe('pending')
+    const { jar } = await staffJar(api, 'reviewer')
+    const { w } = await pendingWithdrawal()
+    expect((await load(desk.loader, '/ops/payouts', jar)).status).toBe(403)
+    expect((await submit(desk.action, '/ops/payouts', { intent: 'processing', id: w.id }, jar)).status).toBe(403)
+    expect((await load(reconcile.loader, '/ops/payouts/reconcile?date=2026-01-01', jar)).status).toBe(403)
+    expect((await api.db.selectFrom('withdrawals').select('status').where('id', '=', w.id).executeTakeFirstOrThrow()).status).toBe(
+      'pending',
+    )
+  })
+
+  it('mark processing, then paid with the bank reference: the seller sees it paid with that reference', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const { u, w } = await pendingWithdrawal()
+    const moved = await submit(desk.action, '/ops/payouts?status=pending', { intent: 'processing', id: w.id }, jar)
+    expect(moved).toHaveRedirect('/ops/payouts?status=pending')
+    expect(await staffToastOf(moved)).toMatchObject({ type: 'success', message: 'Marked processing' })
+    expect(await row(jar, 'processing', w.id)).toMatchObject({ status: 'processing' })
+    const paid = await submit(desk.action, '/ops/payouts?status=processing', { intent: 'paid', id: w.id, reference: 'NIP-000123' }, jar)
+    expect(paid).toHaveRedirect('/ops/payouts?status=processing')
+    const seen = (await api.get<{ status: string; reference: string }>(`/v1/withdraw/detail?id=${w.id}`, { token: u.token })).body.data
+    expect(seen).toMatchObject({ status: 'success', reference: 'NIP-000123' })
+    expect(await walletInfo(api, u.token)).toMatchObject({ balance: 500_000, frozen: 0 })
+  })
+
+  it('failed with a reason returns the hold, once: the same move again changes nothing, another move is refused beside the row', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const { u, w } = await pendingWithdrawal()
+    expect(await walletInfo(api, u.token)).toMatchObject({ balance: 500_000, frozen: 500_000 })
+    const failed = await submit(desk.action, '/ops/payouts', { intent: 'failed', id: w.id, reason: 'The account is closed' }, jar)
+    expect(failed).toHaveRedirect('/ops/payouts')
+    expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
+    expect(await row(jar, 'failed', w.id)).toMatchObject({ reason: 'The account is closed' })
+    // A second click of the same button: answered as done, the hold does not return twice.
+    const again = await submit(desk.action, '/ops/payouts?status=failed', { intent: 'failed', id: w.id, reason: 'Once more' }, jar)
+    expect(again).toHaveRedirect('/ops/payouts?status=failed')
+    const refunds = await api.db
+      .selectFrom('balance_logs')
+      .select('id')
+      .where('ref_id', '=', w.id)
+      .where('type', '=', 'withdraw_refund')
+      .execute()
+    expect(refunds).toHaveLength(1)
+    const moved = await submit(desk.action, '/ops/payouts?status=failed', { intent: 'processing', id: w.id }, jar)
+    expect(moved.status).toBe(409)
+    expect(await jsonOf(moved)).toEqual({ id: w.id, message: 'A failed withdrawal cannot become processing' })
+    expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
+  })
+
+  it('paying a pending one (not yet processing) is the api’s refusal, beside that row; nothing moves', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const { w } = await pendingWithdrawal()
+    const res = await submit(desk.action, '/ops/payouts', { intent: 'paid', id: w.id, reference: 'REF-1' }, jar)
+    expect(res.status).toBe(409)
+    expect((await jsonOf(res)).id).toBe(w.id)
+    expect(await row(jar, 'pending', w.id)).toMatchObject({ status: 'pending' })
+  })
+
+  it('hostile input is a clear 400: a 10 000-character reference, an injected amount, an unknown intent, no reason', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const { u, w } = await pendingWithdrawal()
+    await submit(desk.action, '/ops/payouts', { intent: 'processing', id: w.id }, jar)
+    const long = await submit(desk.action, '/ops/payouts', { intent: 'paid', id: w.id, reference: 'R'.repeat(10_000) }, jar)
+    expect(long.status).toBe(400)
+    expect(await jsonOf(long)).toEqual({ id: w.id, message: 'The reference is at most 120 characters' })
+    const injected = await submit(desk.action, '/ops/payouts', { intent: 'paid', id: w.id, reference: 'REF-2', amount: '1' }, jar)
+    expect(injected.status).toBe(400)
+    expect((await jsonOf(injected)).message).toBe('This form does not take amount')
+    const intent = await submit(desk.action, '/ops/payouts', { intent: 'refund', id: w.id }, jar)
+    expect(intent.status).toBe(400)
+    expect((await jsonOf(intent)).message).toBe('Choose one of the row’s actions')
+    const noReason = await submit(desk.action, '/ops/payouts', { intent: 'failed', id: w.id, reason: ' ' }, jar)
+    expect(noReason.status).toBe(400)
+    const empty = await submit(desk.action, '/ops/payouts', {}, jar)
+    expect(empty.status).toBe(400)
+    expect(await row(jar, 'processing', w.id)).toMatchObject({ status: 'processing', reference: null })
+    expect(await walletInfo(api, u.token)).toMatchObject({ frozen: 500_000 })
+  })
+
+  it('reconcile: manual payouts have nothing to reconcile; a bad day is a clear 400', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const page = await jsonOf(await load(reconcile.loader, '/ops/payouts/reconcile?date=2026-01-31', jar))
+    expect(page).toMatchObject({ date: '2026-01-31', report: { provider: 'manual', checked: 0, differences: [] }, problem: null })
+    const bad = await load(reconcile.loader, '/ops/payouts/reconcile?date=2026-02-31', jar)
+    expect(bad.status).toBe(400)
+    expect((await jsonOf(bad)).problem).toBe('date: not a day of the calendar')
+    expect((await jsonOf(await load(reconcile.loader, '/ops/payouts/reconcile', jar))).report).toBeNull()
+  })
+})
