@@ -199,7 +199,7 @@ function Row({ w, now, refusal }: { w: AdminWithdrawal; now: number; refusal?: s
         <span className="ops-muted">fee {formatMoney(w.fee, w.currency)}</span>
       </td>
       <td>
-        <span className={late ? 'ops-late' : undefined}>{age(now - w.createdAt)}</span>
+        <span className={late ? 'ops-age ops-late' : 'ops-age'}>{age(now - w.createdAt)}</span>
         {late ? <span className="ops-muted">past its promise</span> : null}
         {w.status === 'failed' && w.reason ? <span className="ops-muted">{w.reason}</span> : null}
       </td>

@@ -290,11 +290,15 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
                 <span aria-live="polite">
                   <time dateTime={new Date(now + promiseMs).toISOString()}>{formatWhen(now + promiseMs, limits.timeZone)}</time>
                   <span className="cl-zone">{zoneName(limits.timeZone)}</span>
-                  {promise ? <span className="cl-promise">{promise}</span> : null}
                 </span>
               }
             />
           </InfoList>
+          {promise ? (
+            <p className="cl-promise" aria-live="polite">
+              {promise}
+            </p>
+          ) : null}
         </Card>
         {hydrated ? null : (
           <Button type="submit" name="intent" value="check" variant="secondary" block formNoValidate pending={checking}>
