@@ -5,6 +5,7 @@ import { withSelling } from './lib/selling-deps'
 import { errorHandler, notFound, requireJsonBody } from './middleware/errors'
 import { authIpLimiter } from './middleware/rate-limit'
 import { requestLog } from './middleware/request-log'
+import { shedStrangers } from './middleware/shed-strangers'
 import { accountsRoutes } from './routes/accounts'
 import { adminRoutes } from './routes/admin'
 import { adminOrdersRoutes } from './routes/admin-orders'
@@ -68,6 +69,8 @@ export function createApiApp(deps: ApiDeps): Express {
   })
 
   app.use(healthRoutes(deps))
+  // A password sign-in from a stranger while the hash gate is full: refused before any query.
+  app.post('/auth/login', shedStrangers(deps))
   app.use('/auth', authIpLimiter(deps))
   app.use('/staff', authIpLimiter(deps))
   const selling = withSelling(deps)

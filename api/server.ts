@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './lib/logger'
 import { createConsoleMailer, createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer'
 import { paystackProvider } from './lib/payouts/paystack'
 import { manualProvider, type PayoutProvider } from './lib/payouts/provider'
+import { loadKnownPlaces } from './models/sign-in-places'
 import { createGoogleVerifier, type GoogleVerifier } from './services/google'
 import { startPayoutWorker } from './services/payouts'
 
@@ -122,6 +123,8 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     await db.destroy()
     throw err
   }
+  // Where people signed in before, in memory: a flood of strangers is turned away without a query.
+  await loadKnownPlaces(db).catch((err: Error) => logger.warn({ reason: err.message }, 'known sign-in places not loaded'))
   const hasher = createHasher(hashCost, options.hashGate)
   void hasher.warmUp()
 

@@ -1,7 +1,9 @@
 // What a password hash costs, and what a flood of sign-ins does to a real person's sign-in.
 // Measures, never asserts; bounded to about a minute; 127.0.0.1 only.
 //   node scripts/bench-hash.mjs                      hash cost only (scrypt N=2^17 vs argon2id 19 MiB, t=2)
-//   node scripts/bench-hash.mjs --api http://127.0.0.1:3001 [--outbox data/outbox] [--flood 24] [--seconds 10]
+//   node scripts/bench-hash.mjs --api http://127.0.0.1:3001 [--outbox data/outbox] [--flood 24] [--seconds 10] [--flood-only]
+// --flood-only skips the hash cost and the one-/64 rotation, leaving the person alone and under a
+// flood of one /64 per request (docs/performance.md's figure).
 // The second form needs a running api that trusts this machine's X-Forwarded-For (`npm start` sets
 // TRUST_PROXY=loopback) and writes mail to the outbox folder (`npm start` does).
 import { randomBytes, randomInt, scrypt } from 'node:crypto'
@@ -17,6 +19,7 @@ const api = arg('api', undefined)
 const outbox = arg('outbox', 'data/outbox')
 const floodSize = Number(arg('flood', 24))
 const floodSeconds = Math.min(Number(arg('seconds', 10)), 15)
+const floodOnly = process.argv.includes('--flood-only')
 const deadline = Date.now() + 60_000
 
 const ms = (xs) => {
@@ -40,9 +43,11 @@ const scryptOnce = () =>
     scrypt('bench passphrase', randomBytes(16), 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 2 ** 28 }, (e, k) => (e ? reject(e) : resolve(k))),
   )
 const argonOnce = () => argon2Hash('bench passphrase', { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 })
-console.log('One hash, one at a time:')
-await timeHashes('scrypt N=2^17 r=8 p=1 (128 MiB)', scryptOnce)
-await timeHashes('argon2id m=19 MiB t=2 p=1', argonOnce)
+if (!floodOnly) {
+  console.log('One hash, one at a time:')
+  await timeHashes('scrypt N=2^17 r=8 p=1 (128 MiB)', scryptOnce)
+  await timeHashes('argon2id m=19 MiB t=2 p=1', argonOnce)
+}
 
 if (!api) process.exit(0)
 if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?$/.test(api)) throw new Error('bench targets this machine only')
@@ -114,5 +119,5 @@ async function personDuring(label, flood) {
 const hex = () => randomInt(0, 0x10000).toString(16)
 console.log(`\nA person's sign-in (${api}), flood of ${floodSize} concurrent unknown-address sign-ins:`)
 await personDuring('alone', undefined)
-await personDuring('flood, rotating inside one /64', () => `2001:db8:1:2:${hex()}:${hex()}:${hex()}:${hex()}`)
+if (!floodOnly) await personDuring('flood, rotating inside one /64', () => `2001:db8:1:2:${hex()}:${hex()}:${hex()}:${hex()}`)
 await personDuring('flood, one /64 per request', () => `2001:db8:${hex()}:${hex()}::${hex()}`)

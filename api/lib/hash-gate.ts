@@ -15,7 +15,10 @@ import { msg } from './messages'
  * Two lines, not one: a caller the api knows (`trusted`: a sign-in from a device or address this
  * person signed in from before) waits only behind other trusted callers and is served before any
  * stranger, so a flood of strangers from fresh addresses (every IPv6 /64 is a new one) can fill the
- * strangers' line and slow only itself. Within a line, first come first served.
+ * strangers' line and slow only itself. Within a line, first come first served. Strangers never hold
+ * every slot (with more than one): one stays for a known caller, who then never waits for a
+ * stranger's hash to end, and in a flood one core stays free for the event loop. `full` says when
+ * a caller would be refused, so a flood is turned away before any database work (decision 025).
  */
 export type HashGateOptions = { slots?: number; maxQueue?: number; maxWaitMs?: number }
 
@@ -24,6 +27,8 @@ export type HashPriority = 'trusted' | 'stranger'
 
 export type HashGate = {
   run<T>(work: () => Promise<T>, priority?: HashPriority): Promise<T>
+  /** True when a caller of this priority would be refused now: every slot it may take busy, its line full. */
+  full(priority?: HashPriority): boolean
   /** Hashes running and waiting now (for tests and the benchmark). */
   readonly running: number
   readonly waiting: number
@@ -31,21 +36,29 @@ export type HashGate = {
 
 export const busy = () => new ApiError(429, Code.TOO_MANY_REQUESTS, msg.tooManyRequests)
 
-type Waiter = { start(): void; timer: NodeJS.Timeout }
+type Waiter = { start(): void; timer: NodeJS.Timeout; priority: HashPriority }
 
 export function createHashGate(options: HashGateOptions = {}): HashGate {
   const slots = options.slots ?? Math.max(1, Math.min(availableParallelism(), 4))
   const maxQueue = options.maxQueue ?? 64
   const maxWaitMs = options.maxWaitMs ?? 1_500
+  const strangerSlots = slots > 1 ? slots - 1 : slots
   let running = 0
+  let strangersRunning = 0
   const lines: Record<HashPriority, Waiter[]> = { trusted: [], stranger: [] }
+  const mayStart = (priority: HashPriority) => running < slots && (priority === 'trusted' || strangersRunning < strangerSlots)
+  const started = (priority: HashPriority) => {
+    running++
+    if (priority === 'stranger') strangersRunning++
+  }
 
-  const next = () => {
+  const next = (finished: HashPriority) => {
     running--
-    const waiter = lines.trusted.shift() ?? lines.stranger.shift()
+    if (finished === 'stranger') strangersRunning--
+    const waiter = lines.trusted.shift() ?? (mayStart('stranger') ? lines.stranger.shift() : undefined)
     if (waiter) {
       clearTimeout(waiter.timer)
-      running++
+      started(waiter.priority)
       waiter.start()
     }
   }
@@ -57,12 +70,16 @@ export function createHashGate(options: HashGateOptions = {}): HashGate {
     get waiting() {
       return lines.trusted.length + lines.stranger.length
     },
+    full(priority = 'stranger') {
+      return !mayStart(priority) && lines[priority].length >= maxQueue
+    },
     async run(work, priority = 'stranger') {
-      if (running >= slots) {
+      if (!mayStart(priority)) {
         const line = lines[priority]
         if (line.length >= maxQueue) throw busy()
         await new Promise<void>((resolve, reject) => {
           const waiter: Waiter = {
+            priority,
             start: resolve,
             timer: setTimeout(() => {
               line.splice(line.indexOf(waiter), 1)
@@ -71,11 +88,11 @@ export function createHashGate(options: HashGateOptions = {}): HashGate {
           }
           line.push(waiter)
         })
-      } else running++
+      } else started(priority)
       try {
         return await work()
       } finally {
-        next()
+        next(priority)
       }
     },
   }

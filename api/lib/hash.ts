@@ -106,6 +106,8 @@ export type Hasher = {
    * account" and "no live code" take as long as a real wrong answer and reveal nothing.
    */
   verifyDummy(secret: string, priority?: HashPriority): Promise<false>
+  /** True when a sign-in of this priority would be refused now (hash-gate.ts `full`). */
+  full(priority?: HashPriority): boolean
   /** True when a stored hash is not argon2id at this hasher's cost: replace it after a sign-in. */
   needsRehash(stored: string): boolean
   /** Computes the dummy hash ahead of the first request that needs it. */
@@ -120,6 +122,7 @@ export function createHasher(cost: HashCost = 'production', gateOptions?: HashGa
   return {
     hash: (secret, priority) => gate.run(() => hashSecret(secret, cost), priority),
     verify: (secret, stored, priority) => gate.run(() => verifySecret(secret, stored), priority),
+    full: (priority) => gate.full(priority),
     async verifyDummy(secret, priority) {
       const stored = await dummyHash()
       await gate.run(() => verifySecret(secret, stored), priority)

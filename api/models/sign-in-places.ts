@@ -2,9 +2,37 @@ import type { Db } from '../db/connect'
 
 /** Where people signed in before (api/lib/sign-in-place.ts says what a place is). */
 
+/**
+ * Places anyone signed in from, held in memory (the most recent first, bounded), so a flood can be
+ * turned away before it costs a query (middleware/shed-strangers.ts). Filled at start from the
+ * table, then by every sign-in here; per database handle.
+ */
+const KNOWN_MAX = 50_000
+const knownPlaces = new WeakMap<Db, Set<string>>()
+
+function noteKnown(db: Db, places: string[]) {
+  let known = knownPlaces.get(db)
+  if (!known) knownPlaces.set(db, (known = new Set()))
+  for (const place of places) {
+    known.delete(place)
+    known.add(place)
+    if (known.size > KNOWN_MAX) known.delete(known.values().next().value as string)
+  }
+}
+
+/** Reads the places of the most recent sign-ins into memory (at start). */
+export async function loadKnownPlaces(db: Db): Promise<void> {
+  const rows = await db.selectFrom('sign_in_places').select('place').orderBy('last_at', 'desc').limit(KNOWN_MAX).execute()
+  noteKnown(db, rows.map((r) => r.place).reverse())
+}
+
+/** True when someone signed in from one of `places` before, by memory alone (no query). */
+export const isPlaceKnownToAnyone = (db: Db, places: string[]): boolean => places.some((p) => knownPlaces.get(db)?.has(p))
+
 /** Marks these places as this person's, as of `now`. */
 export async function rememberPlaces(db: Db, userId: string, places: string[], now: number): Promise<void> {
   if (places.length === 0) return
+  noteKnown(db, places)
   await db
     .insertInto('sign_in_places')
     .values(places.map((place) => ({ user_id: userId, place, last_at: now })))

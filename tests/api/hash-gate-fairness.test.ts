@@ -58,6 +58,91 @@ describe('the gate', () => {
   })
 })
 
+describe('strangers never hold every slot', () => {
+  it('with two slots a stranger takes one: a trusted caller starts at once while strangers wait', async () => {
+    const gate = createHashGate({ slots: 2, maxQueue: 1, maxWaitMs: 60_000 })
+    const first = held()
+    const runs = [gate.run(first.work, 'stranger')]
+    let strangerStarted = false
+    runs.push(gate.run(async () => void (strangerStarted = true), 'stranger'))
+    await tick()
+    expect(gate.running).toBe(1)
+    expect(strangerStarted).toBe(false)
+    // The strangers' line is full and every slot a stranger may take is busy: the next would be refused.
+    expect(gate.full('stranger')).toBe(true)
+    expect(gate.full('trusted')).toBe(false)
+    let personStarted = false
+    const person = gate.run(async () => void (personStarted = true), 'trusted')
+    await tick()
+    expect(personStarted).toBe(true)
+    await person
+    first.release()
+    await Promise.all(runs)
+    expect(strangerStarted).toBe(true)
+    expect(gate.full('stranger')).toBe(false)
+  })
+})
+
+describe('a full gate turns strangers away before any database work', () => {
+  it("a stranger's sign-in is refused (429, try again later, no Retry-After) without a query; a known place still signs in", async () => {
+    const database = await createTestDatabase()
+    const clock = createTestClock()
+    const api = await startApi({
+      env: {} as NodeJS.ProcessEnv,
+      databaseUrl: database.url,
+      port: 0,
+      mailer: createMemoryMailer(),
+      logger: createLogger('silent'),
+      now: clock.now,
+      housekeeping: false,
+      hashGate: { slots: 1, maxQueue: 2, maxWaitMs: 60_000 },
+      config: { authRateLimit: 100_000, loginFailLimit: 100_000 },
+    })
+    try {
+      const password = 'a person who signs in'
+      const facade = { db: api.db, clock, hashCost: 'test' } as unknown as TestApi
+      await seedUser(facade, { email: 'known@example.com', password })
+      const { user: slow } = await seedUser(facade, { email: 'slow.shed@example.com' })
+      const slowHash = ['scrypt', 15, 8, 16, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
+      await api.db.updateTable('users').set({ password_hash: slowHash }).where('id', '=', slow.id).execute()
+      const signIn = (email: string, pw: string, address: string) =>
+        fetch(`${api.url}/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+          body: JSON.stringify({ email, password: pw }),
+        })
+      const home = '2001:db8:beef:1::10'
+      expect((await (await signIn('known@example.com', password, home)).json()).code).toBe(Code.OK)
+
+      const blocker = signIn('slow.shed@example.com', 'a guess', '192.0.2.1')
+      const queued = [0, 1].map((i) => signIn(`ghost.q${i}@example.com`, 'nope', `2001:db8:${(0x500 + i).toString(16)}::1`))
+      const giveUp = Date.now() + 20_000
+      while (!api.deps.hasher.full('stranger')) {
+        if (Date.now() > giveUp) throw new Error('the gate never filled')
+        await new Promise((r) => setTimeout(r, 5))
+      }
+      const fresh = '2001:db8:7777:1::1'
+      const refused = await signIn('ghost.fresh@example.com', 'nope', fresh)
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toBeNull()
+      expect(await refused.json()).toMatchObject({ code: Code.TOO_MANY_REQUESTS, msg: 'Too many requests, please try again later' })
+      // Not even the address limiter's counter was written for it.
+      const rows = await api.db.selectFrom('rate_limits').select('key').execute()
+      expect(rows.some((r) => r.key.includes('2001:db8:7777:1'))).toBe(false)
+      expect(rows.some((r) => r.key.includes('2001:db8:500'))).toBe(true)
+
+      // The person at home (a known place) is not turned away: served ahead of the queued strangers.
+      const person = signIn('known@example.com', password, '2001:db8:beef:1::99')
+      const answered = await person
+      expect(answered.status).toBe(200)
+      await Promise.all([blocker, ...queued])
+    } finally {
+      await api.close()
+      await database.drop()
+    }
+  })
+})
+
 describe('signing in during a flood from one /64 per request', () => {
   it('the person at an address they signed in from before is answered ahead of every queued stranger, never 429', async () => {
     const database = await createTestDatabase()
