@@ -18,12 +18,9 @@ export async function photoHash(bytes: Buffer): Promise<string> {
 /** Two photos whose hashes differ in at most this many of 64 bits are taken for the same card. */
 export const SAME_PHOTO_BITS = 10
 
-/** Bits that differ between two hashes (16 hex digits each), in two 32-bit halves: no BigInt per pair. */
-export function hashDistance(a: string, b: string): number {
-  return (
-    popcount((parseInt(a.slice(0, 8), 16) ^ parseInt(b.slice(0, 8), 16)) >>> 0) +
-    popcount((parseInt(a.slice(8), 16) ^ parseInt(b.slice(8), 16)) >>> 0)
-  )
+/** Bits set in two 32-bit words: how far apart two hashes are, given their halves XORed. */
+export function bitsApart(hiXor: number, loXor: number): number {
+  return popcount(hiXor >>> 0) + popcount(loXor >>> 0)
 }
 
 function popcount(n: number): number {

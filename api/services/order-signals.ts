@@ -2,12 +2,15 @@ import { LARGE_SALE, NEW_ACCOUNT_DAYS, type OrderSignals } from '#contract/admin
 import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
-import { hashDistance, SAME_PHOTO_BITS } from '../lib/phash'
+import { bitsApart, SAME_PHOTO_BITS } from '../lib/phash'
 import { findOrder } from '../models/orders'
 import * as signals from '../models/review-signals'
 import { findUserById } from '../models/users'
 
 const DAY = 86_400_000
+
+/** A hash as its two 32-bit halves, parsed once per scan. */
+const halves = (hex: string): [number, number] => [parseInt(hex.slice(0, 8), 16), parseInt(hex.slice(8), 16)]
 
 /** This order's photos against every other person's card photos: the pairs within SAME_PHOTO_BITS. */
 export function photoMatches(
@@ -15,11 +18,13 @@ export function photoMatches(
   theirs: { id: string; phash: string | null }[],
 ) {
   const found: { cardId: string; imageId: string; otherImageId: string; distance: number }[] = []
-  for (const m of mine) {
-    for (const t of theirs) {
-      const distance = hashDistance(m.phash!, t.phash!)
+  const mineHalves = mine.map((m) => halves(m.phash!))
+  for (const t of theirs) {
+    const [hi, lo] = halves(t.phash!)
+    mine.forEach((m, i) => {
+      const distance = bitsApart(hi ^ mineHalves[i][0], lo ^ mineHalves[i][1])
       if (distance <= SAME_PHOTO_BITS) found.push({ cardId: m.card_id, imageId: m.upload_id, otherImageId: t.id, distance })
-    }
+    })
   }
   return found.sort((a, b) => a.distance - b.distance).slice(0, 20)
 }

@@ -74,15 +74,13 @@ export async function adminQueue(deps: SellingDeps, q: AdminOrderPageQuery): Pro
     ),
     orders.countWaiting(deps.db, { ...where, statuses: [...OPEN_STATUSES] }, now),
   ])
-  const list: AdminQueueItem[] = []
-  for (const r of rows) {
-    const open = OPEN_STATUSES.includes(r.status as OrderStatus)
-    list.push({
+  const list = await Promise.all(
+    rows.map(async (r): Promise<AdminQueueItem> => ({
       ...(await toAdminOrder(deps, r)),
       ageMinutes: Math.floor((now - Number(r.created_at)) / MINUTE),
-      late: open && now > Number(r.created_at) + r.eta_minutes * MINUTE,
-    })
-  }
+      late: OPEN_STATUSES.includes(r.status as OrderStatus) && now > Number(r.created_at) + r.eta_minutes * MINUTE,
+    })),
+  )
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize, waiting }
 }
 

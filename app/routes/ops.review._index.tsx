@@ -31,6 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(
     {
       filters,
+      now: Date.now(),
       queue: queue.success ? queue.data : empty,
       problem: queue.success ? null : queue.msg,
       brands: brands.success ? brands.data.map((b) => ({ id: b.brandId, name: b.name })) : [],
@@ -83,7 +84,7 @@ function Filters({ filters, brands }: Pick<ReturnType<typeof useLoaderData<typeo
 }
 
 export default function ReviewQueue() {
-  const { filters, queue, problem, brands } = useLoaderData<typeof loader>()
+  const { filters, now, queue, problem, brands } = useLoaderData<typeof loader>()
   const location = useLocation()
   const navigate = useNavigate()
   useLiveData(15_000)
@@ -93,19 +94,19 @@ export default function ReviewQueue() {
     <ConsolePage
       title="Review desk"
       actions={
-        <Link to={here} className="ops-button ops-button--ghost" reloadDocument>
+        <Link to={here} className="ops-button ops-button--ghost">
           Refresh
         </Link>
       }
     >
       <p className="review-count" role="status">
-        <strong>{queue.waiting.total}</strong> waiting
+        <span>
+          <strong>{queue.waiting.total}</strong> waiting
+        </span>
         {queue.waiting.late > 0 ? (
-          <span className="ops-late review-count__late">
-            <strong>{queue.waiting.late}</strong> late
-          </span>
+          <span className="ops-late review-count__late">{queue.waiting.late} late</span>
         ) : (
-          <span> · none late</span>
+          <span className="review-caption">none late</span>
         )}
       </p>
       <Filters filters={filters} brands={brands} />
@@ -149,9 +150,7 @@ export default function ReviewQueue() {
                   </td>
                   <td>{o.status}</td>
                   <td>
-                    {o.claimedBy && o.status === 'reviewing' && (o.claimExpiresAt ?? 0) > Date.now()
-                      ? o.claimedBy.replace(/^staff:/, '')
-                      : '—'}
+                    {o.claimedBy && o.status === 'reviewing' && (o.claimExpiresAt ?? 0) > now ? o.claimedBy.replace(/^staff:/, '') : '—'}
                   </td>
                 </tr>
               ))}
@@ -164,7 +163,6 @@ export default function ReviewQueue() {
           Showing the oldest {queue.list.length} of {queue.total}.
         </p>
       ) : null}
-      <p className="review-caption">Filters: {FILTERS.filter((f) => filters[f]).join(', ') || 'none'}.</p>
     </ConsolePage>
   )
 }

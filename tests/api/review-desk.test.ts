@@ -131,8 +131,9 @@ describe('signals', () => {
     const token = await person('history')
     const one = await sold(api, token)
     expect((await r.signals(one.id)).body.data.seller).toMatchObject({ completed: 0, rejected: 0, firstOrder: true, accountAgeDays: 0 })
-    await r.claim(one.id)
-    await api.post('/admin/order/complete', { id: one.id }, { headers: bearer(r.token) })
+    expect((await r.claim(one.id)).body.code).toBe(Code.OK)
+    const done = await api.post('/admin/order/complete', { id: one.id }, { headers: bearer(r.token) })
+    expect(done.text).toContain('"status":"completed"')
     const two = await sold(api, token)
     const s = (await r.signals(two.id)).body.data
     expect(s.seller).toMatchObject({ completed: 1, rejected: 0, firstOrder: false })

@@ -114,6 +114,8 @@ describe('accessibility and screenshots', () => {
     const { order } = await physicalOrder()
     await physicalOrder()
     const { context, page } = await staffDesktop(browser, app, 'reviewer', true)
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
     const dir = process.env.SCREENSHOT_DIR ?? 'test-results/review'
     mkdirSync(dir, { recursive: true })
     const found: string[] = []
@@ -133,6 +135,7 @@ describe('accessibility and screenshots', () => {
       await page.setViewportSize({ width: 1280, height: 800 })
     }
     expect(found).toEqual([])
+    expect(errors).toEqual([])
     await context.close()
   })
 })
