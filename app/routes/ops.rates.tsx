@@ -168,6 +168,7 @@ export default function RatesDesk() {
   const busy = useNavigation().state === 'submitting'
   return (
     <ConsolePage title="Rates and ETAs">
+      {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
       <div className="ops-table-wrap">
         <table className="ops-table">
           <caption className="cl-visually-hidden">Rates board: brand, country and card type</caption>
@@ -191,7 +192,6 @@ export default function RatesDesk() {
           </tbody>
         </table>
       </div>
-      {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
       <h2 className="ops-section-title">Review ETA per brand</h2>
       <EtaTable brands={brands} reply={reply} busy={busy} />
     </ConsolePage>

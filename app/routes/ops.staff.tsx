@@ -94,7 +94,7 @@ export default function StaffDesk() {
           </label>
           <label>
             Role
-            <select name="role" defaultValue="reviewer">
+            <select name="role" defaultValue="reviewer" aria-label="Role of the new staff member">
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {roleNames[r]}
