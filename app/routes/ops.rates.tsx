@@ -4,7 +4,7 @@ import { adminOrdersApi } from '#contract/admin-orders'
 import { catalogueApi, COUNTRIES, parseRate, type CardType, type Rate } from '#contract/catalogue'
 import { ConsolePage } from '~/components/console'
 import { StepLine } from '~/components/console-charts'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { badInput, deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
@@ -247,5 +247,5 @@ function EtaTable({
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }
