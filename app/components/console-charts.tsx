@@ -84,6 +84,9 @@ export function StackedBars({ title, summary, rows }: { title: string; summary: 
         <title id={`${id}t`}>{title}</title>
         <desc id={`${id}d`}>{summary}</desc>
         <Group left={margin.left} top={margin.top}>
+          {max === 1 && rows.every((r) => r.segments.every((x) => x.value === 0)) ? (
+            <Empty x={(width - margin.left - margin.right) / 2} y={(height - margin.top - margin.bottom) / 2} />
+          ) : null}
           {rows.map((r) => {
             let start = 0
             return r.segments.map((s) => {
@@ -105,7 +108,7 @@ export function StackedBars({ title, summary, rows }: { title: string; summary: 
           <AxisBottom
             top={height - margin.top - margin.bottom}
             scale={x}
-            numTicks={Math.min(max, 6)}
+            tickValues={x.ticks(6).filter(Number.isInteger)}
             tickFormat={(v) => String(v)}
             stroke={GRID}
             tickStroke={GRID}
@@ -157,6 +160,7 @@ export function StackedColumns({
         <title id={`${id}t`}>{title}</title>
         <desc id={`${id}d`}>{summary}</desc>
         <Group left={left} top={margin.top}>
+          {totals.every((t) => t === 0) ? <Empty x={innerW / 2} y={innerH / 2} /> : null}
           {columns.map((c) => {
             let top = innerH
             return (
@@ -264,6 +268,15 @@ export function StepLine({
         </Group>
       </svg>
     </ChartFigure>
+  )
+}
+
+/** Said inside an empty chart, so a blank plot is not taken for a broken one. */
+function Empty({ x, y }: { x: number; y: number }) {
+  return (
+    <text x={x} y={y} textAnchor="middle" fill={INK} fontSize={14}>
+      Nothing yet
+    </text>
   )
 }
 

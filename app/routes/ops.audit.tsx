@@ -2,7 +2,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { Form, useLoaderData } from '@remix-run/react'
 import { adminStaffApi } from '#contract/staff'
 import { ConsolePage } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -135,5 +135,5 @@ export default function AuditLog() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

@@ -7,7 +7,7 @@ import { Refusals } from '#contract/refusals'
 import { newRequestId } from '#contract/withdrawals'
 import { ConsolePage } from '~/components/console'
 import { PendingAdjustments } from '~/components/console-adjustments'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { badInput, decideAdjustment, field, type DeskReply } from '~/upstream/admin-desk.server'
@@ -268,5 +268,5 @@ function MiniTable({ title, head, rows }: { title: string; head: string[]; rows:
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

@@ -4,7 +4,7 @@ import { adminApi } from '#contract/admin'
 import { supportApi } from '#contract/support'
 import { ConsolePage } from '~/components/console'
 import { PendingAdjustments } from '~/components/console-adjustments'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { decideAdjustment, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
@@ -73,5 +73,5 @@ export default function PeopleDesk() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

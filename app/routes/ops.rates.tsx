@@ -4,7 +4,7 @@ import { adminOrdersApi } from '#contract/admin-orders'
 import { catalogueApi, COUNTRIES, parseRate, type CardType, type Rate } from '#contract/catalogue'
 import { ConsolePage } from '~/components/console'
 import { StepLine } from '~/components/console-charts'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { badInput, deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
@@ -168,6 +168,7 @@ export default function RatesDesk() {
   const busy = useNavigation().state === 'submitting'
   return (
     <ConsolePage title="Rates and ETAs">
+      {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
       <div className="ops-table-wrap">
         <table className="ops-table">
           <caption className="cl-visually-hidden">Rates board: brand, country and card type</caption>
@@ -191,7 +192,6 @@ export default function RatesDesk() {
           </tbody>
         </table>
       </div>
-      {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
       <h2 className="ops-section-title">Review ETA per brand</h2>
       <EtaTable brands={brands} reply={reply} busy={busy} />
     </ConsolePage>
@@ -247,5 +247,5 @@ function EtaTable({
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

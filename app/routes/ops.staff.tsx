@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { STAFF_ROLES, type StaffRole } from '#contract/endpoint'
 import { adminStaffApi, type StaffMember } from '#contract/staff'
 import { ConsolePage } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
@@ -94,7 +94,7 @@ export default function StaffDesk() {
           </label>
           <label>
             Role
-            <select name="role" defaultValue="reviewer">
+            <select name="role" defaultValue="reviewer" aria-label="Role of the new staff member">
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {roleNames[r]}
@@ -212,5 +212,5 @@ function StaffTable({ staff, me, busy }: { staff: StaffMember[]; me: string; bus
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

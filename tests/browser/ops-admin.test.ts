@@ -76,7 +76,7 @@ for (const js of [true, false]) {
       await page.goto(`${app.url}/ops/staff`)
       const email = newEmail('invitee')
       await page.getByLabel('E-mail').fill(email)
-      await page.getByLabel('Role', { exact: true }).selectOption('payouts')
+      await page.getByLabel('Role of the new staff member').selectOption('payouts')
       await page.getByRole('button', { name: 'Invite' }).click()
       const box = page.getByRole('status').filter({ hasText: `${email} is invited` })
       await expect.poll(() => box.isVisible()).toBe(true)
