@@ -60,6 +60,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple')
 
   app.use(requestLog(deps.logger))
+  app.use(deps.metrics.requests)
   app.use(helmet(API_HEADERS))
   app.use((_req, res, next) => {
     // Answers carry tokens and personal data: no cache may keep them.

@@ -32,6 +32,7 @@ async function apiHeaders(request: Request, context: AppLoadContext): Promise<Re
   if (token) headers.token = token
   const ip = context.clientAddress
   if (ip && isIP(ip)) headers['x-forwarded-for'] = ip
+  if (context.requestId) headers['x-request-id'] = context.requestId
   return headers
 }
 

@@ -13,6 +13,7 @@ import * as logout from '~/routes/logout'
 import * as privacy from '~/routes/user.privacy'
 import { createWebApp } from '../../server/app'
 import type { Lifecycle } from '../../server/health'
+import type { WebMetrics } from '../../server/metrics'
 
 /**
  * The real web process (server/'s Express: compression, helmet, body limits, the Remix
@@ -115,11 +116,11 @@ export function testBuild(): ServerBuild {
 export type RunningWeb = { url: string; port: number; close(): Promise<void> }
 
 /** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
-export async function startWeb(options: { lifecycle?: Lifecycle } = {}): Promise<RunningWeb> {
+export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMetrics } = {}): Promise<RunningWeb> {
   const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
   mkdirSync(path.join(publicDir, 'build'))
   writeFileSync(path.join(publicDir, 'build', 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
-  const app = createWebApp(testBuild(), { publicDir, lifecycle: options.lifecycle })
+  const app = createWebApp(testBuild(), { publicDir, lifecycle: options.lifecycle, metrics: options.metrics })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })
