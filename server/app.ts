@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -16,6 +15,7 @@ import { serverMessages } from './messages'
 import { createWebMetrics, type WebMetrics } from './metrics'
 import { serveMetrics } from './metrics-server'
 import { isCrossSiteMutation } from './request-guard'
+import { requestIdMiddleware } from './request-id'
 
 installGlobals({ nativeFetch: true })
 
@@ -34,10 +34,7 @@ export function createWebApp(
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
   app.set('trust proxy', env.trustProxy.value)
 
-  app.use((_req, res, next) => {
-    res.locals.requestId = randomUUID()
-    next()
-  })
+  app.use(requestIdMiddleware)
   app.use(securityHeaders(env))
   app.use(compression())
 
