@@ -20,6 +20,9 @@ RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data
 USER node
 EXPOSE 3000 3001
+# Alive: the web's /healthz on PORT, or (run as the api) the api's /healthz on API_PORT.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "const get=(p)=>fetch('http://127.0.0.1:'+p+'/healthz').then((r)=>r.ok);get(process.env.PORT).catch(()=>false).then((ok)=>ok||get(process.env.API_PORT)).then((ok)=>process.exit(ok?0:1),()=>process.exit(1))"
 # Web by default; run the api with: docker run … npm run start:api — in production it needs
 # DATABASE_URL, TRUST_PROXY, MAIL_TRANSPORT/SMTP_URL, PIN_PEPPER and CODES_KEY (README, "Deployed").
 CMD ["npm", "run", "start:web"]

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express'
 import helmet from 'helmet'
+import { requestIdMiddleware } from '../server/request-id'
 import type { ApiDeps } from './deps'
 import { withSelling } from './lib/selling-deps'
 import { errorHandler, notFound, requireJsonBody } from './middleware/errors'
@@ -60,7 +61,10 @@ export function createApiApp(deps: ApiDeps): Express {
   // Plain key=value queries only (GETs carry `_t` and, later, paging): no nested objects from qs.
   app.set('query parser', 'simple')
 
+  // The web's request id (its TRUST_PROXY decides whom to believe) or a new one: in every log line, answered as X-Request-Id.
+  app.use(requestIdMiddleware)
   app.use(requestLog(deps.logger))
+  app.use(deps.metrics.requests)
   app.use(helmet(API_HEADERS))
   app.use((_req, res, next) => {
     // Answers carry tokens and personal data: no cache may keep them.

@@ -38,6 +38,9 @@ const envSchema = z.object({
     }),
   API_PORT: intFrom(3001, 0, 65535),
   API_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** Prometheus /metrics on a port of its own (decision 022); unset: no metrics listener. */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   SMTP_URL: z
     .string()
     .trim()
@@ -140,6 +143,8 @@ export type ApiConfig = {
   databaseUrl: string
   port: number
   host: string
+  /** Where Prometheus scrapes /metrics (port null: not served). */
+  metrics: { port: number | null; host: string }
   smtpUrl: string | undefined
   mailTransport: MailTransport
   outboxDir: string
@@ -268,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     databaseUrl: e.DATABASE_URL,
     port: e.API_PORT,
     host: e.API_HOST,
+    metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     smtpUrl: e.SMTP_URL,
     mailTransport,
     outboxDir: e.OUTBOX_DIR,

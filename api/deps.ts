@@ -4,6 +4,7 @@ import type { DbHealth } from './lib/db-health'
 import type { Hasher } from './lib/hash'
 import type { Logger } from './lib/logger'
 import type { MailSender } from './lib/mailer'
+import type { ApiMetrics } from './lib/metrics'
 import type { PayoutProvider } from './lib/payouts/provider'
 import type { GoogleVerifier } from './services/google'
 
@@ -25,4 +26,6 @@ export type ApiDeps = {
   payouts: PayoutProvider
   /** Whether the process is on its way out (SIGTERM): /readyz answers 503 from then on. */
   lifecycle: { stopping: boolean }
+  /** Prometheus counters and gauges of this instance (lib/metrics.ts). */
+  metrics: ApiMetrics
 }

@@ -2,8 +2,8 @@
  * The api process (`npm run start:api` runs the bundle of this file): settings from the
  * environment, migrations, listen, and a graceful stop on SIGTERM/SIGINT.
  */
+import { DRAIN_MS } from '../server/drain'
 import { loadConfig } from './config'
-import { DRAIN_MS } from './lib/drain'
 import { createLogger } from './lib/logger'
 import { startApi } from './server'
 

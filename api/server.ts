@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Express } from 'express'
+import { DRAIN_MS, drainServer } from '../server/drain'
+import { serveMetrics } from '../server/metrics-server'
 import { createApiApp } from './app'
 import { loadConfig, type ApiConfig } from './config'
 import { createDb, type Db, type DbKind } from './db/connect'
@@ -8,11 +10,11 @@ import { migrateToLatest } from './db/migrate'
 import type { ApiDeps } from './deps'
 import { startHousekeeping } from './housekeeping'
 import { createDbHealth } from './lib/db-health'
-import { DRAIN_MS, drainServer } from './lib/drain'
 import { createHasher, type HashCost } from './lib/hash'
 import type { HashGateOptions } from './lib/hash-gate'
 import { createLogger, type Logger } from './lib/logger'
 import { createConsoleMailer, createMailSender, createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer'
+import { createApiMetrics } from './lib/metrics'
 import { paystackProvider } from './lib/payouts/paystack'
 import { manualProvider, type PayoutProvider } from './lib/payouts/provider'
 import { loadKnownPlaces } from './models/sign-in-places'
@@ -58,6 +60,8 @@ export type StartApiOptions = {
 export type RunningApi = {
   /** Base URL, e.g. http://127.0.0.1:3001 (no trailing slash). */
   url: string
+  /** Where /metrics is served (METRICS_PORT), if it is. */
+  metricsUrl?: string
   config: ApiConfig
   db: Db
   dbKind: DbKind
@@ -115,7 +119,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
 
   const dbHealth = createDbHealth(logger)
   const created = createDb(config.databaseUrl, { onConnectionError: (err) => dbHealth.failed(err) })
-  const { kind } = created
+  const { kind, pool } = created
   const db = created.db.withPlugin(dbHealth.plugin)
   try {
     if (options.migrate !== false) await migrateToLatest(db)
@@ -140,6 +144,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     dbHealth,
     payouts: payoutProviderOf(config),
     lifecycle: { stopping: false },
+    metrics: createApiMetrics({ db, pool, gate: hasher.gate, now }),
   }
   const app = createApiApp(deps)
   const server = createServer(app)
@@ -154,6 +159,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
       resolve()
     })
   })
+  const metricsServer = config.metrics.port === null ? undefined : await serveMetrics(deps.metrics.registry, config.metrics)
   const housekeeping = options.housekeeping === false ? undefined : startHousekeeping(deps)
   const payoutWorker = options.payoutWorker === false || deps.payouts.name === 'manual' ? undefined : startPayoutWorker(deps)
   const { port } = server.address() as AddressInfo
@@ -166,11 +172,24 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
       // /readyz answers 503 first, so a balancer that polls it sends nothing new before the port closes.
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
       await Promise.all([drainServer(server, drainMs), payoutWorker?.stop(drainMs)])
+      await metricsServer?.close()
       await housekeeping?.stop()
       await deps.mail.idle()
       await mailer.close?.()
       await db.destroy()
     })())
 
-  return { url: `http://${host}:${port}`, config, db, dbKind: kind, mailer, logger, app, server, deps, close }
+  return {
+    url: `http://${host}:${port}`,
+    metricsUrl: metricsServer?.url,
+    config,
+    db,
+    dbKind: kind,
+    mailer,
+    logger,
+    app,
+    server,
+    deps,
+    close,
+  }
 }

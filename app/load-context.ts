@@ -13,8 +13,10 @@ declare module '@remix-run/node' {
     readonly cspNonce: string
     /** The visitor's address as Express decided it (TRUST_PROXY), forwarded to the api for its limits. */
     readonly clientAddress: string
-    /** This request's id, in the web's log lines for it. */
+    /** This request's id: in the web's and the api's log lines for it, the X-Request-Id header, the error page's reference. */
     readonly requestId: string
+    /** Reports how an api call ended to the web's metrics (server/metrics.ts): contract path, outcome, seconds. */
+    readonly observeUpstream: (call: string, outcome: string, seconds: number) => void
     readonly memo: RequestMemo
     /** The bytes this route's body may have (server/body-limit.ts); an upload route reads files up to it. */
     readonly bodyLimit: number

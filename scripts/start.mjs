@@ -94,6 +94,8 @@ async function startApi() {
       CODES_KEY: codesKey,
       // Production wants the mail transport chosen explicitly: without SMTP_URL, the outbox is the choice.
       MAIL_TRANSPORT: process.env.MAIL_TRANSPORT ?? (process.env.SMTP_URL ? undefined : 'outbox'),
+      // Prometheus: the api on METRICS_PORT, the web on the next one (127.0.0.1 only).
+      METRICS_PORT: process.env.METRICS_PORT,
     },
     { port: apiPort, variable: 'API_PORT' },
     { restart: { readyUrl: `${embeddedApiUrl}/healthz` } },
@@ -116,6 +118,7 @@ async function startWeb(apiUrl) {
       SESSION_SECRET: sessionSecret,
       // Plain http on this machine: a Secure cookie would not be sent back by every browser.
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
+      METRICS_PORT: process.env.METRICS_PORT ? String(Number(process.env.METRICS_PORT) + 1) : undefined,
     },
     { port: webPort, variable: 'PORT' },
     { restart: { readyUrl } },

@@ -1,20 +1,22 @@
-import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express } from 'express'
-import { DRAIN_MS, drainServer } from '../api/lib/drain'
 import expressStaticGzip from 'express-static-gzip'
 import { remixHandler, requestHost } from './adapter'
+import { DRAIN_MS, drainServer } from './drain'
 import { readServerEnv } from './env'
 import { securityHeaders } from './headers'
 import { healthRoutes, type Lifecycle } from './health'
-import { getLoadContext } from './load-context'
+import { loadContextOf } from './load-context'
 import { logger, requestLog } from './logging'
 import { serverMessages } from './messages'
+import { createWebMetrics, type WebMetrics } from './metrics'
+import { serveMetrics } from './metrics-server'
 import { isCrossSiteMutation } from './request-guard'
+import { requestIdMiddleware } from './request-id'
 
 installGlobals({ nativeFetch: true })
 
@@ -22,7 +24,10 @@ installGlobals({ nativeFetch: true })
  * The web process: Express 4 in front of the Remix build (the official stack's wiring), plus the
  * security headers, the cross-site guard, the body limits and the load context of every request.
  */
-export function createWebApp(build: ServerBuild, options: { publicDir?: string; lifecycle?: Lifecycle } = {}): Express {
+export function createWebApp(
+  build: ServerBuild,
+  options: { publicDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics } = {},
+): Express {
   const env = readServerEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
   const app = express()
@@ -30,10 +35,7 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
   app.set('trust proxy', env.trustProxy.value)
 
-  app.use((_req, res, next) => {
-    res.locals.requestId = randomUUID()
-    next()
-  })
+  app.use(requestIdMiddleware)
   app.use(securityHeaders(env))
   // Remix fingerprints /build assets: cached for a year, sent as the brotli or gzip copy the build
   // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
@@ -70,11 +72,13 @@ export function createWebApp(build: ServerBuild, options: { publicDir?: string; 
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })
 
+  const metrics = options.metrics ?? createWebMetrics(build)
+  app.use(metrics.renders)
   app.all(
     '*',
     remixHandler({
       build,
-      getLoadContext,
+      getLoadContext: loadContextOf(metrics.upstream),
       // A body over its route's limit (forms: 256 kB) is refused before Remix reads it; the
       // connection closes so the rest of it is never read.
       refuse(res, status) {
@@ -97,12 +101,15 @@ export async function loadBuild(buildPath = path.resolve('build/remix/index.js')
 export async function startWebProcess() {
   const build = await loadBuild()
   const lifecycle: Lifecycle = { stopping: false }
-  const app = createWebApp(build, { lifecycle })
+  const metrics = createWebMetrics(build)
+  const app = createWebApp(build, { lifecycle, metrics })
   const port = Number(process.env.PORT ?? 3000)
   const host = process.env.HOST ?? '0.0.0.0'
   const server = app.listen(port, host, () => {
     logger.info({ port, host }, 'web listening')
   })
+  const env = readServerEnv()
+  const metricsServer = env.metrics.port === null ? undefined : await serveMetrics(metrics.registry, env.metrics)
   // Longer than the usual proxy idle timeout (60 s), so the proxy closes first, never mid-request.
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
@@ -114,6 +121,7 @@ export async function startWebProcess() {
     const delayMs = Math.min(Math.max(Number(process.env.SHUTDOWN_DELAY_MS) || 0, 0), 10_000)
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
     await drainServer(server, DRAIN_MS)
+    await metricsServer?.close()
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))

@@ -14,6 +14,8 @@ const schema = z.object({
   CHAT_WIDGET_URL: z.string().url().optional(),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   API_BASE_URL: z.string().url().default('http://127.0.0.1:3001'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 })
 
 export type ServerEnv = {
@@ -25,6 +27,8 @@ export type ServerEnv = {
   secure: boolean
   /** The api this web calls (its /readyz is part of ours). */
   apiBaseUrl: string
+  /** Where Prometheus scrapes the web's /metrics (port null: not served; decision 022). */
+  metrics: { port: number | null; host: string }
 }
 
 export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
@@ -39,5 +43,6 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     chatOrigin: parsed.CHAT_WIDGET_URL ? new URL(parsed.CHAT_WIDGET_URL).origin : null,
     secure: parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production',
     apiBaseUrl: parsed.API_BASE_URL.replace(/\/+$/, ''),
+    metrics: { port: parsed.METRICS_PORT ?? null, host: parsed.METRICS_HOST },
   }
 }

@@ -10,7 +10,13 @@ import { normalizeAddress } from './client-address'
  * request lives in a module or on globalThis, and no header a client sends can choose any of it.
  */
 export function createLoadContext(
-  fields: { cspNonce?: string; clientAddress?: string; requestId?: string; bodyLimit?: number } = {},
+  fields: {
+    cspNonce?: string
+    clientAddress?: string
+    requestId?: string
+    bodyLimit?: number
+    observeUpstream?: AppLoadContext['observeUpstream']
+  } = {},
 ): AppLoadContext {
   return {
     cspNonce: fields.cspNonce ?? '',
@@ -18,15 +24,21 @@ export function createLoadContext(
     requestId: fields.requestId ?? randomUUID(),
     bodyLimit: fields.bodyLimit ?? 0,
     memo: new Map(),
+    observeUpstream: fields.observeUpstream ?? (() => undefined),
   }
 }
 
-/** Express → load context: the nonce in this response's CSP, the address Express decided (TRUST_PROXY). */
-export function getLoadContext(req: ExpressRequest, res: ExpressResponse): AppLoadContext {
-  return createLoadContext({
-    cspNonce: res.locals.cspNonce as string,
-    clientAddress: normalizeAddress(req.ip),
-    requestId: res.locals.requestId as string,
-    bodyLimit: bodyLimitFor(req.path).maxBytes,
-  })
+/**
+ * Express → load context: the nonce in this response's CSP, the address Express decided
+ * (TRUST_PROXY), the request id, and where api calls report to the process's metrics.
+ */
+export function loadContextOf(observeUpstream: AppLoadContext['observeUpstream']) {
+  return (req: ExpressRequest, res: ExpressResponse): AppLoadContext =>
+    createLoadContext({
+      cspNonce: res.locals.cspNonce as string,
+      clientAddress: normalizeAddress(req.ip),
+      requestId: res.locals.requestId as string,
+      bodyLimit: bodyLimitFor(req.path).maxBytes,
+      observeUpstream,
+    })
 }

@@ -40,7 +40,8 @@ export type CreateDbOptions = {
 /** A connection that cannot be made waits this long at most, so requests fail (503) instead of hanging. */
 const PG_CONNECT_TIMEOUT_MS = 5_000
 
-export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { db: Db; kind: DbKind } {
+/** `pool`: PostgreSQL's connection pool (its use is a metric); SQLite has one connection. */
+export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { db: Db; kind: DbKind; pool?: pg.Pool } {
   const kind = dbKind(databaseUrl)
   const onError = (err: Error) => options.onConnectionError?.(err)
   if (kind === 'postgres') {
@@ -57,7 +58,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
     // life. The query in flight still fails (and answers 503); the pool drops the dead client on release.
     pool.on('connect', (client) => client.on('error', onError))
     pool.on('error', onError)
-    return { kind, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) }
+    return { kind, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) }
   }
   const path = sqlitePath(databaseUrl)
   if (path !== ':memory:') createPrivately(path)

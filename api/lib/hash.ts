@@ -112,6 +112,8 @@ export type Hasher = {
   needsRehash(stored: string): boolean
   /** Computes the dummy hash ahead of the first request that needs it. */
   warmUp(): Promise<unknown>
+  /** Hashes running and waiting at the gate now (metrics). */
+  readonly gate: Pick<HashGate, 'running' | 'waiting'>
 }
 
 export function createHasher(cost: HashCost = 'production', gateOptions?: HashGateOptions): Hasher {
@@ -120,6 +122,7 @@ export function createHasher(cost: HashCost = 'production', gateOptions?: HashGa
   let dummy: Promise<string> | undefined
   const dummyHash = () => (dummy ??= hashSecret(randomBytes(16).toString('hex'), cost))
   return {
+    gate,
     hash: (secret, priority) => gate.run(() => hashSecret(secret, cost), priority),
     verify: (secret, stored, priority) => gate.run(() => verifySecret(secret, stored), priority),
     full: (priority) => gate.full(priority),

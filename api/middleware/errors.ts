@@ -62,7 +62,8 @@ export function errorHandler(logger: Logger, dbHealth: DbHealth): ErrorRequestHa
       return sendEnvelope(res, 503, { code: Code.SERVICE_UNAVAILABLE, msg: msg.unavailable, data: null })
     }
 
-    logger.error({ err, method: req.method, path: req.path }, 'unexpected error')
+    const log = (res.locals.log as Logger | undefined) ?? logger
+    log.error({ err, method: req.method, path: req.path }, 'unexpected error')
     sendEnvelope(res, 500, { code: Code.SERVER_ERROR, msg: msg.serverError, data: null })
   }
 }

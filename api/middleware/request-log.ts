@@ -8,12 +8,12 @@ import type { Logger } from '../lib/logger'
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint()
+    // Every line written about this request carries its id (the web's, when a trusted web sent it).
+    const log = logger.child({ requestId: res.locals.requestId as string })
+    res.locals.log = log
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6
-      logger.info(
-        { method: req.method, path: req.path, status: res.statusCode, code: res.locals.envelopeCode, ms: Math.round(ms) },
-        'request',
-      )
+      log.info({ method: req.method, path: req.path, status: res.statusCode, code: res.locals.envelopeCode, ms: Math.round(ms) }, 'request')
     })
     next()
   }

@@ -65,7 +65,9 @@ export async function settle(
   how: { source: 'send' | 'poll' | 'webhook'; lease?: number },
 ): Promise<WithdrawalRow | undefined> {
   const now = deps.now()
-  return writeTransaction(deps.db, deps.dbKind, async (trx) => {
+  const moved: WithdrawalStatus[] = []
+  const after = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    moved.length = 0
     let row = await lockWithdrawal(trx, deps.dbKind, id)
     if (!row) return undefined
     const expected = Number(row.amount) - Number(row.fee)
@@ -107,6 +109,7 @@ export async function settle(
       const next = await applyMove(trx, row, to, fields, now, ACTOR, note)
       if (!next) break
       row = next
+      moved.push(to)
     }
     // A code or session id learnt without a move (a later poll) is kept too.
     if (Object.keys(facts).length) await setTransferFacts(trx, id, facts)
@@ -116,12 +119,15 @@ export async function settle(
     }
     return row
   })
+  // Counted once committed (a retried transaction moves again from the start).
+  for (const to of moved) if (to === 'success' || to === 'failed' || to === 'reversed') deps.metrics.payoutOutcome(to)
+  return after
 }
 
 /** Fails a payout the provider could not place: the hold returns in full. */
 async function failUnplaced(deps: ApiDeps, row: WithdrawalRow, lease: number) {
   const now = deps.now()
-  await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+  const failed = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
     const current = await lockWithdrawal(trx, deps.dbKind, row.id)
     if (current && (current.status === 'pending' || current.status === 'processing')) {
       await applyMove(
@@ -133,8 +139,12 @@ async function failUnplaced(deps: ApiDeps, row: WithdrawalRow, lease: number) {
         ACTOR,
         FAILED_REASON,
       )
-    } else await releasePayout(trx, row.id, lease, null)
+      return true
+    }
+    await releasePayout(trx, row.id, lease, null)
+    return false
   })
+  if (failed) deps.metrics.payoutOutcome('failed')
 }
 
 /** One claimed withdrawal: ask first if a transfer may exist, else send; settle on what is known. */
@@ -179,6 +189,7 @@ async function payOne(deps: ApiDeps, row: WithdrawalRow, lease: number): Promise
     await settle(deps, row.id, sent, { source: 'send', lease })
   } catch (err) {
     if (err instanceof ProviderUnavailable) {
+      deps.metrics.payoutOutcome('provider_unavailable')
       deps.logger.info({ withdrawalId: row.id, problem: err.message }, 'payout: provider unavailable, will ask again')
       await later().catch(() => undefined)
       return

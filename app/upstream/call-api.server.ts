@@ -17,7 +17,14 @@ export async function callApi<E extends Endpoint>(
   input: InputOf<E>,
 ): Promise<DataOf<E>> {
   const token = await getToken(request)
-  const send = () => upstream.call(endpoint, input, { token, clientIp: context.clientAddress, device: deviceOf(request) })
+  const send = () =>
+    upstream.call(endpoint, input, {
+      token,
+      clientIp: context.clientAddress,
+      device: deviceOf(request),
+      requestId: context.requestId,
+      observe: context.observeUpstream,
+    })
   // A page's loaders asking the same GET (the root's and Home's user index) make one call.
   const answer =
     endpoint.method === 'GET'

@@ -53,6 +53,10 @@ export type CallOptions = {
   clientIp?: string
   /** The browser's device id (utils/device.server.ts), so the api knows the person's own devices. */
   device?: string
+  /** This request's id (the load context's), sent as X-Request-Id so the api's log lines carry it too. */
+  requestId?: string
+  /** Told how each call ended (the load context's observeUpstream: the web's metrics). */
+  observe?: (call: string, outcome: string, seconds: number) => void
 }
 
 export type Upstream = {
@@ -78,12 +82,15 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
     // visitor's, as server.ts decided it. Anything that is not an address is not forwarded.
     if (options.clientIp && isIP(options.clientIp)) headers['x-forwarded-for'] = options.clientIp
     if (options.device) headers['x-cardlane-device'] = options.device
+    if (options.requestId) headers['x-request-id'] = options.requestId
     const query = method === 'GET' ? { ...options.query, _t: Date.now() } : options.query
     // Our own signal also covers reading the body, not only the headers. A timer cleared once the
     // answer is read, not AbortSignal.timeout(): that makes a transferable signal and a weak timer
     // for every call, a tenth of a page's upstream cost (docs/performance.md).
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), timeoutMs)
+    const started = performance.now()
+    const observed = (outcome: string) => options.observe?.(path, outcome, (performance.now() - started) / 1000)
     let response
     try {
       response = await ofetch.raw(path, {
@@ -98,11 +105,20 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
         responseType: 'text',
       })
     } catch (error) {
-      throw fromThrown(error)
+      const failure = fromThrown(error)
+      observed(failure.kind)
+      throw failure
     } finally {
       clearTimeout(timer)
     }
-    return fromResponse<T>(response.status, response._data, response.headers)
+    try {
+      const envelope = fromResponse<T>(response.status, response._data, response.headers)
+      observed('ok')
+      return envelope
+    } catch (error) {
+      observed(error instanceof UpstreamError ? error.kind : 'unknown')
+      throw error
+    }
   }
   return {
     get: (path, options) => call('GET', path, undefined, options),

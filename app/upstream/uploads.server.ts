@@ -37,6 +37,7 @@ async function apiHeaders(request: Request, context: AppLoadContext, staffToken?
   if (token) headers.token = token
   const ip = context.clientAddress
   if (ip && isIP(ip)) headers['x-forwarded-for'] = ip
+  if (context.requestId) headers['x-request-id'] = context.requestId
   return headers
 }
 

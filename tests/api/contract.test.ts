@@ -9,7 +9,7 @@ import { startTestApi, type TestApi } from '../support/api'
 /**
  * Calls the api answers that are not product calls: the health and readiness checks (for load
  * balancers and orchestrators, no envelope promised to our client), and the payout provider's
- * webhook, which speaks the provider's wire format (raw bytes signed with HMAC, no envelope, no
+ * webhook (/metrics is not among them: it has a listener of its own, decision 022), which speaks the provider's wire format (raw bytes signed with HMAC, no envelope, no
  * token) and is called by the provider through the web, never by our own client.
  */
 const OUTSIDE_CONTRACT = [/^GET \/healthz$/, /^GET \/readyz$/, /^POST \/v1\/webhooks\/paystack$/]

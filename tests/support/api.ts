@@ -37,6 +37,8 @@ export type RequestOptions = { token?: string; headers?: Record<string, string> 
 
 export type TestApi = {
   url: string
+  /** Where /metrics answers, when config.metrics names a port. */
+  metricsUrl?: string
   /** The Express app, for tests that read its routes. */
   app: RunningApi['app']
   /** The api's dependencies (for spying on the hasher, not for moving money). */
@@ -145,6 +147,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
 
   return {
     url: api.url,
+    metricsUrl: api.metricsUrl,
     app: api.app,
     deps: api.deps,
     db: api.db,

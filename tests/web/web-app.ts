@@ -14,6 +14,7 @@ import * as privacy from '~/routes/user.privacy'
 import { precompress } from '../../scripts/lib/precompress.mjs'
 import { createWebApp } from '../../server/app'
 import type { Lifecycle } from '../../server/health'
+import type { WebMetrics } from '../../server/metrics'
 
 /**
  * The real web process (server/'s Express: compression, helmet, body limits, the Remix
@@ -116,7 +117,7 @@ export function testBuild(): ServerBuild {
 export type RunningWeb = { url: string; port: number; publicDir: string; close(): Promise<void> }
 
 /** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
-export async function startWeb(options: { lifecycle?: Lifecycle } = {}): Promise<RunningWeb> {
+export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMetrics } = {}): Promise<RunningWeb> {
   const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
   mkdirSync(path.join(publicDir, 'build'))
   writeFileSync(path.join(publicDir, 'build', 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
@@ -124,7 +125,7 @@ export async function startWeb(options: { lifecycle?: Lifecycle } = {}): Promise
   writeFileSync(path.join(publicDir, 'build', '_assets', 'tailwind-TEST.css'), `${'.fingerprinted { color: red }\n'.repeat(100)}`)
   // As `npm run build` does: the brotli and gzip copies beside each asset.
   precompress(path.join(publicDir, 'build'))
-  const app = createWebApp(testBuild(), { publicDir, lifecycle: options.lifecycle })
+  const app = createWebApp(testBuild(), { publicDir, lifecycle: options.lifecycle, metrics: options.metrics })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })
