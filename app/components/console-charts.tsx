@@ -186,7 +186,7 @@ export function StackedColumns({
           })}
           <AxisLeft
             scale={y}
-            numTicks={5}
+            tickValues={y.ticks(5).filter(Number.isInteger)}
             stroke={GRID}
             tickStroke={GRID}
             label={unit}
