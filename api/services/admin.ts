@@ -18,8 +18,7 @@ import {
   pendingAdjustmentRequests,
 } from '../models/adjustment-requests'
 import { audit } from '../models/audit-log'
-import { liveBankCards } from '../models/bank-cards'
-import { findBankCard } from '../models/bank-cards'
+import { findBankCard, liveBankCards } from '../models/bank-cards'
 import { addMessage } from '../models/messages'
 import { pageOrders } from '../models/orders'
 import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
