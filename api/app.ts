@@ -74,7 +74,9 @@ export function createApiApp(deps: ApiDeps): Express {
 
   app.use(healthRoutes(deps))
   // A password sign-in from a stranger while the hash gate is full: refused before any query.
-  app.post('/auth/login', shedStrangers(deps))
+  // Middleware, not a route: the contract's record stays the one route of POST /auth/login.
+  const shed = shedStrangers(deps)
+  app.use('/auth/login', (req, res, next) => (req.method === 'POST' && req.path === '/' ? shed(req, res, next) : next()))
   app.use('/auth', authIpLimiter(deps))
   app.use('/staff', authIpLimiter(deps))
   const selling = withSelling(deps)

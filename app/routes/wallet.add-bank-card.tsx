@@ -205,7 +205,7 @@ function ResolvedNameForm() {
   }
   const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : lookupError)
   return (
-    <Screen title="Add Bank Card" backTo={redirectTo || '/wallet/bank-cards'}>
+    <Screen backTo={redirectTo || '/wallet/bank-cards'}>
       <ActionToast toast={latest?.toast} />
       <header className="cl-formhead">
         <h2 className="cl-formhead__title">Where should we pay you?</h2>

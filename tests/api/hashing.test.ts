@@ -120,23 +120,30 @@ describe('scrypt hashes from before argon2id', () => {
 describe('how many hashes run at once', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-  test('at most `slots` at a time, the rest in line, first come first served', async () => {
-    const gate = createHashGate({ slots: 2, maxQueue: 10, maxWaitMs: 5_000 })
-    let now = 0
-    let most = 0
-    const order: number[] = []
-    await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        gate.run(async () => {
-          most = Math.max(most, ++now)
-          await sleep(5)
-          order.push(i)
-          now--
-        }),
-      ),
-    )
-    expect(most).toBe(2)
-    expect(order.slice(2)).toEqual([2, 3, 4, 5, 6, 7])
+  test('at most `slots` at a time, the rest in line, first come first served; strangers alone leave one slot free', async () => {
+    const most = async (priority: 'trusted' | 'stranger') => {
+      const gate = createHashGate({ slots: 2, maxQueue: 10, maxWaitMs: 5_000 })
+      let now = 0
+      let peak = 0
+      const order: number[] = []
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          gate.run(async () => {
+            peak = Math.max(peak, ++now)
+            await sleep(5)
+            order.push(i)
+            now--
+          }, priority),
+        ),
+      )
+      return { peak, order }
+    }
+    const known = await most('trusted')
+    expect(known.peak).toBe(2)
+    expect(known.order.slice(2)).toEqual([2, 3, 4, 5, 6, 7])
+    const strangers = await most('stranger')
+    expect(strangers.peak).toBe(1)
+    expect(strangers.order).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
   })
 
   test('a full line is refused at once, a long wait after maxWaitMs: HTTP 429, the catalogue message', async () => {

@@ -134,6 +134,8 @@ describe('signals', () => {
     expect((await r.claim(one.id)).body.code).toBe(Code.OK)
     const done = await api.post('/admin/order/complete', { id: one.id }, { headers: bearer(r.token) })
     expect(done.text).toContain('"status":"completed"')
+    // A later order: one made in the same millisecond has no "before" to speak of.
+    api.clock.advance(1_000)
     const two = await sold(api, token)
     const s = (await r.signals(two.id)).body.data
     expect(s.seller).toMatchObject({ completed: 1, rejected: 0, firstOrder: false })

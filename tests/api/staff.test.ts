@@ -266,6 +266,8 @@ const WHO: Record<string, ('reviewer' | 'payouts' | 'admin' | 'admin-token')[]> 
   'GET /admin/payouts/reconcile': ['payouts', 'admin'],
   'GET /admin/signals/sharedBankAccounts': ['admin'],
   'GET /admin/user': ['admin'],
+  'GET /admin/user/ledger': ['admin'],
+  'GET /admin/dashboard': ['reviewer', 'payouts', 'admin'],
   'GET /admin/books': ['admin', 'admin-token'],
   'GET /admin/analytics/funnel': ['admin', 'admin-token'],
   'GET /admin/order/page': ['reviewer', 'admin'],

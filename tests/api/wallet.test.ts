@@ -414,7 +414,14 @@ describe('the wallet at a glance in /v1/user/index', () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     await withdraw(api, u, 300_000)
     const index = (await api.get<{ wallet: unknown }>('/v1/user/index', { token: u.token })).body.data
-    expect(index.wallet).toEqual({ balance: 700_000, frozen: 300_000, currency: 'NGN', hasPin: true, bankCardCount: 1 })
+    expect(index.wallet).toEqual({
+      balance: 700_000,
+      frozen: 300_000,
+      currency: 'NGN',
+      hasPin: true,
+      bankCardCount: 1,
+      timeZone: 'Africa/Lagos',
+    })
     const fresh = await seedUser(api, { email: newEmail() })
     expect((await api.get<{ wallet: unknown }>('/v1/user/index', { token: fresh.token })).body.data.wallet).toEqual({
       balance: 0,
@@ -422,6 +429,7 @@ describe('the wallet at a glance in /v1/user/index', () => {
       currency: 'NGN',
       hasPin: false,
       bankCardCount: 0,
+      timeZone: 'Africa/Lagos',
     })
   })
 })

@@ -4,6 +4,8 @@ import * as root from '~/root'
 import * as home from '~/routes/_index'
 import * as account from '~/routes/account'
 import * as changePin from '~/routes/change-pin'
+import * as history from '~/routes/history'
+import * as notification from '~/routes/notification'
 import * as setPin from '~/routes/set-pin'
 import * as wallet from '~/routes/wallet._index'
 import { transportMessages } from '~/utils/messages'
@@ -11,7 +13,7 @@ import { seedUser } from '../support/api'
 import { closedPort } from '../support/fault-upstream'
 import { newEmail, useTestApi } from '../support/kit'
 import { admin, adjust, PIN, walletInfo, walletUser, withdraw } from '../support/wallet'
-import { jsonOf, load, signedInJar, submit } from '../support/web'
+import { jsonOf, load, loadDocument, signedInJar, submit } from '../support/web'
 import { startWeb } from './web-app'
 
 /** The wallet screen, Home's balance card, Account's wallet rows and the PIN screens, against the real api. */
@@ -112,8 +114,29 @@ describe('Home and Account', () => {
       currency: 'NGN',
       hasPin: true,
       bankCardCount: 1,
+      timeZone: 'Africa/Lagos',
     })
     expect(api.logs.filter((l) => l.includes('/v1/wallet/info')).length).toBe(before)
+  })
+
+  it('History and Notifications read the time zone from the user index the root asks anyway: no wallet call of their own', async () => {
+    const u = await walletUser(api)
+    const jar = await signedInJar(u.token)
+    const before = api.logs.filter((l) => l.includes('/v1/wallet/')).length
+    const [, page] = await loadDocument([root.loader, history.loader], '/history', jar)
+    expect((await jsonOf(page)).timeZone).toBe('Africa/Lagos')
+    await loadDocument([root.loader, notification.loader], '/notification', jar)
+    expect(api.logs.filter((l) => l.includes('/v1/wallet/')).length).toBe(before)
+  })
+
+  it('the Wallet screen is one call: balances, activity and what is on its way', async () => {
+    const u = await walletUser(api, { balance: 500_000 })
+    const jar = await signedInJar(u.token)
+    const before = api.logs.length
+    const [, page] = await loadDocument([root.loader, wallet.loader], '/wallet', jar)
+    expect((await jsonOf(page)).info).toMatchObject({ balance: 500_000 })
+    const calls = api.logs.slice(before).filter((l) => /\/v1\//.test(l))
+    expect(calls.filter((l) => !l.includes('/v1/user/index'))).toEqual([expect.stringContaining('/v1/wallet/overview')])
   })
 
   describe('when the api is down', () => {
