@@ -103,7 +103,8 @@ describe('a full gate turns strangers away before any database work', () => {
       const facade = { db: api.db, clock, hashCost: 'test' } as unknown as TestApi
       await seedUser(facade, { email: 'known@example.com', password })
       const { user: slow } = await seedUser(facade, { email: 'slow.shed@example.com' })
-      const slowHash = ['scrypt', 15, 8, 16, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
+      // A hash slow enough (scrypt N=2^17, about half a second) that the strangers queue behind it on any database.
+      const slowHash = ['scrypt', 17, 8, 16, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
       await api.db.updateTable('users').set({ password_hash: slowHash }).where('id', '=', slow.id).execute()
       const signIn = (email: string, pw: string, address: string) =>
         fetch(`${api.url}/auth/login`, {
