@@ -94,7 +94,7 @@ for (const js of [true, false]) {
       await page.waitForURL(/\/wallet\/withdraw\/[\w-]+$/)
       await expect.poll(() => page.getByText('Requested', { exact: true }).first().isVisible()).toBe(true)
       const steps = page.getByRole('list', { name: 'Progress of this withdrawal' }).getByRole('listitem')
-      expect(await steps.count()).toBe(3)
+      await expect.poll(() => steps.count()).toBe(3)
 
       await page.getByRole('link', { name: 'Back' }).click()
       await page.waitForURL(`${app.url}/wallet`)
