@@ -14,6 +14,8 @@ mkdirSync(reports, { recursive: true })
 const extraArgs = process.argv.slice(2)
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const failures = []
+// The names of failed tests, printed again at the very end: a CI log is often read from its tail.
+const failedTests = []
 
 function vitest(name, projects, env = {}) {
   console.log(`\n=== ${name} ===`)
@@ -34,10 +36,25 @@ function vitest(name, projects, env = {}) {
     totals.passed += report.numPassedTests
     totals.failed += report.numFailedTests
     totals.skipped += report.numPendingTests + report.numTodoTests
+    for (const file of report.testResults ?? []) {
+      const relative = path.relative(root, file.name)
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed')
+      for (const t of failed) failedTests.push(`${name}: ${relative} > ${t.fullName}\n    ${firstLine(t.failureMessages?.[0])}`)
+      // A file that failed before any test ran (an import error, a hook that threw) has no failed test.
+      if (file.status === 'failed' && failed.length === 0) failedTests.push(`${name}: ${relative}\n    ${firstLine(file.message)}`)
+    }
     counted = true
   }
   if (result.status !== 0) failures.push(`${name} (exit ${result.status})`)
   if (!counted) failures.push(`${name}: no report`)
+}
+
+function firstLine(text) {
+  return (
+    String(text ?? '')
+      .split('\n')
+      .find((line) => line.trim()) ?? ''
+  )
 }
 
 function reachable(port, host = '127.0.0.1') {
@@ -89,6 +106,7 @@ if (process.env.TEST_SKIP_BROWSER === '1') {
 }
 
 console.log('')
+for (const t of failedTests) console.log(`FAILED TEST: ${t}`)
 for (const f of failures) console.log(`FAILED: ${f}`)
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(failures.length || totals.failed ? 1 : 0)

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { nubanCheckDigit } from '#contract/bank-cards'
 import type { BankCard } from '#contract/bank-cards'
+import { Refusals } from '#contract/refusals'
 import type { WalletInfo } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
 import { seedUser, type TestApi } from './api'
@@ -58,6 +59,18 @@ export async function walletUser(
   }
   if (options.balance) await adjust(api, user.id, options.balance)
   return { userId: user.id, token, email, card }
+}
+
+/**
+ * `withdraw` as a patient client: a request that met another one checking the same person's PIN
+ * (PIN_BUSY, nothing moved) is sent again, as its message asks. Races of many withdrawals of one
+ * person then settle on what the money allows, however slow the machine.
+ */
+export async function withdrawRetryingBusy(...args: Parameters<typeof withdraw>) {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await withdraw(...args)
+    if (answer.body.code !== Refusals.PIN_BUSY.code || attempt === 20) return answer
+  }
 }
 
 export const walletInfo = async (api: TestApi, token: string) => (await api.get<WalletInfo>('/v1/wallet/info', { token })).body.data
