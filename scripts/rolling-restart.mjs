@@ -2,16 +2,14 @@
 // SQLite file, two webs in front of them, Debian's nginx with deploy/nginx.conf (ports of this run
 // written into a temp copy), 16 clients asking for /login and /catalogue while each web in turn gets
 // SIGTERM and is started again. Measures, never asserts; tests/api/nginx.test.ts asserts none drop.
-//   node scripts/rolling-restart.mjs   (needs nginx; makes the Remix build itself)
-import { spawnSync } from 'node:child_process'
+//   node scripts/rolling-restart.mjs   (needs nginx; makes the Remix build when it is older than app/)
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { bundleProcesses, exited, freePort, root, startApiProcess, startWebProcess } from '../tests/support/api-process.mjs'
+import { bundleProcesses, ensureRemixBuild, exited, freePort, startApiProcess, startWebProcess } from '../tests/support/api-process.mjs'
 import { startNginx } from '../tests/support/nginx-process.mjs'
 
-// The web bundle is made from the sources now: a Remix build from other sources would not fit it.
-if (spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore' }).status !== 0) throw new Error('remix build failed')
+ensureRemixBuild()
 const { api: apiBundle, web: webBundle, dir } = await bundleProcesses('rolling-restart', { web: true })
 const databaseUrl = `file:${path.join(dir, `db-${Date.now()}.sqlite`)}`
 const apiPorts = [await freePort(), await freePort()]

@@ -1,8 +1,8 @@
 import { spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bundleProcesses, exited, freePort, root, startApiProcess, startWebProcess } from '../support/api-process.mjs'
+import { bundleProcesses, ensureRemixBuild, exited, freePort, root, startApiProcess, startWebProcess } from '../support/api-process.mjs'
 import { createTestDatabase, type TestDatabase } from '../support/db'
 import { NGINX, nginxConfig, nginxPresent, startNginx } from '../support/nginx-process.mjs'
 
@@ -38,10 +38,7 @@ describe.skipIf(!present)('two webs and two apis behind nginx', () => {
 
   beforeAll(async () => {
     bundles = await bundleProcesses('nginx', { web: true })
-    // The web process loads the Remix build (`npm run build`); made here when there is none yet.
-    if (!existsSync(path.join(root, 'build/remix/index.js'))) {
-      expect(spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore' }).status).toBe(0)
-    }
+    ensureRemixBuild()
     database = await createTestDatabase()
     for (let i = 0; i < 2; i++) {
       apiPorts.push(await freePort())
