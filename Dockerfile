@@ -1,4 +1,5 @@
 # One image, two roles: `npm run start:web` or `npm run start:api` (see README, "Deployed").
+# Build with the docker format (`podman build --format docker`): the OCI format drops HEALTHCHECK.
 # Build stage compiles better-sqlite3 from source (prebuilt downloads are not assumed).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -23,6 +24,8 @@ EXPOSE 3000 3001
 # Alive: the web's /healthz on PORT, or (run as the api) the api's /healthz on API_PORT.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "const get=(p)=>fetch('http://127.0.0.1:'+p+'/healthz').then((r)=>r.ok);get(process.env.PORT).catch(()=>false).then((ok)=>ok||get(process.env.API_PORT)).then((ok)=>process.exit(ok?0:1),()=>process.exit(1))"
-# Web by default; run the api with: docker run … npm run start:api — in production it needs
-# DATABASE_URL, TRUST_PROXY, MAIL_TRANSPORT/SMTP_URL, PIN_PEPPER and CODES_KEY (README, "Deployed").
-CMD ["npm", "run", "start:web"]
+# Web by default (`npm run start:web` without npm: node is PID 1 and gets SIGTERM itself, and npm
+# would want to write its logs to the read-only root). The api: docker run … cardlane node build/api.js
+# — in production it needs DATABASE_URL, TRUST_PROXY, MAIL_TRANSPORT/SMTP_URL, PIN_PEPPER and
+# CODES_KEY (README, "Deployed").
+CMD ["node", "--max-semi-space-size=32", "build/server.js"]

@@ -1,8 +1,8 @@
 // The api and the web as their own processes, for tests and benchmarks that stop, kill or restart
 // them: one esbuild bundle of each entry (what `npm run build` makes of it), a free port, a start
 // that waits until the process answers. Plain JavaScript so scripts/*.mjs can use it too.
-import { spawn } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { build } from 'esbuild'
@@ -32,6 +32,26 @@ export async function bundleProcesses(name, options = {}) {
     logLevel: 'error',
   })
   return { dir, api: path.join(dir, 'api.mjs'), web: path.join(dir, 'web.mjs') }
+}
+
+/** The newest modification time of the sources the Remix build is made from. */
+function newestRemixSource() {
+  const files = ['app', 'contract'].flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name)),
+  )
+  return Math.max(...[...files, path.join(root, 'remix.config.js')].map((file) => statSync(file).mtimeMs))
+}
+
+/**
+ * Makes the Remix build (build/remix, what the web bundle loads) unless the one on disk is newer
+ * than its sources: a web bundle made now must not run a build made from other sources.
+ */
+export function ensureRemixBuild() {
+  const built = path.join(root, 'build/remix/index.js')
+  if (existsSync(built) && statSync(built).mtimeMs >= newestRemixSource()) return
+  if (spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore' }).status !== 0) throw new Error('remix build failed')
 }
 
 /** @returns {Promise<number>} a port of 127.0.0.1 nobody listens on now */
