@@ -1,7 +1,5 @@
-import { spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { type ChildProcess } from 'node:child_process'
 import http from 'node:http'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nubanCheckDigit } from '#contract/bank-cards'
 import { createDb, type Db } from '../../api/db/connect'
@@ -9,7 +7,7 @@ import { createSession } from '../../api/models/sessions'
 import { createStaffSession, insertStaff, updateStaff } from '../../api/models/staff'
 import { createUser } from '../../api/models/users'
 import { approvePayout } from '../../api/models/withdrawals'
-import { bundleProcesses, exited, freePort, root, startApiProcess, startWebProcess } from '../support/api-process.mjs'
+import { bundleProcesses, ensureRemixBuild, exited, freePort, startApiProcess, startWebProcess } from '../support/api-process.mjs'
 import { createTestDatabase, type TestDatabase } from '../support/db'
 import { FAKE_PAYSTACK_SECRET, startFakePaystack } from '../support/paystack-fake'
 import { jpeg } from '../support/selling'
@@ -28,10 +26,8 @@ let db: Db
 
 beforeAll(async () => {
   bundles = await bundleProcesses('graceful-stop', { web: true })
-  // The web process loads the Remix build (`npm run build`); made here when there is none yet.
-  if (!existsSync(path.join(root, 'build/remix/index.js'))) {
-    expect(spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore' }).status).toBe(0)
-  }
+  // The web process loads the Remix build (`npm run build`); made here when it is older than its sources.
+  ensureRemixBuild()
   database = await createTestDatabase()
   db = createDb(database.url).db
 }, 300_000)

@@ -2,7 +2,7 @@
 // them: one esbuild bundle of each entry (what `npm run build` makes of it), a free port, a start
 // that waits until the process answers. Plain JavaScript so scripts/*.mjs can use it too.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { build } from 'esbuild'
@@ -50,9 +50,33 @@ function newestRemixSource() {
  */
 export function ensureRemixBuild() {
   const built = path.join(root, 'build/remix/index.js')
-  if (existsSync(built) && statSync(built).mtimeMs >= newestRemixSource()) return
-  if (spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore' }).status !== 0) throw new Error('remix build failed')
+  // Test files run in parallel workers: one builds while the others wait, so no two builds write
+  // build/ at once and no test loads a half-written one.
+  const lock = path.join(root, 'build/.remix-build-lock')
+  mkdirSync(path.dirname(lock), { recursive: true })
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      // A lock older than any build is one a killed run left behind.
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true })
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250)
+    }
+  }
+  try {
+    if (existsSync(built) && statSync(built).mtimeMs >= newestRemixSource() && isProductionBuild(built)) return
+    // NODE_ENV from the test runner ("test") would make a development build (React's jsxDEV),
+    // which the web process, in production, cannot render: every page would answer 500.
+    const made = spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } })
+    if (made.status !== 0) throw new Error('remix build failed')
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
 }
+
+/** Remix writes the mode it built in into the server build. @param {string} built */
+const isProductionBuild = (built) => readFileSync(built, 'utf8').includes('mode = "production"')
 
 /** @returns {Promise<number>} a port of 127.0.0.1 nobody listens on now */
 export const freePort = () =>
