@@ -10,9 +10,9 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { Secret, TOTP } from 'otpauth'
 import pg from 'pg'
 import { bundleProcesses, freePort, startApiProcess } from '../tests/support/api-process.mjs'
+import { staffAdminToken } from './lib/staff-admin.mjs'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -36,30 +36,6 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ')
 const newRequestId = () => randomUUID().replace(/-/g, '')
-// The authenticator app's code (api/lib/totp.ts: SHA-1, 6 digits, 30-second steps).
-const totpCode = (secret, at) =>
-  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: at })
-
-/** A staff admin set up and signed in through the api's own steps; answers the session token. */
-async function staffAdmin(call) {
-  const email = `bench.admin.${Date.now()}@example.com`
-  const password = randomBytes(18).toString('base64url')
-  const invited = await call('/admin/staff/invite', { email, role: 'admin' }, { authorization: `Bearer ${ADMIN}` })
-  if (invited.code !== 200) throw new Error(`staff invite: ${invited.msg}`)
-  const token = invited.data.setupToken
-  const started = await call('/staff/setup/start', { token })
-  if (started.code !== 200) throw new Error(`staff set-up: ${started.msg}`)
-  const { secret } = started.data
-  const done = await call('/staff/setup/complete', { token, password, code: totpCode(secret, Date.now()) })
-  if (done.code !== 200) throw new Error(`staff set-up: ${done.msg}`)
-  const challenge = await call('/staff/login', { email, password })
-  if (challenge.code !== 200) throw new Error(`staff sign-in: ${challenge.msg}`)
-  // The set-up used this step's code and a code is good once: the next step's (accepted one early).
-  const session = await call('/staff/verify', { challenge: challenge.data.challenge, code: totpCode(secret, Date.now() + 30_000) })
-  if (session.code !== 200) throw new Error(`staff sign-in: ${session.msg}`)
-  return session.data.token
-}
-
 /** Each client's loop for `seconds`: answers per second of code 200, p50, p99 and the answers by code. */
 async function measure(people, once) {
   const times = []
@@ -162,7 +138,7 @@ async function run(kind) {
     }
     await c.end()
   }
-  const staffToken = await staffAdmin(call)
+  const staffToken = await staffAdminToken(base, ADMIN)
   const asStaff = { authorization: `Bearer ${staffToken}` }
   // Four at a time: the api's hash gate (rightly) turns a burst of 50 PIN hashes into 429s.
   for (let i = 0; i < people.length; i += 4) {
