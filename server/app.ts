@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { constants as zlibConstants } from 'node:zlib'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express } from 'express'
@@ -48,7 +49,10 @@ export function createWebApp(
       serveStatic: { immutable: true, maxAge: '1y' },
     }),
   )
-  app.use(compression())
+  // Brotli's default window is 4 MB, and its encoder holds about 9 MB of native memory for each
+  // page over 64 kB while it is sent; a document is far smaller than 256 kB, so that window
+  // compresses it the same with about 2 MB.
+  app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } }))
 
   // Other public files: an hour.
   // Only paths that name a public file reach the disk: a page costs no stat() of public/.

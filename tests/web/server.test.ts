@@ -214,6 +214,16 @@ describe('compression', () => {
     expect(none.body.toString('utf8')).toContain('</html>')
   })
 
+  it("a page's brotli stream keeps a window of at most 256 kB (RFC 7932's WBITS in the stream header), not the encoder's 4 MB", async () => {
+    const br = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
+    expect(br.headers['content-encoding']).toBe('br')
+    // The header's first bits, lowest first: 0 is a 64 kB window; else 3 bits n, n > 0 is 2^(17+n).
+    const first = br.body[0]
+    const windowBits = (first & 1) === 0 ? 16 : ((first >> 1) & 7) > 0 ? 17 + ((first >> 1) & 7) : undefined
+    expect(windowBits).toBeDefined()
+    expect(windowBits).toBeLessThanOrEqual(18)
+  })
+
   it('a body that pauses (deferred data) still streams: the first part reaches the client before the rest is made', async () => {
     for (const encoding of ['gzip', 'identity']) {
       let text = ''
