@@ -65,3 +65,11 @@ describe('first visit JavaScript, from the build', () => {
     },
   )
 })
+
+describe("the web process's server build", () => {
+  it('holds only the brand marks it draws, not the whole of simple-icons (every brand, megabytes for the life of the process)', () => {
+    const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
+    expect(server).not.toMatch(/from ["']simple-icons["']/)
+    expect(server).toContain('siSteam')
+  })
+})
