@@ -102,6 +102,18 @@ describe('fingerprinted assets', () => {
     expect(brotliDecompressSync(sent).equals(original('entry.client-TEST.js'))).toBe(true)
   })
 
+  it("carry no page's policies (a first visit loads some twenty), only what a script needs: no sniffing, same origin only", async () => {
+    const res = await get('entry.client-TEST.js', 'gzip, deflate, br')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin')
+    for (const page of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'referrer-policy']) {
+      expect(res.headers[page], page).toBeUndefined()
+    }
+    const document = await fetch(`${web.url}/login`)
+    expect(document.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(document.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
   it('go out as the gzip copy when only gzip is accepted', async () => {
     const res = await get('_assets/tailwind-TEST.css', 'gzip')
     expect(res.headers['content-encoding']).toBe('gzip')
