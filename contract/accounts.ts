@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { get, noData, noInput, noQuery, post } from './endpoint'
-import { currencyCode, minorUnits } from './money'
+import { currencyCode, minorUnits } from './money-fields'
 
 /** Field rules shared by the api (authoritative) and the web forms (early, friendly). */
 export const PASSWORD_MIN = 8

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { get } from './endpoint'
 import { pageQuerySchema } from './envelope'
-import { currencyCode } from './money'
+import { currencyCode } from './money-fields'
 import { balanceLogPage } from './wallet'
 
 /**

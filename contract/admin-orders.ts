@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { cardTypes, catalogueFields, rateField, rateSchema } from './catalogue'
 import { get, noInput, post } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
-import { minorUnits } from './money'
+import { minorUnits } from './money-fields'
 import { orderCardSchema, orderIdField, orderIdQuery, orderSchema, orderStatuses, reasonCodes } from './orders'
 import { fileIdField, fileQuery, imageBytes, uploadData } from './uploads'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { get, post } from './endpoint'
 import { pageSchema } from './envelope'
-import { signedAmount } from './money'
+import { signedAmount } from './money-fields'
 import { BalanceLogType, balanceLogEntry } from './wallet'
 import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from './withdrawals'
 

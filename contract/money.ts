@@ -1,29 +1,10 @@
-import { z } from 'zod'
-
 /**
  * Money is an integer count of minor units (kobo for NGN: 150000 is ₦1,500.00), never a float
  * (DESIGN §3). The payout currency is a setting of the api (CURRENCY, default NGN) and travels
- * with every amount the screens show.
+ * with every amount the screens show. The schemas of an amount are in money-fields.ts, so a screen
+ * that only shows money does not load the validation library.
  */
 export const MAX_AMOUNT = 1_000_000_000_000 // 10 billion in major units: far beyond any wallet
-
-export const minorUnits = z
-  .number({ required_error: 'Amount is required', invalid_type_error: 'Amount must be a whole number of minor units' })
-  .int('Amount must be a whole number of minor units')
-  .min(0, 'Amount cannot be negative')
-  .max(MAX_AMOUNT, 'Amount is too large')
-
-export const positiveAmount = minorUnits.refine((n) => n > 0, 'Amount must be more than zero')
-
-/** A signed movement (an operator's adjustment): never zero. */
-export const signedAmount = z
-  .number({ required_error: 'Amount is required', invalid_type_error: 'Amount must be a whole number of minor units' })
-  .int('Amount must be a whole number of minor units')
-  .min(-MAX_AMOUNT, 'Amount is too large')
-  .max(MAX_AMOUNT, 'Amount is too large')
-  .refine((n) => n !== 0, 'Amount cannot be zero')
-
-export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
 
 // An Intl.NumberFormat costs tens of microseconds to build, and a page shows dozens of amounts:
 // one per currency and style, kept for the life of the process (a handful of currencies exist).

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { get, noQuery } from './endpoint'
-import { currencyCode, minorUnits } from './money'
+import { currencyCode, minorUnits } from './money-fields'
 
 /**
  * What the Help & Support screen (app/routes/support.tsx, public) quotes from the installation's

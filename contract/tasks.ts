@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { post } from './endpoint'
-import { currencyCode, minorUnits } from './money'
+import { currencyCode, minorUnits } from './money-fields'
 
 /**
  * Task rewards (DESIGN §3): a few first steps, each paying a one-time reward into the wallet.

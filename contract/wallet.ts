@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { get } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
-import { currencyCode, minorUnits } from './money'
+import { currencyCode, minorUnits } from './money-fields'
 import { withdrawalSchema } from './withdrawals'
 
 /**

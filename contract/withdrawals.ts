@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { get, post } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
-import { currencyCode, minorUnits, positiveAmount } from './money'
+import { currencyCode, minorUnits, positiveAmount } from './money-fields'
 import { pinField } from './pin'
 
 /**

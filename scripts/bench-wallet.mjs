@@ -1,13 +1,18 @@
-// Withdrawals per second, on SQLite and on PostgreSQL, at 50 clients (issue: wallet bench).
-// Measures, never asserts. Starts its own api process (production hashing: argon2id PIN checks)
-// on a throw-away database, 127.0.0.1 only, bounded to ~10 s of load per database.
-//   node scripts/bench-wallet.mjs [--clients 50] [--seconds 10] [--db sqlite,postgres]
+// The wallet over HTTP, on SQLite and on PostgreSQL, at 50 clients: wallet movements per second
+// (an admin's adjustments, below the PIN hash) and withdrawals per second (bound by the PIN hash).
+// Measures, never asserts. Starts its own api process (production hashing) on a throw-away
+// database, 127.0.0.1 only, bounded to ~10 s of load per part and database. Money moves as a staff
+// admin signed in the way the console signs in (set-up link, password, authenticator code): the
+// ADMIN_TOKEN only makes that first admin, as `npm run ops -- staff add` does.
+//   node scripts/bench-wallet.mjs [--clients 50] [--seconds 10] [--db sqlite,postgres] [--parts movements,withdrawals]
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { bundleProcesses, freePort, startApiProcess } from '../tests/support/api-process.mjs'
+import { staffAdminToken } from './lib/staff-admin.mjs'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -16,6 +21,7 @@ const arg = (name, fallback) => {
 const clients = Number(arg('clients', 50))
 const seconds = Math.min(30, Number(arg('seconds', 10)))
 const kinds = arg('db', 'sqlite,postgres').split(',')
+const parts = arg('parts', 'movements,withdrawals').split(',')
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const work = path.join(root, 'tmp', 'bench-wallet')
 const ADMIN = randomBytes(24).toString('hex')
@@ -24,6 +30,41 @@ const PIN = '204816'
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
 const bundle = (await bundleProcesses('bench-wallet')).api
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')
+const newRequestId = () => randomUUID().replace(/-/g, '')
+/** Each client's loop for `seconds`: answers per second of code 200, p50, p99 and the answers by code. */
+async function measure(people, once) {
+  const times = []
+  const codes = new Map()
+  const stopAt = Date.now() + seconds * 1000
+  const started = performance.now()
+  await Promise.all(
+    people.map(async (p, i) => {
+      for (let n = 0; Date.now() < stopAt; n++) {
+        const t = performance.now()
+        const res = await once(p, i, n)
+        times.push(performance.now() - t)
+        codes.set(res.code, (codes.get(res.code) ?? 0) + 1)
+      }
+    }),
+  )
+  const elapsed = (performance.now() - started) / 1000
+  times.sort((a, b) => a - b)
+  const pct = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1)
+  const ok = codes.get(200) ?? 0
+  return {
+    perSecond: (ok / elapsed).toFixed(0),
+    ok,
+    all: times.length,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    codes: JSON.stringify(Object.fromEntries(codes)),
+  }
+}
 
 const nuban = (bank, serial) => {
   const w = [3, 7, 3, 3, 7, 3, 3, 7, 3, 3, 7, 3]
@@ -97,10 +138,19 @@ async function run(kind) {
     }
     await c.end()
   }
+  const staffToken = await staffAdminToken(base, ADMIN)
+  const asStaff = { authorization: `Bearer ${staffToken}` }
   // Four at a time: the api's hash gate (rightly) turns a burst of 50 PIN hashes into 429s.
   for (let i = 0; i < people.length; i += 4) {
     await Promise.all(
       people.slice(i, i + 4).map(async (p, j) => {
+        const credit = await call(
+          '/admin/wallet/adjust',
+          { userId: p.id, amount: 40_000_000, reason: 'bench', requestId: newRequestId() },
+          asStaff,
+        )
+        if (credit.code !== 200 || credit.data.type === 'adjustment_request') throw new Error(`wallet/adjust: ${credit.msg}`)
+        if (!parts.includes('withdrawals')) return
         await call('/v1/user/setPin', { pin: PIN }, { token: p.token })
         const card = await call(
           '/v1/bankCard/add',
@@ -109,44 +159,40 @@ async function run(kind) {
         )
         if (card.code !== 200) throw new Error(`bankCard/add: ${card.msg}`)
         p.card = card.data.id
-        await call(
-          '/admin/wallet/adjust',
-          { userId: p.id, amount: 40_000_000, reason: 'bench', requestId: randomUUID().replace(/-/g, '') },
-          { authorization: `Bearer ${ADMIN}` },
-        )
       }),
     )
   }
 
-  const times = []
-  const codes = new Map()
-  const stopAt = Date.now() + seconds * 1000
-  const started = performance.now()
-  await Promise.all(
-    people.map(async (p) => {
-      while (Date.now() < stopAt) {
-        const t = performance.now()
-        const res = await call(
-          '/v1/withdraw/create',
-          { bankCardId: p.card, amount: 100_000, pin: PIN, requestId: randomUUID().replace(/-/g, '') },
-          { token: p.token },
-        )
-        times.push(performance.now() - t)
-        codes.set(res.code, (codes.get(res.code) ?? 0) + 1)
-      }
-    }),
-  )
-  const elapsed = (performance.now() - started) / 1000
-  const books = await fetch(`${base}/admin/books`, { headers: { authorization: `Bearer ${ADMIN}` } }).then((r) => r.json())
+  const lines = []
+  if (parts.includes('movements')) {
+    // Each client credits and debits its own person's wallet in turn, as an admin's adjustment does
+    // from the console: staff session check, ledger entry, audit line; no PIN hash in the path.
+    const before = load()
+    const r = await measure(people, (p, i, n) =>
+      call(
+        '/admin/wallet/adjust',
+        { userId: p.id, amount: n % 2 ? -1_000 : 1_000, reason: 'bench movement', requestId: newRequestId() },
+        asStaff,
+      ),
+    )
+    lines.push(
+      `${kind.padEnd(9)} ${clients} clients, ${seconds} s: ${r.perSecond} wallet movements/s (${r.ok} ok of ${r.all}; answers ${r.codes}), p50 ${r.p50} ms, p99 ${r.p99} ms; load average ${before} → ${load()}`,
+    )
+  }
+  if (parts.includes('withdrawals')) {
+    const before = load()
+    const r = await measure(people, (p) =>
+      call('/v1/withdraw/create', { bankCardId: p.card, amount: 100_000, pin: PIN, requestId: newRequestId() }, { token: p.token }),
+    )
+    lines.push(
+      `${kind.padEnd(9)} ${clients} clients, ${seconds} s: ${r.perSecond} withdrawals/s (${r.ok} ok of ${r.all}; answers ${r.codes}), p50 ${r.p50} ms, p99 ${r.p99} ms; load average ${before} → ${load()}`,
+    )
+  }
+  const books = await fetch(`${base}/admin/books`, { headers: asStaff }).then((r) => r.json())
   api.kill('SIGTERM')
   await new Promise((r) => api.once('exit', r))
   await dropPg?.()
-  times.sort((a, b) => a - b)
-  const pct = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0)
-  const ok = codes.get(200) ?? 0
-  console.log(
-    `${kind.padEnd(9)} ${clients} clients, ${seconds} s: ${(ok / elapsed).toFixed(1)} withdrawals/s (${ok} ok of ${times.length}; answers ${JSON.stringify(Object.fromEntries(codes))}), p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms; books ${books.data.mismatches.length === 0 ? 'balance' : 'DO NOT balance'}`,
-  )
+  for (const line of lines) console.log(`${line}; books ${books.data.mismatches.length === 0 ? 'balance' : 'DO NOT balance'}`)
 }
 
 for (const kind of kinds) await run(kind)

@@ -7,7 +7,7 @@
 // Privacy Control: nothing is sent (the collector checks, the web route checks again).
 import { useLocation, useRouteLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { AnalyticsEvent, type AnalyticsEventName } from '#contract/analytics'
+import { AnalyticsEvent, type AnalyticsEventName } from '#contract/analytics-events'
 import type { loader as rootLoader } from '~/root'
 import { sendEvent, sendFirstSuccessfulOrderOnce } from '~/utils/analytics.client'
 import { sellingMessages, successMessages } from '~/utils/messages'

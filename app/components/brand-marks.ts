@@ -1,7 +1,7 @@
 // The brands of our catalogue that simple-icons draws (decision 015), by brandId. Named imports
 // only: the browser bundle gets these few paths, never the whole set. A brand without a mark there
 // keeps its initials (BrandTile).
-import { siApple, siEbay, siGoogleplay, siPlaystation, siRazer, siSteam, siTarget } from 'simple-icons'
+import { siApple, siEbay, siGoogleplay, siPlaystation, siSteam, siTarget } from 'simple-icons'
 
 /** A 24×24 SVG path (simple-icons' grid). */
 export type BrandMark = { path: string }
@@ -10,7 +10,6 @@ const marks: Record<string, BrandMark> = {
   apple: siApple,
   steam: siSteam,
   'google-play': siGoogleplay,
-  'razer-gold': siRazer,
   ebay: siEbay,
   playstation: siPlaystation,
   target: siTarget,

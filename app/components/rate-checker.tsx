@@ -7,8 +7,9 @@
 // are controlled from the first render, so hydration never switches them to controlled.
 import { Form } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { COUNTRIES, faceValueProblem, payoutFor, type Brand, type Rate } from '#contract/catalogue'
+import type { Brand, Rate } from '#contract/catalogue'
 import { formatMoney, parseAmount } from '#contract/money'
+import { COUNTRIES, faceValueProblem, payoutFor } from '#contract/rates'
 import { Button } from './button'
 import { RateText } from './rate-row'
 

@@ -1,7 +1,8 @@
 // Rates as a person reads them: "₦1,180.00 per US$1", the change over 24 hours with its
 // direction in words (colour only supports it), and a featured card's row with a way to sell it.
-import { COUNTRIES, payoutFor, rateChangePercent, type GiftCard, type Rate } from '#contract/catalogue'
+import type { GiftCard, Rate } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
+import { COUNTRIES, payoutFor, rateChangePercent } from '#contract/rates'
 import { BrandTile } from './brand-tile'
 import { Link } from './link'
 import { cx } from './ui'

@@ -3,9 +3,7 @@
 // to where the claim came from (same-site paths only), with the outcome as a toast.
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
 import { formatMoney } from '#contract/money'
-import { taskIdField } from '#contract/tasks'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
@@ -13,7 +11,7 @@ import { Money } from '~/components/money'
 import { Screen } from '~/components/screen'
 import { TaskList, taskListStylesheet } from '~/components/task-list'
 import { loaded } from '~/upstream/flow.server'
-import { claimTaskFlow, tasksFlow } from '~/upstream/tasks.server'
+import { claimTaskFlow, claimTaskForm, tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
 import { flowMessage, taskMessages as T } from '~/utils/messages'
@@ -21,8 +19,6 @@ import { safeRedirect } from '~/utils/redirect'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [taskListStylesheet]
-
-const claimSchema = z.object({ taskId: taskIdField })
 
 /** The tasks come with the root's /v1/user/index: this page costs no api call of its own. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -34,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const formData = await readForm(request)
   const back = safeRedirect(formData.get('redirectTo'), '/tasks')
-  const parsed = claimSchema.safeParse({ taskId: formData.get('taskId') ?? undefined })
+  const parsed = claimTaskForm.safeParse({ taskId: formData.get('taskId') ?? undefined })
   if (!parsed.success) return redirectWithToast(request, back, { type: 'error', message: T.chooseTask })
   const result = await claimTaskFlow(request, context, parsed.data)
   if (!result.success) return redirectWithToast(request, back, { type: 'error', message: flowMessage(result) })

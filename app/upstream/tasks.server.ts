@@ -1,6 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
+import { z } from 'zod'
 import { profileApi } from '#contract/profile'
-import { tasksApi as api, type GetTaskRewardBody } from '#contract/tasks'
+import { taskIdField, tasksApi as api, type GetTaskRewardBody } from '#contract/tasks'
 import { taskMessages as T } from '~/utils/messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
@@ -15,3 +16,6 @@ export const tasksFlow = (request: Request, context: AppLoadContext) =>
 
 export const claimTaskFlow = (request: Request, context: AppLoadContext, body: GetTaskRewardBody) =>
   flow(T.claimFailed, () => callApi(request, context, api.getTaskReward, body))
+
+/** The Claim button's form (here, not in the route: the screen then loads no zod). */
+export const claimTaskForm = z.object({ taskId: taskIdField })

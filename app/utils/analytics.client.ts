@@ -1,4 +1,5 @@
-import { analyticsStorageKey, type AnalyticsEventBody, type AnalyticsEventName } from '#contract/analytics'
+import type { AnalyticsEventBody } from '#contract/analytics'
+import { analyticsStorageKey, type AnalyticsEventName } from '#contract/analytics-events'
 
 /**
  * The analytics collector (SPEC §3 "Analytics event"), browser only: each event carries the time,

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } fr
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
+import { staffAdminToken } from '../lib/staff-admin.mjs'
 import { assertLocal, freePort, root, sleep } from './lib.mjs'
 
 export const work = path.join(root, 'tmp', 'bench')
@@ -198,14 +199,14 @@ export async function seed(stack) {
   }
   if (!verifyCode) throw new Error(`no code for ${email} in the outbox`)
   token = await call('POST', '/auth/register', { email, password, verifyCode })
-  const me = await fetch(`${api}/admin/user?email=${encodeURIComponent(email)}`, {
-    headers: { authorization: `Bearer ${adminToken}`, 'x-operator': 'bench' },
-  }).then((r) => r.json())
+  // Money moves only as a staff member (the ADMIN_TOKEN makes the first admin, nothing more).
+  const staff = { authorization: `Bearer ${await staffAdminToken(api, adminToken)}` }
+  const me = await fetch(`${api}/admin/user?email=${encodeURIComponent(email)}`, { headers: staff }).then((r) => r.json())
   await call(
     'POST',
     '/admin/wallet/adjust',
     { userId: me.data.userId, amount: 50_000_000, reason: 'bench: content for every screen', requestId: requestId() },
-    { authorization: `Bearer ${adminToken}`, 'x-operator': 'bench' },
+    staff,
   )
   await call('POST', '/v1/user/setPin', { pin })
   const card = await call('POST', '/v1/bankCard/add', {

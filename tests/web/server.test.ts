@@ -102,6 +102,18 @@ describe('fingerprinted assets', () => {
     expect(brotliDecompressSync(sent).equals(original('entry.client-TEST.js'))).toBe(true)
   })
 
+  it("carry no page's policies (a first visit loads some twenty), only what a script needs: no sniffing, same origin only", async () => {
+    const res = await get('entry.client-TEST.js', 'gzip, deflate, br')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin')
+    for (const page of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'referrer-policy']) {
+      expect(res.headers[page], page).toBeUndefined()
+    }
+    const document = await fetch(`${web.url}/login`)
+    expect(document.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(document.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
   it('go out as the gzip copy when only gzip is accepted', async () => {
     const res = await get('_assets/tailwind-TEST.css', 'gzip')
     expect(res.headers['content-encoding']).toBe('gzip')
@@ -212,6 +224,16 @@ describe('compression', () => {
     const none = await fetchRaw(`${web.url}/user/privacy`, {})
     expect(none.headers['content-encoding']).toBeUndefined()
     expect(none.body.toString('utf8')).toContain('</html>')
+  })
+
+  it("a page's brotli stream keeps a window of at most 256 kB (RFC 7932's WBITS in the stream header), not the encoder's 4 MB", async () => {
+    const br = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
+    expect(br.headers['content-encoding']).toBe('br')
+    // The header's first bits, lowest first: 0 is a 64 kB window; else 3 bits n, n > 0 is 2^(17+n).
+    const first = br.body[0]
+    const windowBits = (first & 1) === 0 ? 16 : ((first >> 1) & 7) > 0 ? 17 + ((first >> 1) & 7) : undefined
+    expect(windowBits).toBeDefined()
+    expect(windowBits).toBeLessThanOrEqual(18)
   })
 
   it('a body that pauses (deferred data) still streams: the first part reaches the client before the rest is made', async () => {

@@ -1,6 +1,7 @@
 // The sell page's choices and card values, as the page and its action both read them (no server code).
-import { faceValueProblem, payoutFor, type Brand, type CardTypeOffer, type Rate } from '#contract/catalogue'
+import type { Brand, CardTypeOffer, Rate } from '#contract/catalogue'
 import { formatMoney, MAX_AMOUNT, parseAmount } from '#contract/money'
+import { faceValueProblem, payoutFor } from '#contract/rates'
 import { Refusals } from '#contract/refusals'
 import { fileIdField } from '#contract/uploads'
 import { sellingMessages as M } from '~/utils/messages'

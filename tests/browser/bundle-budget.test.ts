@@ -1,0 +1,79 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * What a first visit downloads, read from the production build (`npm run build`, which the browser
+ * suite runs first): the Remix manifest, the entry, the root route and a screen's route chain with
+ * every chunk each imports, counted by the brotli copies the web serves (decision 024). Bytes of a
+ * build are deterministic; the bench (`npm run bench`, part first-visit) measures the same over
+ * the wire, headers included.
+ */
+const publicDir = path.resolve('public')
+const buildDir = path.join(publicDir, 'build')
+const KB = 1024
+
+type ManifestRoute = { id: string; parentId?: string; module: string; imports?: string[] }
+type Manifest = { entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> }
+
+function readBuild() {
+  if (!existsSync(buildDir)) throw new Error('No build: run `npm run build` first (npm test does).')
+  const file = readdirSync(buildDir).find((name) => /^manifest-[A-Z0-9]+\.js$/.test(name))
+  if (!file) throw new Error('The build has no Remix manifest')
+  const manifest = JSON.parse(
+    readFileSync(path.join(buildDir, file), 'utf8')
+      .replace(/^window\.__remixManifest=/, '')
+      .replace(/;\s*$/, ''),
+  ) as Manifest
+  return { manifest, manifestUrl: `/build/${file}` }
+}
+
+/** The files every screen loads: the manifest, the entry and the root route, with their chunks. */
+function shellFiles() {
+  const { manifest, manifestUrl } = readBuild()
+  const root = manifest.routes.root
+  return { manifest, files: new Set([manifestUrl, manifest.entry.module, ...manifest.entry.imports, root.module, ...(root.imports ?? [])]) }
+}
+
+/** The shell and the screen's route chain (its parents first), with their chunks. */
+function firstVisitFiles(routeId: string) {
+  const { manifest, files } = shellFiles()
+  for (let route: ManifestRoute | undefined = manifest.routes[routeId]; route && route.id !== 'root';) {
+    files.add(route.module)
+    for (const chunk of route.imports ?? []) files.add(chunk)
+    route = route.parentId ? manifest.routes[route.parentId] : undefined
+  }
+  if (!manifest.routes[routeId]) throw new Error(`No route ${routeId} in the build`)
+  return files
+}
+
+const brotliBytes = (files: Set<string>) => [...files].reduce((sum, url) => sum + statSync(path.join(publicDir, `${url}.br`)).size, 0)
+
+describe('first visit JavaScript, from the build', () => {
+  it('the shell every screen loads carries no validation library (zod stays with the screens whose forms validate)', () => {
+    const { files } = shellFiles()
+    const withZod = [...files].filter((url) => readFileSync(path.join(publicDir, url), 'utf8').includes('ZodError'))
+    expect(withZod).toEqual([])
+  })
+
+  // The screens within the budget today; a form's screen still loads zod and conform (see
+  // docs/performance.md) and joins this list when its validation stops needing them.
+  it.each([
+    'routes/_index',
+    'routes/wallet._index',
+    'routes/account',
+    'routes/trading-plaza',
+    'routes/wallet.withdraw_.$id',
+    'routes/tasks',
+  ])('%s loads at most 100 KB of JavaScript (brotli)', (routeId) => {
+    expect(brotliBytes(firstVisitFiles(routeId)) / KB).toBeLessThanOrEqual(100)
+  })
+})
+
+describe("the web process's server build", () => {
+  it('holds only the brand marks it draws, not the whole of simple-icons (every brand, megabytes for the life of the process)', () => {
+    const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
+    expect(server).not.toMatch(/from ["']simple-icons["']/)
+    expect(server).toContain('siSteam')
+  })
+})
