@@ -148,7 +148,7 @@ function uploadFlow(
   photo: AsyncIterable<Uint8Array>,
   signal?: AbortSignal,
 ): Promise<FlowResult<UploadData>> {
-  return flow(variant.fallback, () => observed(context, variant.path, () => sendPhoto(variant, request, context, photo, signal)))
+  return flow(context, variant.fallback, () => observed(context, variant.path, () => sendPhoto(variant, request, context, photo, signal)))
 }
 
 /**
@@ -216,7 +216,10 @@ async function sendPhoto(
   const envelope = await answered(request, () => fromResponse<unknown>(status, text), variant.staffToken !== undefined)
   const parsed = uploadData.safeParse(envelope.data)
   if (!parsed.success) {
-    logger.error({ path: variant.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
+    logger.error(
+      { path: variant.path, issues: parsed.error.issues.slice(0, 3), requestId: context.requestId },
+      'api answer does not fit the contract',
+    )
     throw new UpstreamError('unknown', transportMessages.unknown, { status })
   }
   return parsed.data
