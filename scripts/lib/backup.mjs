@@ -69,6 +69,8 @@ export function settingsFrom(env) {
 /**
  * pg_dump / pg_restore: PG_BIN_DIR if set, else the newest /usr/lib/postgresql/<major>/bin (a dump
  * must be made by a pg_dump at least as new as the server), else /usr/bin, /usr/local/bin, PATH.
+ * @param {string} name
+ * @param {Record<string, string | undefined>} [env]
  */
 export function findPgTool(name, env = process.env) {
   const dirs = []

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDb, type Db } from '../../api/db/connect'
+import { findPgTool } from '../../scripts/lib/backup.mjs'
 import { createTestDatabase, type TestDatabase } from '../support/db'
 import { photo, sold, useSellingApi } from '../support/selling'
 import { adjust, walletUser, withdraw, type WalletUser } from '../support/wallet'
@@ -240,5 +241,11 @@ describe('npm run ops -- backup / restore', { timeout: 300_000 }, () => {
 
     // A backup goes only into an empty folder.
     expect((await ops(['backup', dir])).stderr).toContain('is not empty: a backup goes into a new or empty folder')
+  })
+
+  it("says where it looked, and how to install them, when PostgreSQL's tools are missing", () => {
+    expect(() => findPgTool('pg_no_such_tool', { PATH: '' })).toThrow(
+      /pg_no_such_tool was not found \(looked in \/usr\/lib\/postgresql\/\*\/bin, \/usr\/bin, \/usr\/local\/bin and PATH\)\. Install the PostgreSQL client \(Debian: apt-get install postgresql-client\) or set PG_BIN_DIR\./,
+    )
   })
 })
