@@ -4,6 +4,7 @@ import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { logger } from './utils/logger.server'
 import { NonceProvider } from './utils/nonce'
+import { DocumentRequestIdProvider } from './utils/request-id'
 
 /** As long as a render may take before it is given up (Remix's template: a stuck render must end). */
 export const streamTimeout = 5_000
@@ -25,7 +26,9 @@ export default function handleRequest(
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
+        <DocumentRequestIdProvider value={loadContext.requestId}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
+        </DocumentRequestIdProvider>
       </NonceProvider>,
       {
         nonce,
@@ -42,7 +45,8 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors in the shell are onShellError's; these are logged, as in the template.
-          if (shellRendered) logger.error({ err: error, path: new URL(request.url).pathname }, 'render failed')
+          if (shellRendered)
+            logger.error({ err: error, path: new URL(request.url).pathname, requestId: loadContext.requestId }, 'render failed')
         },
       },
     )

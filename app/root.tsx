@@ -14,6 +14,7 @@ import { expiredResponse } from './utils/auth.server'
 import { getPublicEnv } from './utils/env.server'
 import { successMessages } from './utils/messages'
 import { useNonce } from './utils/nonce'
+import { ErrorReferenceScope } from './utils/request-id'
 import { accessFor, pageTitle, screenFor } from './utils/routes'
 import { commitSession, getSession } from './utils/session.server'
 import { useDoubleTapGuard, useViewportHeight } from './utils/shell'
@@ -120,7 +121,11 @@ function Document({ children }: { children: ReactNode }) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  return <Document>{children}</Document>
+  return (
+    <ErrorReferenceScope>
+      <Document>{children}</Document>
+    </ErrorReferenceScope>
+  )
 }
 
 export default function App() {

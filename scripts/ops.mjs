@@ -34,6 +34,12 @@
 //   reconcile --date YYYY-MM-DD                                           our automatic payouts of a day against the provider's transfers
 //   stats [--from YYYY-MM-DD] [--to YYYY-MM-DD]                          the funnel: visits → registrations → first order → first withdrawal (default: the last 30 days)
 //   shared-bank-accounts [--limit 50]                                     bank accounts saved on several accounts: who, signed up from where, rewards credited
+//   backup <dir>                                                          the database and the photos into a new folder, with a manifest (the api may keep running)
+//   restore <dir> [--force]                                               check the backup against its manifest, then restore it into an empty database
+//                                                                         (--force: replace what is there; stop the api first)
+//
+// backup and restore reach the database and the photos directly, as the api does: DATABASE_URL,
+// STORAGE, UPLOAD_DIR (scripts/lib/backup.mjs); PostgreSQL needs pg_dump/pg_restore (PG_BIN_DIR).
 //
 // Settings: OPS_API_URL (default http://127.0.0.1:3001); the staff session: OPS_TOKEN, else the
 // file OPS_TOKEN_FILE (default data/ops-token, written by `login`, mode 600); else ADMIN_TOKEN
@@ -42,6 +48,7 @@ import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { backup, BackupError, restore, settingsFrom } from './lib/backup.mjs'
 
 const base = (process.env.OPS_API_URL ?? 'http://127.0.0.1:3001').replace(/\/$/, '')
 const dataDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data')
@@ -56,8 +63,11 @@ const publicUrl = (process.env.PUBLIC_URL || 'http://localhost:3000').replace(/\
 const [command, ...rest] = process.argv.slice(2)
 const flags = {}
 const args = []
+// Flags that take no value; every other flag takes the word after it.
+const switches = new Set(['force'])
 for (let i = 0; i < rest.length; i++) {
-  if (rest[i].startsWith('--')) flags[rest[i].slice(2)] = rest[++i]
+  if (switches.has(rest[i].slice(2))) flags[rest[i].slice(2)] = true
+  else if (rest[i].startsWith('--')) flags[rest[i].slice(2)] = rest[++i]
   else args.push(rest[i])
 }
 
@@ -435,9 +445,30 @@ switch (command) {
     console.log('Not counted: people with Do Not Track or Global Privacy Control (their browsers send nothing).')
     break
   }
+  case 'backup':
+  case 'restore': {
+    const [dir] = args
+    if (!dir) fail(`usage: ${command} <dir>${command === 'restore' ? ' [--force]' : ''}`)
+    const settings = settingsFrom(process.env)
+    try {
+      const m = command === 'backup' ? await backup(dir, settings) : await restore(dir, settings, { force: flags.force === true })
+      const rows = Object.values(m.counts).reduce((a, b) => a + b, 0)
+      const photos = Object.keys(m.files).length - 1
+      const where = m.photos === 's3' ? 'photos stay in the S3 bucket (keep its versioning on)' : `${photos} photo(s)`
+      console.log(
+        command === 'backup'
+          ? `Backed up ${m.dialect} at migration ${m.migration}: ${rows} rows, ${where}, into ${path.resolve(dir)} (manifest.json).`
+          : `Restored the backup of ${m.createdAt} (${m.dialect}, migration ${m.migration}): ${rows} rows, ${where}; every file matched its manifest.`,
+      )
+    } catch (err) {
+      if (err instanceof BackupError) fail(err.message)
+      throw err
+    }
+    break
+  }
   default:
     console.log(
-      'usage: npm run ops -- login|logout|staff|withdrawals|withdrawal|approve|user|adjust|adjustments|adjustment|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats …  (see scripts/ops.mjs)',
+      'usage: npm run ops -- login|logout|staff|withdrawals|withdrawal|approve|user|adjust|adjustments|adjustment|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats|backup|restore …  (see scripts/ops.mjs)',
     )
     process.exitCode = command ? 2 : 0
 }

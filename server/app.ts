@@ -81,7 +81,7 @@ export function createWebApp(
       allowedHosts: env.publicHost ? [env.publicHost] : [],
     })
     if (!refused) return next()
-    logger.warn({ method: req.method, path: req.path }, 'cross-site request refused')
+    logger.warn({ method: req.method, path: req.path, requestId: res.locals.requestId }, 'cross-site request refused')
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })
 

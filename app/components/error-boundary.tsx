@@ -2,11 +2,17 @@
 // a status a route expects (an order that is not found) gets its own handler; every other status a
 // default; anything thrown that is not a response (a bug) the calm "something went wrong" page.
 // It keeps the frame of the app (top bar, back, help), so nobody is left on a bare error page.
+// A failure of ours (5xx, a bug) shows the request's id as a Reference to quote to support, and
+// nothing else of the error.
 import { isRouteErrorResponse, useLocation, useParams, useRouteError, type ErrorResponse } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { createContext, useContext, type ReactNode } from 'react'
+import { useErrorReference } from '~/utils/request-id'
 import { ButtonLink } from './button'
 import { Icon, type IconName } from './icon'
 import { Screen } from './screen'
+
+/** The request id an error page shows: only ours to explain (5xx, a bug), never a 404 or a refusal. */
+const ShownReference = createContext('')
 
 type StatusHandler = (info: { error: ErrorResponse; params: Record<string, string | undefined> }) => ReactNode
 
@@ -31,6 +37,7 @@ export function ErrorScreen({
   icon?: IconName
   action?: ReactNode
 }) {
+  const reference = useContext(ShownReference)
   return (
     <Screen title={title} backTo="/">
       <div className="cl-empty">
@@ -39,6 +46,11 @@ export function ErrorScreen({
         </span>
         <h2 className="cl-empty__title">{heading}</h2>
         <p className="cl-empty__text">{text}</p>
+        {reference ? (
+          <p className="cl-empty__text cl-empty__reference">
+            Reference: <code data-request-id={reference}>{reference}</code>
+          </p>
+        ) : null}
         {action ?? (
           <ButtonLink to="/" variant="primary" block>
             Back to home
@@ -118,9 +130,13 @@ export function GeneralErrorBoundary({
 }) {
   const error = useRouteError()
   const params = useParams()
+  const reference = useErrorReference()
+  // Only the id: never the error's message or stack (Remix hides them in production anyway).
+  const ours = !isRouteErrorResponse(error) || error.status >= 500
+  let screen: ReactNode
   if (isRouteErrorResponse(error)) {
     const handler = statusHandlers?.[error.status] ?? defaultStatusHandlers[error.status] ?? defaultStatusHandler
-    return <>{handler({ error, params })}</>
-  }
-  return <>{unexpectedErrorHandler(error)}</>
+    screen = handler({ error, params })
+  } else screen = unexpectedErrorHandler(error)
+  return <ShownReference.Provider value={ours ? reference : ''}>{screen}</ShownReference.Provider>
 }

@@ -23,20 +23,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       raw = JSON.parse(await request.text())
     } catch {
-      logger.warn({ reason: 'not JSON' }, 'analytics event dropped')
+      logger.warn({ reason: 'not JSON', requestId: context.requestId }, 'analytics event dropped')
       return noContent()
     }
     const parsed = analyticsEventBody.safeParse(raw)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      logger.warn({ reason: 'malformed', field: issue?.path.join('.'), issue: issue?.message.slice(0, 200) }, 'analytics event dropped')
+      logger.warn(
+        { reason: 'malformed', field: issue?.path.join('.'), issue: issue?.message.slice(0, 200), requestId: context.requestId },
+        'analytics event dropped',
+      )
       return noContent()
     }
     // The person and their e-mail are the token's (the api adds them): the body's go no further.
     const { userId: _fromToken, userEmail: _fromTokenToo, ...event } = parsed.data
     await forwardEvent(request, context, event)
   } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'analytics event not stored')
+    logger.warn({ err: error instanceof Error ? error.message : String(error), requestId: context.requestId }, 'analytics event not stored')
   }
   return noContent()
 }

@@ -15,7 +15,7 @@ export async function loader() {
  * (Account's "Link Google", signed in only) links the Google account instead of signing in.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request.clone())
+  const form = await readForm(context, request.clone())
   const intent = form.get('intent') === 'link' ? 'link' : 'login'
   if (intent === 'link') await requireToken(request)
   const redirectTo = safeRedirect(form.get('redirectTo'), intent === 'link' ? '/account' : '/')

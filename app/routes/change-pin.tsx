@@ -59,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/wallet')
 

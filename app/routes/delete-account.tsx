@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   const intent = formData.get('intent')
 
   if (intent === 'send-code') return sendCodeStep(request, context, formData, CodeType.DELETE_ACCOUNT, { mode: 'code' as Mode })

@@ -76,7 +76,7 @@ async function readProfileForm(
   request: Request,
   context: AppLoadContext,
 ): Promise<{ form: FormData; photo: FlowResult<UploadData> | null }> {
-  if (!isMultipart(request)) return { form: await readSmallForm(request), photo: null }
+  if (!isMultipart(request)) return { form: await readSmallForm(context, request), photo: null }
   const { form, files } = await readMultipart(
     request,
     { files: 1, fileBytes: context.bodyLimit, fields: 8, fieldBytes: 1024 },

@@ -19,7 +19,7 @@ import { redirectWithToast } from '~/utils/toast.server'
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   if (formData.get('intent') === 'send-code') return sendCodeStep(request, context, formData, CodeType.RESET_PASSWORD)
   return verifyCodeStep(formData, {
     schema: codePasswordSchema,

@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   const intent = formData.get('intent')
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/')
   const signIn = (token: string, email: string) =>

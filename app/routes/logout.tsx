@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw error
   }
   if (!result.success && unheard(result)) {
-    queueRevoke(token, context.clientAddress)
+    queueRevoke(token, context.clientAddress, Date.now(), context.requestId)
     return signedOut(accessMessages.signedOutHereOnly)
   }
   if (!result.success) return redirectWithToast(request, '/account', { type: 'error', message: accessMessages.signOutFailed })

@@ -76,7 +76,7 @@ type ActionReply = { error: string; toast: Toast | null }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request)))
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(context, request)))
   // Beside the list; a toast as well only when it was not the message's answer (the api away, busy).
   const refused = (error: string, status: number) =>
     json<ActionReply>({ error, toast: status === 503 ? toastNow({ type: 'error', message: error }) : null }, { status })

@@ -86,7 +86,7 @@ function formProblem(error: z.ZodError): string {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, 'payouts')
-  const form = await readForm(request)
+  const form = await readForm(context, request)
   const id = typeof form.get('id') === 'string' ? String(form.get('id')).slice(0, 64) : null
   const parsed = moveSchema.safeParse(Object.fromEntries(form))
   if (!parsed.success) return json({ id, message: formProblem(parsed.error) }, { status: 400 })

@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''))
   const [queue, brands] = await Promise.all([
     staffFlow(request, context, adminOrdersApi.queue, { pageNum: 1, pageSize: 50, ...query } as never),
-    flow('', async () => (await upstream.call(catalogueApi.list, {})).data),
+    flow(context, '', async () => (await upstream.call(catalogueApi.list, {})).data),
   ])
   const empty: AdminQueueData = { list: [], total: 0, pageNum: 1, pageSize: 50, waiting: { total: 0, late: 0 } }
   return json(

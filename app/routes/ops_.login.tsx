@@ -60,7 +60,7 @@ const back = async (session: StaffSession, redirectTo: string) =>
   redirect(opsLoginUrl(redirectTo), { headers: { 'Set-Cookie': await commitStaffSession(session) } })
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request)
+  const form = await readForm(context, request)
   const redirectTo = consoleTarget(form.get('redirectTo'))
   const session = await getStaffSession(request)
   if (session.get('token')) return redirect(redirectTo)

@@ -58,7 +58,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const token = params.token ?? ''
-  const form = await readForm(request)
+  const form = await readForm(context, request)
   const submission = parseWithZod(form, { schema: setupSchema })
   if (!TOKEN.test(token)) return formRefusal(submission, {}, consoleMessages.setupLinkDead)
   if (submission.status !== 'success') return formRefusal(submission, {})

@@ -49,7 +49,7 @@ type MoveReply = { error: string | null; toast: Toast | null }
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireToken(request)
   const id = params.id ?? ''
-  const parsed = moveSchema.safeParse(Object.fromEntries(await readForm(request)))
+  const parsed = moveSchema.safeParse(Object.fromEntries(await readForm(context, request)))
   // Beside the buttons; a toast as well only when it was not the order's answer (the api away, busy).
   const refused = (error: string, toast = false) =>
     json<MoveReply>({ error, toast: toast ? toastNow({ type: 'error', message: error }) : null }, { status: 400 })

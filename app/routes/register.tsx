@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   if (formData.get('intent') === 'send-code') return sendCodeStep(request, context, formData, CodeType.REGISTER)
   return verifyCodeStep(formData, {
     schema: codePasswordSchema,

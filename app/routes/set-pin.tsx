@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/wallet')
   const submission = parseWithZod(formData, { schema: newPinSchema })
   if (submission.status !== 'success') return formRefusal(submission, { refused: PIN_FIELDS })

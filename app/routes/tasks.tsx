@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   const back = safeRedirect(formData.get('redirectTo'), '/tasks')
   const parsed = claimTaskForm.safeParse({ taskId: formData.get('taskId') ?? undefined })
   if (!parsed.success) return redirectWithToast(request, back, { type: 'error', message: T.chooseTask })

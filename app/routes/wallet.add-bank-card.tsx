@@ -70,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   if (formData.has('intent')) return providerAction(request, context, formData)
   const back = safeRedirect(formData.get('redirectTo'), '')
   const submission = parseWithZod(formData, { schema: addSchema })

@@ -41,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   const target = typeof formData.get('id') === 'string' ? String(formData.get('id')).slice(0, 64) : ''
   if (formData.get('intent') === 'default') {
     const submission = parseWithZod(formData, { schema: defaultSchema })

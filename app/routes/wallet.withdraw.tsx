@@ -97,7 +97,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
-  const formData = await readForm(request)
+  const formData = await readForm(context, request)
   // The currency says how a typed amount reads ("1500.5" is 150050 kobo).
   const info = loaded(await walletInfoFlow(request, context))
   const { currency } = info

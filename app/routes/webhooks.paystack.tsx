@@ -16,7 +16,7 @@ export async function loader() {
   return new Response(null, { status: 405, headers: { Allow: 'POST', 'Cache-Control': 'no-store' } })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return new Response(null, { status: 405, headers: { Allow: 'POST' } })
   const env = getWebEnv()
   const signature = request.headers.get('x-paystack-signature')
@@ -34,9 +34,12 @@ export async function action({ request }: ActionFunctionArgs) {
     })
     await res.arrayBuffer()
     if (res.status === 200 || res.status === 401 || res.status === 413) return answer(res.status)
-    logger.warn({ status: res.status }, 'payout webhook: the api did not take it')
+    logger.warn({ status: res.status, requestId: context.requestId }, 'payout webhook: the api did not take it')
   } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'payout webhook: the api could not be reached')
+    logger.warn(
+      { err: error instanceof Error ? error.message : String(error), requestId: context.requestId },
+      'payout webhook: the api could not be reached',
+    )
   }
   return answer(503)
 }

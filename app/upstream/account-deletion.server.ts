@@ -6,7 +6,7 @@ import { flow } from './flow.server'
 
 /** Deleting the account (DESIGN §3 delAccount), one flow per contract call. */
 export const delAccountInfoFlow = (request: Request, context: AppLoadContext) =>
-  flow(M.infoFailed, () => callApi(request, context, api.delAccountInfo, {}))
+  flow(context, M.infoFailed, () => callApi(request, context, api.delAccountInfo, {}))
 
 export const delAccountFlow = (request: Request, context: AppLoadContext, body: DelAccountBody) =>
-  flow(M.deleteFailed, () => callApi(request, context, api.delAccount, body))
+  flow(context, M.deleteFailed, () => callApi(request, context, api.delAccount, body))

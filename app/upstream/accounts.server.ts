@@ -9,26 +9,28 @@ import { flow } from './flow.server'
 type In<K extends keyof typeof api> = InputOf<(typeof api)[K]>
 
 export const loginFlow = (request: Request, context: AppLoadContext, body: LoginBody) =>
-  flow(fallback.login, () => callApi(request, context, api.login, body))
+  flow(context, fallback.login, () => callApi(request, context, api.login, body))
 
 export const loginByCodeFlow = (request: Request, context: AppLoadContext, body: In<'loginByCode'>) =>
-  flow(fallback.login, () => callApi(request, context, api.loginByCode, body))
+  flow(context, fallback.login, () => callApi(request, context, api.loginByCode, body))
 
 export const registerFlow = (request: Request, context: AppLoadContext, body: In<'register'>) =>
-  flow(fallback.register, () => callApi(request, context, api.register, body))
+  flow(context, fallback.register, () => callApi(request, context, api.register, body))
 
 export const sendCodeFlow = (request: Request, context: AppLoadContext, body: In<'sendEmailCode'>) =>
-  flow(fallback.sendCode, () => callApi(request, context, api.sendEmailCode, body))
+  flow(context, fallback.sendCode, () => callApi(request, context, api.sendEmailCode, body))
 
 export const resetPasswordFlow = (request: Request, context: AppLoadContext, body: In<'resetPassword'>) =>
-  flow(fallback.resetPassword, () => callApi(request, context, api.resetPassword, body))
+  flow(context, fallback.resetPassword, () => callApi(request, context, api.resetPassword, body))
 
 export const googleLoginFlow = (request: Request, context: AppLoadContext, idToken: string) =>
-  flow(fallback.google, () => callApi(request, context, api.googleNew, { id_token: idToken }))
+  flow(context, fallback.google, () => callApi(request, context, api.googleNew, { id_token: idToken }))
 
 export const logoutFlow = (request: Request, context: AppLoadContext) =>
-  flow(fallback.login, () => callApi(request, context, api.logout, {}))
+  flow(context, fallback.login, () => callApi(request, context, api.logout, {}))
 
 /** Links the Google account of this id_token to the signed-in person (bindAccount). */
 export const bindGoogleFlow = (request: Request, context: AppLoadContext, idToken: string) =>
-  flow(profileMessages.googleLinkFailed, () => callApi(request, context, api.bindAccount, { provider: 'google', id_token: idToken }))
+  flow(context, profileMessages.googleLinkFailed, () =>
+    callApi(request, context, api.bindAccount, { provider: 'google', id_token: idToken }),
+  )

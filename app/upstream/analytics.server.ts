@@ -75,7 +75,11 @@ export async function recordFirstSuccessfulOrder(
   } catch (error) {
     // Never the person's problem; tried again on their next success page.
     logger.warn(
-      { event: AnalyticsEvent.FIRST_SUCCESSFUL_ORDER, err: error instanceof Error ? error.message : String(error) },
+      {
+        event: AnalyticsEvent.FIRST_SUCCESSFUL_ORDER,
+        err: error instanceof Error ? error.message : String(error),
+        requestId: context.requestId,
+      },
       'analytics event not stored',
     )
     return null

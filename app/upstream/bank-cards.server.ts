@@ -9,19 +9,19 @@ import { flow } from './flow.server'
 type In<K extends keyof typeof api> = InputOf<(typeof api)[K]>
 
 export const banksFlow = (request: Request, context: AppLoadContext) =>
-  flow(fallback.bankCards, () => callApi(request, context, api.banks, {}))
+  flow(context, fallback.bankCards, () => callApi(request, context, api.banks, {}))
 
 export const bankCardsFlow = (request: Request, context: AppLoadContext) =>
-  flow(fallback.bankCards, () => callApi(request, context, api.list, {}))
+  flow(context, fallback.bankCards, () => callApi(request, context, api.list, {}))
 
 export const addBankCardFlow = (request: Request, context: AppLoadContext, body: In<'add'>) =>
-  flow(fallback.addBankCard, () => callApi(request, context, api.add, body))
+  flow(context, fallback.addBankCard, () => callApi(request, context, api.add, body))
 
 export const removeBankCardFlow = (request: Request, context: AppLoadContext, body: In<'remove'>) =>
-  flow(fallback.removeBankCard, () => callApi(request, context, api.remove, body))
+  flow(context, fallback.removeBankCard, () => callApi(request, context, api.remove, body))
 
 export const setDefaultBankCardFlow = (request: Request, context: AppLoadContext, body: In<'setDefault'>) =>
-  flow(fallback.bankCards, () => callApi(request, context, api.setDefault, body))
+  flow(context, fallback.bankCards, () => callApi(request, context, api.setDefault, body))
 
 export const resolveBankCardFlow = (request: Request, context: AppLoadContext, body: In<'resolve'>) =>
-  flow(fallback.addBankCard, () => callApi(request, context, api.resolve, body))
+  flow(context, fallback.addBankCard, () => callApi(request, context, api.resolve, body))

@@ -7,7 +7,7 @@ import { flow } from './flow.server'
 
 /** The gift-card catalogue (DESIGN §3 "Catalogue", public calls), one flow per contract call. */
 export const giftCardListFlow = (request: Request, context: AppLoadContext) =>
-  flow(M.catalogueFailed, async () => inOurOrder(await callApi(request, context, api.list, {})))
+  flow(context, M.catalogueFailed, async () => inOurOrder(await callApi(request, context, api.list, {})))
 
 /** Countries as sellers look for them (COUNTRIES' order: the United States first), not alphabetically. */
 const COUNTRY_ORDER = Object.keys(COUNTRIES)
@@ -20,15 +20,15 @@ function inOurOrder(brands: Brand[]): Brand[] {
 }
 
 export const giftCardRatesFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.rates> = {}) =>
-  flow(M.catalogueFailed, () => callApi(request, context, api.rates, query))
+  flow(context, M.catalogueFailed, () => callApi(request, context, api.rates, query))
 
 /** Home's featured cards for a visitor (a signed-in person's come with their user index: homeFlow). */
 export const featuredCardsFlow = (request: Request, context: AppLoadContext) =>
-  flow(M.catalogueFailed, () => callApi(request, context, api.featured, {}))
+  flow(context, M.catalogueFailed, () => callApi(request, context, api.featured, {}))
 
 /** The rate checker's catalogue (brands and the board), loaded by the browser after the page. */
 export const checkerCatalogueFlow = (request: Request, context: AppLoadContext) =>
-  flow(M.catalogueFailed, async () => {
+  flow(context, M.catalogueFailed, async () => {
     const [list, rates] = await Promise.all([callApi(request, context, api.list, {}), callApi(request, context, api.rates, {})])
     return { brands: inOurOrder(list), rates }
   })

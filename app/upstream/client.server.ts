@@ -131,7 +131,10 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
       const parsed = endpoint.data.safeParse(envelope.data)
       if (!parsed.success) {
         // The api and this web disagree about the contract: ours to fix, so it is logged.
-        logger.error({ path: endpoint.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
+        logger.error(
+          { path: endpoint.path, issues: parsed.error.issues.slice(0, 3), requestId: options.requestId },
+          'api answer does not fit the contract',
+        )
         throw new UpstreamError('unknown', M.unknown, { status: 200, code: envelope.code })
       }
       return { ...envelope, data: parsed.data }

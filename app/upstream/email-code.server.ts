@@ -46,7 +46,7 @@ async function ownAddress(request: Request, context: AppLoadContext): Promise<Fl
   const { session } = await requireToken(request)
   const cached = session.get('login_email')
   if (cached) return { success: true, data: cached }
-  return flow(flowFallbacks.sendCode, async () => (await callApi(request, context, profileApi.index, {})).userInfo?.email ?? '')
+  return flow(context, flowFallbacks.sendCode, async () => (await callApi(request, context, profileApi.index, {})).userInfo?.email ?? '')
 }
 
 /**

@@ -1,4 +1,4 @@
-import { json } from '@remix-run/node'
+import { json, type AppLoadContext } from '@remix-run/node'
 import { logger } from '~/utils/logger.server'
 import { UpstreamError, type UpstreamErrorKind } from './client.server'
 
@@ -21,13 +21,14 @@ export type FlowFailure = {
 }
 export type FlowResult<T> = { success: true; data: T } | FlowFailure
 
-export async function flow<T>(fallback: string, run: () => Promise<T>): Promise<FlowResult<T>> {
+/** `context`: the request's, so the line a bug logs carries its request id. */
+export async function flow<T>(context: Pick<AppLoadContext, 'requestId'>, fallback: string, run: () => Promise<T>): Promise<FlowResult<T>> {
   try {
     return { success: true, data: await run() }
   } catch (error) {
     if (error instanceof Response) throw error
     // Anything but the api's answer is our bug, not the user's: log it.
-    if (!(error instanceof UpstreamError)) logger.error({ err: error }, 'flow failed')
+    if (!(error instanceof UpstreamError)) logger.error({ err: error, requestId: context.requestId }, 'flow failed')
     const message = error instanceof Error ? error.message.trim() : ''
     if (!(error instanceof UpstreamError)) return { success: false, msg: message || fallback }
     const { code, kind, status, retryAfter } = error

@@ -7,7 +7,7 @@ import { flow } from './flow.server'
 
 /** Messages (DESIGN §3 "Messages"; the Notifications screen), one flow per contract call. */
 export const messagePageFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.pageMessage>) =>
-  flow(N.loadFailed, () => callApi(request, context, api.pageMessage, query))
+  flow(context, N.loadFailed, () => callApi(request, context, api.pageMessage, query))
 
 export const readMessageFlow = (request: Request, context: AppLoadContext, body: ReadMessageBody) =>
-  flow(N.readFailed, () => callApi(request, context, api.readMessage, body))
+  flow(context, N.readFailed, () => callApi(request, context, api.readMessage, body))

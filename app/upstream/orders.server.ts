@@ -9,17 +9,17 @@ import { flow, loaded } from './flow.server'
 
 /** Orders (DESIGN §3 "Orders"), one flow per contract call. */
 export const sellFlow = (request: Request, context: AppLoadContext, body: SellBody) =>
-  flow(M.sellFailed, () => callApi(request, context, api.sell, body))
+  flow(context, M.sellFailed, () => callApi(request, context, api.sell, body))
 
 export const orderPageFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.page>) =>
-  flow(M.ordersFailed, () => callApi(request, context, api.page, query))
+  flow(context, M.ordersFailed, () => callApi(request, context, api.page, query))
 
 export const orderDetailFlow = (request: Request, context: AppLoadContext, id: string) =>
-  flow(M.orderFailed, () => callApi(request, context, api.detail, { id }))
+  flow(context, M.orderFailed, () => callApi(request, context, api.detail, { id }))
 
 /** The person's moves on their own order: cancel (pending), accept or decline (proposed). */
 export const orderMoveFlow = (request: Request, context: AppLoadContext, move: 'cancel' | 'accept' | 'decline', id: string) =>
-  flow(M.moveFailed, () => callApi(request, context, api[move], { id }))
+  flow(context, M.moveFailed, () => callApi(request, context, api[move], { id }))
 
 /** What an order id in a URL may look like before it is worth asking the api. */
 export const plausibleOrderId = (id: string) => /^[\w-]{1,64}$/.test(id)
@@ -42,6 +42,6 @@ export async function loadOrder(request: Request, context: AppLoadContext, id: s
  */
 export async function orderTimeZone(request: Request, context: AppLoadContext): Promise<string> {
   // The page's own user index (the root asks the same; the request memo makes it one call).
-  const index = await flow('', () => callApi(request, context, profileApi.index, {}))
+  const index = await flow(context, '', () => callApi(request, context, profileApi.index, {}))
   return (index.success && index.data.wallet?.timeZone) || 'Africa/Lagos'
 }

@@ -6,7 +6,7 @@ import { flow } from './flow.server'
 
 /** The withdrawal PIN (DESIGN §3 setPin, resetPin), one flow per contract call. */
 export const setPinFlow = (request: Request, context: AppLoadContext, body: SetPinBody) =>
-  flow(fallback.setPin, () => callApi(request, context, api.setPin, body))
+  flow(context, fallback.setPin, () => callApi(request, context, api.setPin, body))
 
 export const resetPinFlow = (request: Request, context: AppLoadContext, body: ResetPinBody) =>
-  flow(fallback.resetPin, () => callApi(request, context, api.resetPin, body))
+  flow(context, fallback.resetPin, () => callApi(request, context, api.resetPin, body))

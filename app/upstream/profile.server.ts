@@ -7,7 +7,7 @@ import { flow } from './flow.server'
 
 /** The signed-in person's profile (SPEC §7 /v1/user/setInfo; the root reads the index for every page: loadSessionUser). */
 export const updateProfileFlow = (request: Request, context: AppLoadContext, body: SetInfoBody) =>
-  flow(fallback.updateProfile, () => callApi(request, context, api.setInfo, body))
+  flow(context, fallback.updateProfile, () => callApi(request, context, api.setInfo, body))
 
 /**
  * A signed-in person's Home: the featured cards, open orders and tasks that come with their user
@@ -15,7 +15,7 @@ export const updateProfileFlow = (request: Request, context: AppLoadContext, bod
  * request memo, so Home costs one api call.
  */
 export const homeFlow = (request: Request, context: AppLoadContext) =>
-  flow(sellingMessages.catalogueFailed, async () => {
+  flow(context, sellingMessages.catalogueFailed, async () => {
     const index = await callApi(request, context, api.index, {})
     return { featured: index.giftCardList, openOrders: index.openOrders, tasks: index.taskInfos }
   })

@@ -35,7 +35,7 @@ async function nonEmpty(stream: AsyncIterable<Uint8Array>): Promise<AsyncIterabl
 
 /** The form, and the proof photo uploaded as this reviewer when one came with it. */
 async function readDecision(request: Request, context: AppLoadContext, staff: SignedInStaff) {
-  if (!isMultipart(request)) return { form: await readSmallForm(request), proof: undefined }
+  if (!isMultipart(request)) return { form: await readSmallForm(context, request), proof: undefined }
   const { form, files } = await readMultipart(
     request,
     { files: 1, fileBytes: MAX_UPLOAD_BYTES, fields: 40, fieldBytes: 2048 },

@@ -22,11 +22,11 @@ let timer: ReturnType<typeof setTimeout> | null = null
 let draining: Promise<void> | null = null
 
 /** Revoke `token` once the api answers. */
-export function queueRevoke(token: string, clientIp?: string, now = Date.now()) {
+export function queueRevoke(token: string, clientIp?: string, now = Date.now(), requestId?: string) {
   waiting.delete(token)
   if (waiting.size >= MAX_WAITING) waiting.delete(waiting.keys().next().value!)
   waiting.set(token, { since: now, tries: 0, dueAt: now + FIRST_WAIT_MS, clientIp })
-  logger.warn({ waiting: waiting.size }, 'sign-out queued: the api did not answer')
+  logger.warn({ waiting: waiting.size, requestId }, 'sign-out queued: the api did not answer')
   schedule()
 }
 

@@ -59,11 +59,12 @@ export const staffFlow = <E extends Endpoint>(
   context: AppLoadContext,
   endpoint: E,
   input: InputOf<E>,
-): Promise<FlowResult<DataOf<E>>> => flow(consoleMessages.failed, () => callStaff(request, context, endpoint, input))
+): Promise<FlowResult<DataOf<E>>> => flow(context, consoleMessages.failed, () => callStaff(request, context, endpoint, input))
 
 /** Sign-in (no session yet): calls without a Bearer token. */
 const publicStaffCall = <E extends Endpoint>(context: AppLoadContext, request: Request, endpoint: E, input: InputOf<E>) =>
   flow(
+    context,
     consoleMessages.failed,
     async () => (await upstream.call(endpoint, input, { clientIp: context.clientAddress, device: deviceOf(request) })).data,
   )

@@ -6,4 +6,4 @@ import { flow } from './flow.server'
 
 /** The public settings Help & Support quotes (/v1/support/info), as the Withdraw screen applies them. */
 export const supportInfoFlow = (request: Request, context: AppLoadContext) =>
-  flow(M.infoFailed, () => callApi(request, context, api.info, {}))
+  flow(context, M.infoFailed, () => callApi(request, context, api.info, {}))

@@ -12,10 +12,10 @@ import { flow } from './flow.server'
  * on Home, Account or Rewards costs no extra api call.
  */
 export const tasksFlow = (request: Request, context: AppLoadContext) =>
-  flow(T.loadFailed, async () => (await callApi(request, context, profileApi.index, {})).taskInfos)
+  flow(context, T.loadFailed, async () => (await callApi(request, context, profileApi.index, {})).taskInfos)
 
 export const claimTaskFlow = (request: Request, context: AppLoadContext, body: GetTaskRewardBody) =>
-  flow(T.claimFailed, () => callApi(request, context, api.getTaskReward, body))
+  flow(context, T.claimFailed, () => callApi(request, context, api.getTaskReward, body))
 
 /** The Claim button's form (here, not in the route: the screen then loads no zod). */
 export const claimTaskForm = z.object({ taskId: taskIdField })

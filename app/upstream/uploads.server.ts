@@ -148,53 +148,81 @@ function uploadFlow(
   photo: AsyncIterable<Uint8Array>,
   signal?: AbortSignal,
 ): Promise<FlowResult<UploadData>> {
-  return flow(variant.fallback, async () => {
-    const boundary = `----cardlane-${randomBytes(12).toString('hex')}`
-    let tooLarge = false
-    // Read by hand, so that stopping the upload does not end the photo (readToEnd decides).
-    const source = photo[Symbol.asyncIterator]()
-    async function* body() {
-      yield Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${UPLOAD_FIELD}"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      )
-      let size = 0
-      for (let next = await source.next(); !next.done; next = await source.next()) {
-        size += next.value.length
-        if (size > variant.maxBytes) {
-          tooLarge = true
-          throw new PhotoTooLarge()
-        }
-        yield next.value
+  return flow(context, variant.fallback, () => observed(context, variant.path, () => sendPhoto(variant, request, context, photo, signal)))
+}
+
+/**
+ * How an upload ended, for the web's metrics as every other api call (client.server.ts): its
+ * contract path, `ok` or the failure's kind, how long it took. A thrown Response is the 401 path.
+ */
+async function observed<T>(context: AppLoadContext, path: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now()
+  const report = (outcome: string) => context.observeUpstream(path, outcome, (performance.now() - started) / 1000)
+  try {
+    const result = await run()
+    report('ok')
+    return result
+  } catch (error) {
+    report(error instanceof UpstreamError ? error.kind : error instanceof Response ? 'expired' : 'unknown')
+    throw error
+  }
+}
+
+async function sendPhoto(
+  variant: UploadVariant,
+  request: Request,
+  context: AppLoadContext,
+  photo: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<UploadData> {
+  const boundary = `----cardlane-${randomBytes(12).toString('hex')}`
+  let tooLarge = false
+  // Read by hand, so that stopping the upload does not end the photo (readToEnd decides).
+  const source = photo[Symbol.asyncIterator]()
+  async function* body() {
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${UPLOAD_FIELD}"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    )
+    let size = 0
+    for (let next = await source.next(); !next.done; next = await source.next()) {
+      size += next.value.length
+      if (size > variant.maxBytes) {
+        tooLarge = true
+        throw new PhotoTooLarge()
       }
-      yield Buffer.from(`\r\n--${boundary}--\r\n`)
+      yield next.value
     }
-    let status: number
-    let text: string
-    try {
-      ;({ status, text } = await postStream(
-        apiUrl(variant.path),
-        {
-          ...(await apiHeaders(request, context, variant.staffToken)),
-          accept: 'application/json',
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-        },
-        body(),
-        deadline(signal),
-      ))
-    } catch (error) {
-      if (tooLarge) throw new UpstreamError('refused', variant.tooLarge.msg, { code: variant.tooLarge.code })
-      throw fromThrown(error)
-    } finally {
-      await finish(source, variant.readToEnd)
-    }
-    const envelope = await answered(request, () => fromResponse<unknown>(status, text), variant.staffToken !== undefined)
-    const parsed = uploadData.safeParse(envelope.data)
-    if (!parsed.success) {
-      logger.error({ path: variant.path, issues: parsed.error.issues.slice(0, 3) }, 'api answer does not fit the contract')
-      throw new UpstreamError('unknown', transportMessages.unknown, { status })
-    }
-    return parsed.data
-  })
+    yield Buffer.from(`\r\n--${boundary}--\r\n`)
+  }
+  let status: number
+  let text: string
+  try {
+    ;({ status, text } = await postStream(
+      apiUrl(variant.path),
+      {
+        ...(await apiHeaders(request, context, variant.staffToken)),
+        accept: 'application/json',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body(),
+      deadline(signal),
+    ))
+  } catch (error) {
+    if (tooLarge) throw new UpstreamError('refused', variant.tooLarge.msg, { code: variant.tooLarge.code })
+    throw fromThrown(error)
+  } finally {
+    await finish(source, variant.readToEnd)
+  }
+  const envelope = await answered(request, () => fromResponse<unknown>(status, text), variant.staffToken !== undefined)
+  const parsed = uploadData.safeParse(envelope.data)
+  if (!parsed.success) {
+    logger.error(
+      { path: variant.path, issues: parsed.error.issues.slice(0, 3), requestId: context.requestId },
+      'api answer does not fit the contract',
+    )
+    throw new UpstreamError('unknown', transportMessages.unknown, { status })
+  }
+  return parsed.data
 }
 
 /** After an upload: the rest of the photo read away (readToEnd), or the photo ended at once. */

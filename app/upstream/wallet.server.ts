@@ -7,7 +7,7 @@ import { flow } from './flow.server'
 
 /** The wallet (DESIGN §3 /v1/wallet/info; the Wallet screen's /v1/wallet/overview), one flow per call a screen makes. */
 export const walletInfoFlow = (request: Request, context: AppLoadContext) =>
-  flow(fallback.wallet, () => callApi(request, context, api.info, {}))
+  flow(context, fallback.wallet, () => callApi(request, context, api.info, {}))
 
 export const walletOverviewFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.overview>) =>
-  flow(fallback.wallet, () => callApi(request, context, api.overview, query))
+  flow(context, fallback.wallet, () => callApi(request, context, api.overview, query))

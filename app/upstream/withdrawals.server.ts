@@ -7,10 +7,10 @@ import { flow, loaded } from './flow.server'
 
 /** Withdrawals (DESIGN §3 /v1/withdraw), one flow per contract call. */
 export const createWithdrawalFlow = (request: Request, context: AppLoadContext, body: CreateWithdrawalBody) =>
-  flow(fallback.withdraw, () => callApi(request, context, api.create, body))
+  flow(context, fallback.withdraw, () => callApi(request, context, api.create, body))
 
 export const withdrawalDetailFlow = (request: Request, context: AppLoadContext, id: string) =>
-  flow(fallback.withdrawal, () => callApi(request, context, api.detail, { id }))
+  flow(context, fallback.withdrawal, () => callApi(request, context, api.detail, { id }))
 
 /**
  * A withdrawal for a screen, or a 404: another person's, an unknown id and a malformed one are

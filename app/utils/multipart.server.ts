@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { json } from '@remix-run/node'
+import { json, type AppLoadContext } from '@remix-run/node'
 import busboy from 'busboy'
 import { FORM_MAX_BYTES } from './form-parse.server'
 import { readForm } from './form.server'
@@ -152,7 +152,7 @@ export function readMultipart<T>(
  * `streamed`): read within the limit of every other form, then as every form is (readForm). Past
  * it: 413, the rest of the body unread.
  */
-export async function readSmallForm(request: Request): Promise<FormData> {
+export async function readSmallForm(context: Pick<AppLoadContext, 'requestId'>, request: Request): Promise<FormData> {
   const max = FORM_MAX_BYTES
   const tooLarge = () => json({ message: accessMessages.tooLarge }, { status: 413, headers: refusedBodyHeaders })
   if (Number(request.headers.get('content-length') ?? 0) > max) throw tooLarge()
@@ -178,5 +178,8 @@ export async function readSmallForm(request: Request): Promise<FormData> {
   }
   const headers = new Headers(request.headers)
   headers.delete('content-length')
-  return readForm(new Request(request.url, { method: request.method, headers, body: size ? Buffer.concat(chunks, size) : undefined }))
+  return readForm(
+    context,
+    new Request(request.url, { method: request.method, headers, body: size ? Buffer.concat(chunks, size) : undefined }),
+  )
 }

@@ -4,7 +4,7 @@
 // test: it measures and reports, it fails only when it cannot measure. 127.0.0.1 only; every loop
 // is bounded in time (the whole run takes about ten minutes).
 //
-//   npm run bench [-- --only lighthouse,first-visit,screens,capacity,memory,ledger] [--db sqlite,postgres]
+//   npm run bench [-- --only lighthouse,first-visit,screens,capacity,memory,ledger,restore] [--db sqlite,postgres]
 //                 [--heap] [--no-write | --write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]
 // A whole run writes docs/performance.md (--no-write: not); a run of some parts only with --write.
 //   npm run bench -- --cost …      page CPU against the reference on a running app (scripts/bench.mjs --cost)
@@ -19,6 +19,7 @@ import { ledgerBudgets } from './ledger.mjs'
 import { arg, flag, list, loadAverage, machine, root } from './lib.mjs'
 import { lighthouseBudgets } from './lighthouse.mjs'
 import { memoryBudgets } from './memory.mjs'
+import { restoreBudgets } from './restore.mjs'
 import { screenBudgets } from './screens.mjs'
 
 // The older modes, on an app already running: handed to scripts/bench.mjs as they were.
@@ -28,7 +29,7 @@ if (flag('cost') || flag('latency')) {
   process.exit(result.status ?? 1)
 }
 
-const PARTS = ['lighthouse', 'first-visit', 'screens', 'capacity', 'memory', 'ledger']
+const PARTS = ['lighthouse', 'first-visit', 'screens', 'capacity', 'memory', 'ledger', 'restore']
 const only = list('only', PARTS.join(','))
 const dbs = list('db', 'sqlite,postgres')
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`--only: unknown part ${p} (one of ${PARTS.join(', ')})`)
@@ -57,7 +58,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 try {
-  const needsApp = only.some((p) => p !== 'ledger')
+  const needsApp = only.some((p) => p !== 'ledger' && p !== 'restore')
   if (needsApp) ensureBuild()
   if (wants('capacity')) {
     reference = await startReference()
@@ -101,6 +102,10 @@ try {
   if (wants('ledger')) {
     section('The ledger below the PIN hash')
     rows.push(...(await ledgerBudgets(dbs, { seconds: Math.min(30, Number(arg('ledger-seconds', 10))) })))
+  }
+  if (wants('restore')) {
+    section('Restoring a backup (npm run ops -- backup, then restore into a fresh database)')
+    rows.push(...(await restoreBudgets(dbs)))
   }
 } finally {
   for (const s of stacks) await s.stop().catch(() => undefined)

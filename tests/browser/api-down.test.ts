@@ -61,6 +61,10 @@ for (const js of [true, false]) {
       await expect.poll(() => page.title()).toBe('Service unavailable - Cardlane')
       await expect.poll(() => page.getByRole('heading', { name: 'We cannot reach our service right now' }).isVisible()).toBe(true)
       await expect.poll(() => page.getByText(transportMessages.refused).isVisible()).toBe(true)
+      // The reference to quote to support is this answer's request id, still there once the page has hydrated.
+      const id = (await res?.headerValue('x-request-id')) ?? 'missing'
+      if (js) await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
+      await expect.poll(() => page.getByText(`Reference: ${id}`).isVisible()).toBe(true)
 
       process.env.API_BASE_URL = app.api.url
       await page.getByRole('link', { name: 'Retry' }).click()
@@ -80,5 +84,7 @@ it('a signed-in person moving from a page that rendered to one that needs the ap
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click()
   await expect.poll(() => page.getByRole('heading', { name: 'We cannot reach our service right now' }).isVisible()).toBe(true)
   await expect.poll(() => page.getByRole('link', { name: 'Retry' }).isVisible()).toBe(true)
+  // The failing request was not the document's: its id is not known here, so none is shown rather than a wrong one.
+  expect(await page.getByText('Reference:').count()).toBe(0)
   await context.close()
 })

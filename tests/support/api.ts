@@ -45,6 +45,8 @@ export type TestApi = {
   deps: RunningApi['deps']
   db: RunningApi['db']
   dbKind: RunningApi['dbKind']
+  /** The throw-away database's DATABASE_URL, for tools that open it themselves (npm run ops -- backup). */
+  databaseUrl: string
   /** Every mail the api sent, in order (to, subject, text, codeType for code mails). */
   mails: Mail[]
   /** The newest 6-digit code mailed to `email` (of `type`, if given); throws if there is none. */
@@ -152,6 +154,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     deps: api.deps,
     db: api.db,
     dbKind: api.dbKind,
+    databaseUrl: database.url,
     mails: mailer.mails,
     clock,
     hashCost,

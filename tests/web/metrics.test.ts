@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as upload from '~/routes/file.upload'
+import { createLoadContext } from '../../server/load-context'
 import { createWebMetrics, routePatterns, type WebMetrics } from '../../server/metrics'
 import { seedUser } from '../support/api'
-import { newEmail, useTestApi } from '../support/kit'
-import { signedInJar } from '../support/web'
+import { newEmail } from '../support/kit'
+import { jpeg, useSellingApi } from '../support/selling'
+import { call, ORIGIN, signedInJar } from '../support/web'
 import { startWeb, testBuild, type RunningWeb } from './web-app'
 
 /**
  * The web's own metrics (decision 022): time to answer by route pattern, and every api call's
  * latency and failures by contract path. Labels name routes and outcomes, never a person.
  */
-const api = useTestApi()
+const api = useSellingApi({ web: true })
 let metrics: WebMetrics
 let web: RunningWeb
 beforeAll(async () => {
@@ -57,5 +60,29 @@ describe('web metrics', () => {
     expect(text).toMatch(/upstream_call_duration_seconds_count\{call="\/v1\/user\/index",outcome="ok"\} [1-9]/)
     expect(text).toMatch(/upstream_call_errors_total\{call="\/v1\/user\/index",kind="expired"\} [1-9]/)
     for (const secret of [email, encodeURIComponent(email), user.id, token, 'redirectTo']) expect(text, secret).not.toContain(secret)
+  })
+
+  it('counts photo uploads (multipart to the api) by contract path: success, refusal and an ended session', async () => {
+    const own = createWebMetrics(testBuild())
+    const { token } = await seedUser(api, { email: newEmail('metrics-upload') })
+    const jar = await signedInJar(token)
+    const send = async (bytes: Uint8Array, cookie: string) => {
+      const body = new FormData()
+      body.append('file', new Blob([bytes], { type: 'image/jpeg' }), 'ada@example.com card.jpg')
+      const request = new Request(new URL('/file/upload', ORIGIN), { method: 'POST', body, headers: { Cookie: cookie } })
+      const context = createLoadContext({ clientAddress: '127.0.0.1', bodyLimit: 12 * 1024 * 1024, observeUpstream: own.upstream })
+      return call(upload.action, request, {}, undefined, context)
+    }
+    const sent = await send(await jpeg(320, 200), jar.header())
+    expect(sent.status).toBe(200)
+    const { fileId } = await sent.json()
+    expect((await send(new TextEncoder().encode('%PDF-1.7 not a photo'), jar.header())).status).toBe(400)
+    await send(await jpeg(320, 200), (await signedInJar('f'.repeat(43))).header())
+
+    const text = await own.registry.metrics()
+    expect(text).toMatch(/upstream_call_duration_seconds_count\{call="\/v1\/file\/upload",outcome="ok"\} 1\b/)
+    expect(text).toMatch(/upstream_call_errors_total\{call="\/v1\/file\/upload",kind="refused"\} 1\b/)
+    expect(text).toMatch(/upstream_call_errors_total\{call="\/v1\/file\/upload",kind="expired"\} 1\b/)
+    for (const secret of [fileId, token, 'ada@example.com', 'card.jpg']) expect(text, secret).not.toContain(secret)
   })
 })

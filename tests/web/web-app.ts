@@ -33,6 +33,8 @@ const ROUTES = [
   ['routes/test.slow-stream', 'root', 'test/slow-stream', false, { loader: slowStream }],
   // Test only: an answer with two cookies, a type without charset and a header helmet set too.
   ['routes/test.headers', 'root', 'test/headers', false, { loader: manyHeaders }],
+  // Test only: a page whose loader has a bug (its message must stay on the server).
+  ['routes/test.fault', 'root', 'test/fault', false, { loader: faulty, default: () => null }],
   // Test only: the URL and the load context a loader is given.
   ['routes/test.context', 'root', 'test/context', false, { loader: seenByLoader, action: seenByLoader }],
 ] as const
@@ -60,6 +62,12 @@ async function slowStream() {
     },
   })
   return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+}
+
+/** The message of a bug: what a page must never show (TEST_FAULT_MESSAGE). */
+export const TEST_FAULT_MESSAGE = 'database password hunter2 at /srv/cardlane/secret.ts'
+function faulty(): never {
+  throw new Error(TEST_FAULT_MESSAGE)
 }
 
 function seenByLoader({ request, context }: { request: Request; context: AppLoadContext }) {

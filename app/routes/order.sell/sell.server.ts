@@ -143,7 +143,7 @@ async function readSellForm(
   context: AppLoadContext,
   signedIn: boolean,
 ): Promise<{ form: FormData; photoErrors: Record<string, string[]> }> {
-  if (!isMultipart(request)) return { form: await readSmallForm(request), photoErrors: {} }
+  if (!isMultipart(request)) return { form: await readSmallForm(context, request), photoErrors: {} }
   const { form, files } = await readMultipart(
     request,
     { files: MAX_CARDS_PER_ORDER * MAX_IMAGES_PER_CARD, fileBytes: 5 * 1024 * 1024, fields: 100, fieldBytes: 4096 },
