@@ -109,8 +109,8 @@ export const Refusals = {
   TASK_NOT_DONE: { code: 4311, msg: 'Finish the task first' },
   /** The reward of this task was already credited. */
   TASK_ALREADY_CLAIMED: { code: 4312, msg: 'You already claimed this reward' },
-  /** No such message among the person's own (someone else's id, or an unknown one). */
-  MESSAGE_NOT_FOUND: { code: 4301, msg: 'Message not found' },
+  /** No such notification among the person's own (someone else's id, or an unknown one). */
+  NOTIFICATION_NOT_FOUND: { code: 4301, msg: 'This notification was not found' },
   /** Account deletion confirmed with a wrong password (counted with failed sign-ins of the address). */
   DELETE_WRONG_PASSWORD: { code: 4320, msg: 'Wrong password. Your account was not deleted' },
   /** Money is still available in the wallet; the msg says how much. */

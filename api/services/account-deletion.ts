@@ -120,7 +120,7 @@ export async function delAccount(deps: ApiDeps, user: User, body: DelAccountBody
         targetId: user.id,
         // Counts only: the audit log is kept, so it must not keep what was erased.
         before: { confirmedWith: body.password !== undefined ? 'password' : 'code', googleLinked: user.google_sub !== null },
-        after: { bankCardsErased: result.bankCards, messagesDeleted: result.messages, photosDeleted: result.uploadKeys.length },
+        after: { bankCardsErased: result.bankCards, notificationsDeleted: result.notifications, photosDeleted: result.uploadKeys.length },
       },
       now,
     )

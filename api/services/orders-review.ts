@@ -8,7 +8,7 @@ import { refuse } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { audit } from '../models/audit-log'
 import { findBrand } from '../models/catalogue'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { findProofFor } from '../models/uploads'
 import { findUserById } from '../models/users'
@@ -118,7 +118,7 @@ export async function claimOrder(deps: SellingDeps, actor: string, id: string): 
     if (current.status === 'pending') {
       const brand = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
       await orders.addOrderEvent(trx, { orderId: id, status: 'reviewing', actor: 'operator', note: null }, now)
-      await addMessage(
+      await addNotification(
         trx,
         {
           userId: current.user_id,
@@ -145,7 +145,7 @@ export async function completeOrder(deps: SellingDeps, actor: string, body: { id
   const row = await transition(deps, { id: body.id, move: 'complete', actor }, async (trx, o, brand) => ({
     patch: { settled_payout: o.quoted_payout, operator_note: body.note ?? null },
     note: `Paid ${money(o, o.quoted_payout)}`,
-    message: {
+    notification: {
       title: 'Order completed',
       content: `Your ${brand} order ${o.order_no} is complete: ${money(o, o.quoted_payout)}, the full quote, is in your wallet.${body.note ? ` ${body.note}` : ''}`,
     },
@@ -181,7 +181,7 @@ export async function proposeOrder(
     return {
       patch: { proposed_payout: proposed, proposal_reason: body.reason, proposed_at: now, operator_note: body.reason },
       note: body.reason,
-      message: {
+      notification: {
         title: 'A lower payout is offered',
         content: `We can pay ${money(o, proposed)} instead of ${money(o, o.quoted_payout)} for your ${brand} order ${o.order_no}: ${body.reason}. Open the order to accept or decline it.`,
       },
@@ -211,7 +211,7 @@ export async function rejectOrder(
     return {
       patch: { reason_code: body.reasonCode, operator_note: body.note ?? null, proof_image_id: proofImageId ?? null, settled_payout: 0 },
       note: body.note ? `${reason}. ${body.note}` : reason,
-      message: {
+      notification: {
         title: 'Order rejected',
         content: `Your ${brand} order ${o.order_no} was rejected: ${reason}.${body.note ? ` ${body.note}` : ''} Open the order for the details.`,
       },

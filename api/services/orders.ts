@@ -27,7 +27,7 @@ import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
 import { findBrand, listBrands } from '../models/catalogue'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { ownUploadIds } from '../models/uploads'
 import { recordFirstSuccessfulOrder } from './analytics'
@@ -38,7 +38,7 @@ import { credit, requestDigest } from './ledger'
  * Orders (contract/orders.ts): the sale with its locked quote, what the person sees, and every
  * move of the state machine. A move is one write transaction: the guarded status change, its
  * event on the timeline, the money (through the ledger), the audit entry (operators) and the
- * message to the person — all or nothing.
+ * notification to the person — all or nothing.
  */
 
 const MINUTE = 60_000
@@ -276,7 +276,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
         cards.flatMap((card, i) => (fingerprints[i] ? [{ code_hmac: fingerprints[i], order_card_id: card.id, created_at: now }] : [])),
       )
       await orders.addOrderEvent(trx, { orderId: order.id, status: 'pending', actor: 'you', note: null }, now)
-      await addMessage(
+      await addNotification(
         trx,
         {
           userId: user.id,
@@ -386,7 +386,7 @@ type MoveWork = (
   patch: Updateable<OrdersTable>
   /** On the timeline. */
   note: string | null
-  message: { title: string; content: string }
+  notification: { title: string; content: string }
   /** More work in the same transaction, after the status changed (money, cards, analytics). */
   after?: (next: OrderRow) => Promise<void>
 }>
@@ -411,7 +411,7 @@ export async function transition(
     const decision = rule.by === 'operator' && rule.from === 'reviewing'
     if (decision && !holdsClaim(current, o.actor, now)) throw refuse(Refusals.ORDER_CLAIM_NEEDED)
     const brandName = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
-    const { patch, note, message, after } = await work(trx, current, brandName)
+    const { patch, note, notification, after } = await work(trx, current, brandName)
     if (!(await orders.moveOrder(trx, current.id, rule.from, { ...patch, status: rule.to }, now, decision ? o.actor : undefined))) {
       throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
     }
@@ -425,7 +425,7 @@ export async function transition(
         now,
       )
     }
-    await addMessage(trx, { userId: current.user_id, kind: 'order', refId: current.id, ...message }, now)
+    await addNotification(trx, { userId: current.user_id, kind: 'order', refId: current.id, ...notification }, now)
     return next
   })
 }
@@ -457,7 +457,7 @@ export async function cancelOrder(deps: SellingDeps, user: User, id: string): Pr
   const row = await transition(deps, { id, move: 'cancel', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
     patch: { settled_payout: 0 },
     note: null,
-    message: {
+    notification: {
       title: 'Order cancelled',
       content: `You cancelled your ${brand} order ${o.order_no}. Its cards were not redeemed, and their codes can be sold again.`,
     },
@@ -474,7 +474,7 @@ export async function acceptOrder(deps: SellingDeps, user: User, id: string): Pr
   const row = await transition(deps, { id, move: 'accept', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
     patch: { settled_payout: o.proposed_payout },
     note: `You accepted ${money(o, o.proposed_payout)}`,
-    message: {
+    notification: {
       title: 'Order completed',
       content: `You accepted ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. It is in your wallet now.`,
     },
@@ -490,7 +490,7 @@ export async function declineOrder(deps: SellingDeps, user: User, id: string): P
   const row = await transition(deps, { id, move: 'decline', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
     patch: { settled_payout: 0 },
     note: 'You declined the lower payout',
-    message: {
+    notification: {
       title: 'Offer declined',
       content: `You declined ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. The order is closed, the cards were not redeemed, and nothing was credited.`,
     },

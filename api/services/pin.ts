@@ -6,7 +6,7 @@ import type { PinState } from '#contract/wallet'
 import type { User, WithdrawalPinRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import { findPin, insertPin, recordPinResult, releasePinMutex, replacePin, takePinMutex } from '../models/pins'
 import { useVerifyCode } from './verify-codes'
 
@@ -102,7 +102,7 @@ export async function setPin(deps: ApiDeps, user: User, body: SetPinBody): Promi
   const newHash = await hashPin(deps, body.pin)
   await withPin(deps, user.id, body.oldPin, async () => {
     await replacePin(deps.db, user.id, newHash, deps.now())
-    await addMessage(
+    await addNotification(
       deps.db,
       {
         userId: user.id,
@@ -121,7 +121,7 @@ export async function resetPin(deps: ApiDeps, user: User, body: ResetPinBody): P
   await useVerifyCode(deps, user.email, CodeType.RESET_PIN, body.verifyCode)
   const now = deps.now()
   await replacePin(deps.db, user.id, await hashPin(deps, body.pin), now, now + RESET_WAIT_MS)
-  await addMessage(
+  await addNotification(
     deps.db,
     {
       userId: user.id,

@@ -13,7 +13,7 @@ import { refuse } from '../lib/envelope'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
 import { findBankCard, findOwnBankCard, lockOwnBankCard } from '../models/bank-cards'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import { bankAccountKey, claimForRewards, rewardsCredited } from '../models/reward-bank-accounts'
 import { findUserById } from '../models/users'
 import {
@@ -186,7 +186,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
         if (err instanceof InsufficientFunds) throw refuse(Refusals.INSUFFICIENT_BALANCE)
         throw err
       }
-      await addMessage(
+      await addNotification(
         trx,
         {
           userId: user.id,
@@ -221,7 +221,7 @@ export async function withdrawalPage(deps: ApiDeps, user: User, q: { pageNum: nu
   return { list: await Promise.all(rows.map((r) => toWithdrawal(deps, r))), total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
-const STATUS_MESSAGES: Record<string, (w: WithdrawalRow, money: string, full: string) => { title: string; content: string }> = {
+const STATUS_NOTIFICATIONS: Record<string, (w: WithdrawalRow, money: string, full: string) => { title: string; content: string }> = {
   processing: (_w, money) => ({ title: 'Withdrawal processing', content: `We are sending ${money} to your bank now.` }),
   success: (w, money) => ({ title: 'Withdrawal paid', content: `${money} was paid to your bank. Reference: ${w.reference ?? ''}.` }),
   failed: (w, money) => ({
@@ -248,7 +248,7 @@ export type MoveFields = {
  * One move of a withdrawal inside the caller's write transaction: the status changes only from
  * `current.status` (false when another move won), with its timeline event, its ledger movement
  * (success: the hold leaves; failed: the hold returns; reversed: the full amount returns, once),
- * the audit entry and the message to the person.
+ * the audit entry and the notification to the person.
  */
 export async function applyMove(
   trx: Db,
@@ -303,13 +303,13 @@ export async function applyMove(
   }
   await audit(trx, { actor, action: `withdrawal.${to}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next }, now)
   const money = formatMoney(amount - Number(current.fee), current.currency)
-  await addMessage(
+  await addNotification(
     trx,
     {
       userId: current.user_id,
       kind: 'withdrawal',
       refId: current.id,
-      ...STATUS_MESSAGES[to](next, money, formatMoney(amount, current.currency)),
+      ...STATUS_NOTIFICATIONS[to](next, money, formatMoney(amount, current.currency)),
     },
     now,
   )
@@ -327,7 +327,7 @@ export const lockWithdrawal = (trx: Db, kind: ApiDeps['dbKind'], id: string) =>
 /**
  * An operator moves a withdrawal. Repeating the move it already made changes nothing; a finished
  * withdrawal never moves; success releases the hold, failed returns it to the balance — each in
- * the same transaction as the status change, the audit entry and the message to the person.
+ * the same transaction as the status change, the audit entry and the notification to the person.
  * A provider's payout is the worker's: an operator may only fail it before it is sent.
  */
 export async function updateWithdrawal(

@@ -1,6 +1,7 @@
 /**
- * Everything the web layer says about failures, in one place (SPEC §8, word for word),
- * so it can be checked against the specification and translated later.
+ * The web's catalogue of sentences a person reads ("messages" means only this, decision 028):
+ * SPEC §8's failure lines word for word, then each screen's own words, in one place so they can be
+ * checked against the specification and translated later.
  */
 export const transportMessages = {
   expired: 'Login expired, please login again',
@@ -231,7 +232,7 @@ export const cardStatusLabels = {
   declined: 'Declined',
 } as const satisfies Record<string, string>
 
-/** Notifications: the person's messages (the /notification screen, the bell and the tab's badge). */
+/** The notifications' words: the /notification screen, the bell and the tab's badge. */
 export const notificationMessages = {
   loadFailed: 'Failed to load your notifications, please try again later',
   readFailed: 'Failed to update your notifications, please try again later',
