@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { get } from './endpoint'
 import { currencyCode, formatMoney, MAX_AMOUNT, minorDigits, minorUnits } from './money'
+import { formatRefusal, Refusals } from './refusals'
 
 /**
  * The gift-card catalogue (DESIGN §3 "Catalogue"): brands, the countries each is bought from (with
@@ -113,6 +114,19 @@ export type CardTypeOffer = z.infer<typeof cardTypeOfferSchema>
  * Why a face value cannot be sold, as the sentence the person reads (the same on both sides), or
  * undefined when it can.
  */
+/** What UNKNOWN_CARD_TYPE names: the brand, the country and the type of card not bought there. */
+export const unknownCardTypeParams = (brand: string, country: string, cardType: string) => ({
+  brand,
+  country,
+  type: cardType === 'ecode' ? 'e-codes' : 'physical cards',
+})
+
+/** What FACE_VALUE_OUT_OF_RANGE names: the card's smallest and largest face value. */
+export const faceValueLimits = (offer: Pick<CardTypeOffer, 'minFaceValue' | 'maxFaceValue'>, currency: string) => ({
+  min: formatMoney(offer.minFaceValue, currency),
+  max: formatMoney(offer.maxFaceValue, currency),
+})
+
 export function faceValueProblem(
   offer: Pick<CardTypeOffer, 'minFaceValue' | 'maxFaceValue' | 'denominations'>,
   faceValue: number,
@@ -122,13 +136,13 @@ export function faceValueProblem(
     if (offer.denominations.includes(faceValue)) return undefined
     return {
       refusal: 'FACE_VALUE_NOT_LISTED' as const,
-      msg: `This card comes in ${offer.denominations.map((d) => formatMoney(d, currency)).join(', ')}. Choose one of them`,
+      msg: formatRefusal(Refusals.FACE_VALUE_NOT_LISTED, { values: offer.denominations.map((d) => formatMoney(d, currency)).join(', ') }),
     }
   }
   if (faceValue < offer.minFaceValue || faceValue > offer.maxFaceValue) {
     return {
       refusal: 'FACE_VALUE_OUT_OF_RANGE' as const,
-      msg: `The face value must be between ${formatMoney(offer.minFaceValue, currency)} and ${formatMoney(offer.maxFaceValue, currency)}`,
+      msg: formatRefusal(Refusals.FACE_VALUE_OUT_OF_RANGE, faceValueLimits(offer, currency)),
     }
   }
   return undefined

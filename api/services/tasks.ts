@@ -78,8 +78,7 @@ export async function getTaskReward(deps: ApiDeps, user: User, body: GetTaskRewa
   return writeTransaction(deps.db, deps.dbKind, async (trx) => {
     if (await findClaim(trx, user.id, task.id)) throw refuse(Refusals.TASK_ALREADY_CLAIMED)
     const facts = await taskFacts(trx, user.id)
-    if (Math.min(task.done(facts), task.target) < task.target)
-      throw refuse(Refusals.TASK_NOT_DONE, `${Refusals.TASK_NOT_DONE.msg}: ${task.title}`)
+    if (Math.min(task.done(facts), task.target) < task.target) throw refuse(Refusals.TASK_NOT_DONE, { task: task.title })
     const { heldByOther } = await claimForRewards(
       trx,
       user.id,

@@ -9,7 +9,7 @@ import type { User, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { dayBounds } from '../lib/day'
-import { refuse } from '../lib/envelope'
+import { refuse, refuseSaying } from '../lib/envelope'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
 import { findBankCard, findOwnBankCard, lockOwnBankCard } from '../models/bank-cards'
@@ -98,9 +98,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
   const card = await findOwnBankCard(deps.db, user.id, body.bankCardId)
   if (!card) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
   if (body.amount < wallet.withdrawMin) {
-    throw refuse(Refusals.BELOW_MINIMUM, `The smallest withdrawal is ${formatMoney(wallet.withdrawMin, wallet.currency)}`)
+    throw refuse(Refusals.BELOW_MINIMUM, { min: formatMoney(wallet.withdrawMin, wallet.currency) })
   }
-  if (body.amount <= wallet.withdrawFee) throw refuse(Refusals.AMOUNT_BELOW_FEE)
+  if (body.amount <= wallet.withdrawFee) throw refuse(Refusals.AMOUNT_BELOW_FEE, { fee: formatMoney(wallet.withdrawFee, wallet.currency) })
 
   const row = await withPin(deps, user.id, body.pin, async (pin) => {
     const now = deps.now()
@@ -108,7 +108,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       const until = new Intl.DateTimeFormat('en-GB', { timeZone: wallet.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(
         Number(pin.withdraw_blocked_until),
       )
-      throw refuse(Refusals.PIN_RECENTLY_RESET, `Your PIN was reset recently. For your safety, withdrawals open again on ${until}`)
+      throw refuse(Refusals.PIN_RECENTLY_RESET, { until })
     }
     return writeTransaction(deps.db, deps.dbKind, async (trx) => {
       const again = await findByRequestId(trx, user.id, body.requestId)
@@ -126,12 +126,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       }
       const { remaining } = await remainingToday(deps, trx, user.id, now)
       if (body.amount > remaining) {
-        throw refuse(
-          Refusals.OVER_DAILY_MAX,
-          remaining > 0
-            ? `You can withdraw up to ${formatMoney(remaining, wallet.currency)} more today`
-            : 'You have reached today’s withdrawal maximum. Try again tomorrow',
-        )
+        throw remaining > 0
+          ? refuse(Refusals.OVER_DAILY_MAX, { left: formatMoney(remaining, wallet.currency) })
+          : refuseSaying(Refusals.OVER_DAILY_MAX, 'You have reached today’s withdrawal maximum. Try again tomorrow')
       }
       if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
       const automatic = deps.payouts.name !== 'manual'
@@ -341,7 +338,7 @@ export async function updateWithdrawal(
     if (!current) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
     if (current.status === body.status) return current
     if (!WITHDRAWAL_MOVES[current.status as WithdrawalStatus].includes(body.status)) {
-      throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, `A ${current.status} withdrawal cannot become ${body.status}`)
+      throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, { from: current.status, to: body.status })
     }
     if (current.payout_provider !== null && !(body.status === 'failed' && current.payout_sent_at === null)) {
       throw refuse(Refusals.PAYOUT_AUTOMATIC)
@@ -358,7 +355,7 @@ export async function updateWithdrawal(
       actor,
       body.status === 'failed' ? (body.reason ?? null) : body.status === 'success' ? `Reference ${body.reference}` : null,
     )
-    if (!next) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE)
+    if (!next) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, { from: current.status, to: body.status })
     return next
   })
   const owner = await findUserById(deps.db, row.user_id)
