@@ -14,7 +14,7 @@ import { analyticsRoutes } from './routes/analytics'
 import { bankCardsRoutes } from './routes/bank-cards'
 import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
-import { messagesRoutes } from './routes/messages'
+import { notificationsRoutes } from './routes/notifications'
 import { ordersRoutes } from './routes/orders'
 import { pinRoutes } from './routes/pin'
 import { profileRoutes } from './routes/profile'
@@ -98,7 +98,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(analyticsRoutes(deps))
   app.use(supportRoutes(deps))
   app.use(adminOrdersRoutes(selling))
-  app.use(messagesRoutes(deps))
+  app.use(notificationsRoutes(deps))
   app.use(tasksRoutes(deps))
   app.use(staffRoutes(selling))
 

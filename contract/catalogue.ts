@@ -19,6 +19,7 @@ export {
   CardType,
   cardTypes,
   COUNTRIES,
+  faceValueLimits,
   faceValueProblem,
   formatRate,
   MAX_RATE_MICRO,
@@ -26,6 +27,7 @@ export {
   payoutFor,
   RATE_DECIMALS,
   rateChangePercent,
+  unknownCardTypeParams,
 } from './rates'
 
 /** A rate as it travels: a decimal string the api and the web both read with parseRate. */

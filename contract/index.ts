@@ -6,7 +6,7 @@ import { analyticsApi } from './analytics'
 import { bankCardsApi } from './bank-cards'
 import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
-import { messagesApi } from './messages'
+import { notificationsApi } from './notifications'
 import { ordersApi } from './orders'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
@@ -35,7 +35,7 @@ export const contractApis = {
   support: supportApi,
   adminOrders: adminOrdersApi,
   tasks: tasksApi,
-  messages: messagesApi,
+  notifications: notificationsApi,
   staff: staffApi,
   adminStaff: adminStaffApi,
   adminDesk: adminDeskApi,

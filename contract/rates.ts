@@ -1,4 +1,5 @@
 import { formatMoney, MAX_AMOUNT, minorDigits } from './money'
+import { formatRefusal, Refusals } from './refusals'
 
 /**
  * The catalogue's arithmetic, the same on both sides (contract/catalogue.ts holds its records):
@@ -86,26 +87,37 @@ export function rateChangePercent(rate: string, before: string | null): number |
 
 // ─── Face values ────────────────────────────────────────────────────────────────────────────────
 
+/** What UNKNOWN_CARD_TYPE names: the brand, the country and the type of card not bought there. */
+export const unknownCardTypeParams = (brand: string, country: string, cardType: string) => ({
+  brand,
+  country,
+  type: cardType === 'ecode' ? 'e-codes' : 'physical cards',
+})
+
+type FaceValueRule = { minFaceValue: number; maxFaceValue: number; denominations: number[] | null }
+
+/** What FACE_VALUE_OUT_OF_RANGE names: the card's smallest and largest face value. */
+export const faceValueLimits = (offer: Pick<FaceValueRule, 'minFaceValue' | 'maxFaceValue'>, currency: string) => ({
+  min: formatMoney(offer.minFaceValue, currency),
+  max: formatMoney(offer.maxFaceValue, currency),
+})
+
 /**
  * Why a face value cannot be sold, as the sentence the person reads (the same on both sides), or
  * undefined when it can.
  */
-export function faceValueProblem(
-  offer: { minFaceValue: number; maxFaceValue: number; denominations: number[] | null },
-  faceValue: number,
-  currency: string,
-) {
+export function faceValueProblem(offer: FaceValueRule, faceValue: number, currency: string) {
   if (offer.denominations && offer.denominations.length > 0) {
     if (offer.denominations.includes(faceValue)) return undefined
     return {
       refusal: 'FACE_VALUE_NOT_LISTED' as const,
-      msg: `This card comes in ${offer.denominations.map((d) => formatMoney(d, currency)).join(', ')}. Choose one of them`,
+      msg: formatRefusal(Refusals.FACE_VALUE_NOT_LISTED, { values: offer.denominations.map((d) => formatMoney(d, currency)).join(', ') }),
     }
   }
   if (faceValue < offer.minFaceValue || faceValue > offer.maxFaceValue) {
     return {
       refusal: 'FACE_VALUE_OUT_OF_RANGE' as const,
-      msg: `The face value must be between ${formatMoney(offer.minFaceValue, currency)} and ${formatMoney(offer.maxFaceValue, currency)}`,
+      msg: formatRefusal(Refusals.FACE_VALUE_OUT_OF_RANGE, faceValueLimits(offer, currency)),
     }
   }
   return undefined

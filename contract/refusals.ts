@@ -3,8 +3,25 @@
  * each, used by the api to refuse and by the web to recognise a refusal it treats specially;
  * docs/api.md carries the same table (tests/api/contract.test.ts keeps it true).
  * Codes are never reused: a retired refusal keeps its number.
+ *
+ * A sentence names what it is about with `{placeholders}` (an amount, a limit, a date, a name);
+ * `formatRefusal` fills them, on both sides, so no one types the sentence again (decision 028).
  */
 export type Refusal = { readonly code: number; readonly msg: string }
+
+/** The names of a sentence's `{placeholders}`. */
+type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never
+
+/** What a refusal's sentence needs: nothing for a fixed sentence, a value for each placeholder otherwise. */
+export type RefusalParams<R extends Refusal> = [Placeholders<R['msg']>] extends [never]
+  ? []
+  : [Record<Placeholders<R['msg']>, string | number>]
+
+/** The refusal's sentence with its placeholders filled. */
+export function formatRefusal<R extends Refusal>(refusal: R, ...params: RefusalParams<R>): string {
+  const values: Record<string, string | number> = params[0] ?? {}
+  return refusal.msg.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
+}
 
 export const Refusals = {
   /** Wrong e-mail/password pair, or no such account (answered the same on purpose). */
@@ -28,19 +45,19 @@ export const Refusals = {
   /** Not enough available balance for the withdrawal (fee included). */
   INSUFFICIENT_BALANCE: { code: 4101, msg: 'Your available balance is too low for this withdrawal' },
   /** Under the smallest withdrawal. */
-  BELOW_MINIMUM: { code: 4102, msg: 'This is less than the smallest withdrawal' },
-  /** Over what remains of today's maximum. */
-  OVER_DAILY_MAX: { code: 4103, msg: 'This is more than you can still withdraw today' },
+  BELOW_MINIMUM: { code: 4102, msg: 'The smallest withdrawal is {min}' },
+  /** Over what remains of today's maximum (when nothing remains, the api says so in its own words). */
+  OVER_DAILY_MAX: { code: 4103, msg: 'You can withdraw up to {left} more today' },
   /** No withdrawal PIN yet: set one first. */
   PIN_NOT_SET: { code: 4104, msg: 'Set your withdrawal PIN first' },
   /** Setting a first PIN when one exists (change it with the old PIN instead). */
   PIN_ALREADY_SET: { code: 4105, msg: 'You already have a withdrawal PIN. Change it with your current PIN' },
-  /** A wrong PIN; the msg says how many tries are left. */
-  PIN_WRONG: { code: 4106, msg: 'Wrong PIN' },
-  /** Too many wrong PINs: PIN actions wait; the msg says until when. */
-  PIN_LOCKED: { code: 4107, msg: 'Too many wrong PINs. PIN actions are locked for 30 minutes' },
+  /** A wrong PIN, with how many tries are left ("1 try", "4 tries"). */
+  PIN_WRONG: { code: 4106, msg: 'Wrong PIN. {tries} left before PIN actions are locked for {minutes} minutes' },
+  /** Too many wrong PINs: PIN actions wait until then. */
+  PIN_LOCKED: { code: 4107, msg: 'Too many wrong PINs. PIN actions are locked until {until}' },
   /** Withdrawals wait 24 hours after a PIN reset by e-mail code. */
-  PIN_RECENTLY_RESET: { code: 4108, msg: 'Your PIN was reset recently. Withdrawals open again 24 hours after a reset' },
+  PIN_RECENTLY_RESET: { code: 4108, msg: 'Your PIN was reset recently. For your safety, withdrawals open again on {until}' },
   /** Another PIN check of this person is still running. */
   PIN_BUSY: { code: 4109, msg: 'Another request is checking your PIN. Try again in a moment' },
   /** Unknown bank code. */
@@ -48,15 +65,15 @@ export const Refusals = {
   /** The same bank account saved twice. */
   BANK_CARD_DUPLICATE: { code: 4111, msg: 'This bank account is already saved' },
   /** More bank accounts than allowed. */
-  BANK_CARD_LIMIT: { code: 4112, msg: 'You can keep at most 5 bank accounts. Remove one first' },
+  BANK_CARD_LIMIT: { code: 4112, msg: 'You can keep at most {max} bank accounts. Remove one first' },
   /** No such bank account among the person's own. */
   BANK_CARD_NOT_FOUND: { code: 4113, msg: 'This bank account was not found' },
   /** No such withdrawal among the person's own. */
   WITHDRAWAL_NOT_FOUND: { code: 4114, msg: 'This withdrawal was not found' },
   /** An operator's move that the withdrawal's state does not allow. */
-  WITHDRAWAL_BAD_MOVE: { code: 4115, msg: 'This withdrawal cannot move to that status' },
+  WITHDRAWAL_BAD_MOVE: { code: 4115, msg: 'A {from} withdrawal cannot become {to}' },
   /** The amount does not cover the withdrawal fee. */
-  AMOUNT_BELOW_FEE: { code: 4116, msg: 'The amount must be more than the withdrawal fee' },
+  AMOUNT_BELOW_FEE: { code: 4116, msg: 'The amount must be more than the fee of {fee}' },
   /** An operator's call names a person that does not exist. */
   USER_NOT_FOUND: { code: 4117, msg: 'No such user' },
   /** An operator's adjustment would take the balance below zero. */
@@ -74,15 +91,18 @@ export const Refusals = {
   /** No such brand in the catalogue. */
   UNKNOWN_BRAND: { code: 4201, msg: 'We do not buy this gift card. Choose one from the list' },
   /** The brand is not bought from this country. */
-  UNKNOWN_COUNTRY: { code: 4202, msg: 'We do not buy this card from that country. Choose another country' },
+  UNKNOWN_COUNTRY: { code: 4202, msg: 'We do not buy {brand} cards from that country. Choose another country' },
   /** The brand is not bought as this card type (physical / e-code) in this country. */
-  UNKNOWN_CARD_TYPE: { code: 4203, msg: 'We do not buy this card as that type. Choose physical or e-code as listed' },
-  /** The face value is outside the card's limits; the msg gives them. */
-  FACE_VALUE_OUT_OF_RANGE: { code: 4204, msg: 'This face value is outside what we buy for this card' },
-  /** The card comes in fixed values and this is not one; the msg lists them. */
-  FACE_VALUE_NOT_LISTED: { code: 4205, msg: 'This card comes in fixed values. Choose one of them' },
-  /** The rate moved since the person saw it; the msg gives the new rate and payout to confirm. */
-  RATE_CHANGED: { code: 4206, msg: 'The rate changed. Check the new payout and confirm' },
+  UNKNOWN_CARD_TYPE: { code: 4203, msg: 'We do not buy {brand} {country} cards as {type}. Choose the other type' },
+  /** The face value is outside the card's limits. */
+  FACE_VALUE_OUT_OF_RANGE: { code: 4204, msg: 'The face value must be between {min} and {max}' },
+  /** The card comes in fixed values and this is not one. */
+  FACE_VALUE_NOT_LISTED: { code: 4205, msg: 'This card comes in {values}. Choose one of them' },
+  /** The rate moved since the person saw it: the new rate and payout to confirm. */
+  RATE_CHANGED: {
+    code: 4206,
+    msg: 'The rate changed to {rate} per {unit} (you saw {seen}): you would get {payout}. Check the new payout and confirm',
+  },
   /** This e-code was already submitted, by anyone. */
   CODE_ALREADY_SUBMITTED: { code: 4207, msg: 'This card code was already submitted. Each code can be sold once' },
   /** A photo id that is not one of the person's own uploads. */
@@ -105,18 +125,21 @@ export const Refusals = {
   PROOF_NOT_OPERATORS: { code: 4216, msg: 'A proof photo must be one an operator uploaded for this order' },
   /** No such task (or it is switched off: its reward setting is 0). */
   TASK_NOT_FOUND: { code: 4310, msg: 'This task was not found' },
-  /** The task is not finished yet; the msg names it. */
-  TASK_NOT_DONE: { code: 4311, msg: 'Finish the task first' },
+  /** The task is not finished yet. */
+  TASK_NOT_DONE: { code: 4311, msg: 'Finish the task first: {task}' },
   /** The reward of this task was already credited. */
   TASK_ALREADY_CLAIMED: { code: 4312, msg: 'You already claimed this reward' },
-  /** No such message among the person's own (someone else's id, or an unknown one). */
-  MESSAGE_NOT_FOUND: { code: 4301, msg: 'Message not found' },
+  /** No such notification among the person's own (someone else's id, or an unknown one). */
+  NOTIFICATION_NOT_FOUND: { code: 4301, msg: 'This notification was not found' },
   /** Account deletion confirmed with a wrong password (counted with failed sign-ins of the address). */
   DELETE_WRONG_PASSWORD: { code: 4320, msg: 'Wrong password. Your account was not deleted' },
-  /** Money is still available in the wallet; the msg says how much. */
-  DELETE_BALANCE_LEFT: { code: 4321, msg: 'Withdraw your balance first, then delete your account' },
-  /** Money is on hold for a withdrawal on its way; the msg says how much. */
-  DELETE_MONEY_ON_HOLD: { code: 4322, msg: 'Money is on hold for a withdrawal. Wait until it reaches your bank, then delete your account' },
+  /** Money is still available in the wallet. */
+  DELETE_BALANCE_LEFT: { code: 4321, msg: 'Withdraw your {balance} balance first, then delete your account' },
+  /** Money is on hold for a withdrawal on its way. */
+  DELETE_MONEY_ON_HOLD: {
+    code: 4322,
+    msg: '{amount} is on hold for a withdrawal. Wait until it reaches your bank, then delete your account',
+  },
   /** A withdrawal is not yet paid or failed. */
   DELETE_WITHDRAWALS_OPEN: { code: 4323, msg: 'A withdrawal is still on its way. Wait until it arrives, then delete your account' },
   /** An order is waiting for review, in review, or waiting for the person's answer to an offer; the msg says how many. */
@@ -125,8 +148,11 @@ export const Refusals = {
   DELETE_USE_PASSWORD: { code: 4325, msg: 'Confirm with your password' },
   /** The account has no password (Google only): confirm with an e-mailed code. */
   DELETE_USE_CODE: { code: 4326, msg: 'Your account has no password. Confirm with a code we e-mail you' },
-  /** Money is left in the wallet, but less than the smallest withdrawal; the msg says how much. */
-  DELETE_BALANCE_TOO_SMALL: { code: 4327, msg: 'Your balance is less than the smallest withdrawal. Contact support to close your account' },
+  /** Money is left in the wallet, but less than the smallest withdrawal. */
+  DELETE_BALANCE_TOO_SMALL: {
+    code: 4327,
+    msg: 'Your {balance} balance is less than the smallest withdrawal ({min}), so it cannot be withdrawn. Contact support to close your account',
+  },
   /** bindAccount: this Google account is already linked to someone else. */
   GOOGLE_LINKED_ELSEWHERE: { code: 4340, msg: 'This Google account is already linked to another account' },
   /** bindAccount: the person already has a different Google account linked. */
@@ -165,8 +191,8 @@ export const Refusals = {
   STAFF_SELF: { code: 4508, msg: 'Ask another admin to change your own account' },
   /** A set-up completed before the QR code was read (no authenticator seed to check the code against). */
   STAFF_SETUP_NOT_STARTED: { code: 4509, msg: 'Open the set-up link first and scan its QR code' },
-  /** Another reviewer holds this order's claim; the msg names them and until when. */
-  ORDER_CLAIMED: { code: 4510, msg: 'Another reviewer is reviewing this order' },
+  /** Another reviewer holds this order's claim (until a time of day, UTC). */
+  ORDER_CLAIMED: { code: 4510, msg: '{reviewer} is reviewing this order (claim until {until} UTC)' },
   /** A decision on an order whose claim the reviewer does not hold (never had it, it lapsed, or another took it over). */
   ORDER_CLAIM_NEEDED: { code: 4511, msg: 'Claim the order first: you do not hold its claim' },
   /** The admin who asked for an adjustment cannot approve it: another admin must. */

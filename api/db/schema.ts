@@ -17,7 +17,7 @@ export interface Database {
   bank_cards: BankCardsTable
   withdrawals: WithdrawalsTable
   withdrawal_events: WithdrawalEventsTable
-  messages: MessagesTable
+  notifications: NotificationsTable
   audit_log: AuditLogTable
   gift_card_brands: GiftCardBrandsTable
   gift_card_variants: GiftCardVariantsTable
@@ -188,7 +188,8 @@ export interface WithdrawalEventsTable {
   at: number
 }
 
-export interface MessagesTable {
+/** A notification to the person (migration 0013 renamed the table from messages). */
+export interface NotificationsTable {
   id: string
   user_id: string
   /** What it is about: withdrawal, order, account… */

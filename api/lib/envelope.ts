@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
 import { Code, type Envelope } from '#contract/envelope'
-import type { Refusal } from '#contract/refusals'
+import { formatRefusal, type Refusal, type RefusalParams } from '#contract/refusals'
 import { msg } from './messages'
 
 /**
@@ -20,8 +20,15 @@ export class ApiError extends Error {
   }
 }
 
-/** Business refusal (contract/refusals.ts): HTTP 200, its own code, a human msg. */
-export const refuse = (refusal: Refusal, message = refusal.msg) => new ApiError(200, refusal.code, message)
+/** Business refusal (contract/refusals.ts): HTTP 200, its own code, its sentence with its parameters. */
+export const refuse = <R extends Refusal>(refusal: R, ...params: RefusalParams<R>) =>
+  new ApiError(200, refusal.code, formatRefusal(refusal, ...params))
+
+/**
+ * A refusal in a sentence of the api's own, for a case its record's sentence does not say (a move
+ * that one status forbids, a card of several); never the record's sentence typed again.
+ */
+export const refuseSaying = (refusal: Refusal, sentence: string) => new ApiError(200, refusal.code, sentence)
 export const badRequest = (message: string) => new ApiError(400, Code.BAD_REQUEST, message)
 export const unauthorized = () => new ApiError(401, Code.UNAUTHORIZED, msg.loginExpired)
 

@@ -39,7 +39,7 @@ export async function countOpenItems(db: Db, userId: string): Promise<{ openOrde
   return { openOrders: Number(orders.n), openWithdrawals: Number(withdrawals.n) }
 }
 
-type Erased = { bankCards: number; messages: number; codes: number; uploadKeys: string[] }
+type Erased = { bankCards: number; notifications: number; codes: number; uploadKeys: string[] }
 
 /**
  * Erases the person's data, inside the caller's write transaction. Sessions are revoked by the
@@ -71,7 +71,7 @@ export async function eraseAccount(trx: Db, userId: string, email: string, now: 
     .executeTakeFirst()
   await trx.deleteFrom('withdrawal_pins').where('user_id', '=', userId).execute()
   await trx.deleteFrom('sign_in_places').where('user_id', '=', userId).execute()
-  const messages = await trx.deleteFrom('messages').where('user_id', '=', userId).executeTakeFirst()
+  const notifications = await trx.deleteFrom('notifications').where('user_id', '=', userId).executeTakeFirst()
   // Analytics events keep their name and time for the counts; the context held the e-mail and the
   // device, the visitor id tied them to the browser's page views.
   await trx.updateTable('analytics_events').set({ context_json: null, visitor_id: null }).where('user_id', '=', userId).execute()
@@ -94,7 +94,7 @@ export async function eraseAccount(trx: Db, userId: string, email: string, now: 
 
   return {
     bankCards: Number(cards.numUpdatedRows),
-    messages: Number(messages.numDeletedRows),
+    notifications: Number(notifications.numDeletedRows),
     codes: Number(codes.numDeletedRows),
     uploadKeys: loose.map((u) => u.storage_key),
   }

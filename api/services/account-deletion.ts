@@ -6,7 +6,7 @@ import type { Db } from '../db/connect'
 import type { User } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
-import { ApiError, refuse, unauthorized } from '../lib/envelope'
+import { ApiError, refuse, refuseSaying, unauthorized } from '../lib/envelope'
 import { msg } from '../lib/messages'
 import { createStorage } from '../lib/storage'
 import { countOpenItems, eraseAccount } from '../models/account-deletion'
@@ -53,27 +53,21 @@ function blockerOf(deps: ApiDeps, s: Standing): ApiError | null {
     const min = deps.config.wallet.withdrawMin
     // Less than the smallest withdrawal cannot be withdrawn: say so, rather than send them in a circle.
     if (s.balance < min) {
-      return refuse(
-        Refusals.DELETE_BALANCE_TOO_SMALL,
-        `Your ${money(s.balance)} balance is less than the smallest withdrawal (${money(min)}), so it cannot be withdrawn. Contact support to close your account`,
-      )
+      return refuse(Refusals.DELETE_BALANCE_TOO_SMALL, { balance: money(s.balance), min: money(min) })
     }
-    return refuse(Refusals.DELETE_BALANCE_LEFT, `Withdraw your ${money(s.balance)} balance first, then delete your account`)
+    return refuse(Refusals.DELETE_BALANCE_LEFT, { balance: money(s.balance) })
   }
   if (s.frozen > 0) {
-    return refuse(
-      Refusals.DELETE_MONEY_ON_HOLD,
-      `${money(s.frozen)} is on hold for a withdrawal. Wait until it reaches your bank, then delete your account`,
-    )
+    return refuse(Refusals.DELETE_MONEY_ON_HOLD, { amount: money(s.frozen) })
   }
   if (s.openWithdrawals > 0) return refuse(Refusals.DELETE_WITHDRAWALS_OPEN)
   if (s.openOrders > 0) {
-    return refuse(
-      Refusals.DELETE_ORDERS_OPEN,
-      s.openOrders === 1
-        ? Refusals.DELETE_ORDERS_OPEN.msg
-        : `You have ${s.openOrders} open orders. Wait until they are finished, then delete your account`,
-    )
+    return s.openOrders === 1
+      ? refuse(Refusals.DELETE_ORDERS_OPEN)
+      : refuseSaying(
+          Refusals.DELETE_ORDERS_OPEN,
+          `You have ${s.openOrders} open orders. Wait until they are finished, then delete your account`,
+        )
   }
   return null
 }
@@ -120,7 +114,7 @@ export async function delAccount(deps: ApiDeps, user: User, body: DelAccountBody
         targetId: user.id,
         // Counts only: the audit log is kept, so it must not keep what was erased.
         before: { confirmedWith: body.password !== undefined ? 'password' : 'code', googleLinked: user.google_sub !== null },
-        after: { bankCardsErased: result.bankCards, messagesDeleted: result.messages, photosDeleted: result.uploadKeys.length },
+        after: { bankCardsErased: result.bankCards, notificationsDeleted: result.notifications, photosDeleted: result.uploadKeys.length },
       },
       now,
     )

@@ -19,7 +19,7 @@ import {
 } from '../models/adjustment-requests'
 import { audit } from '../models/audit-log'
 import { findBankCard, liveBankCards } from '../models/bank-cards'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import { pageOrders } from '../models/orders'
 import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
 import { findUserByEmail, findUserById } from '../models/users'
@@ -46,7 +46,7 @@ const toRequest = (r: AdjustmentRequestRow): AdjustmentRequest => ({
   createdAt: Number(r.created_at),
 })
 
-/** The money, the audit entry and the message of one adjustment, in the caller's transaction; once per requestId. */
+/** The money, the audit entry and the notification of one adjustment, in the caller's transaction; once per requestId. */
 async function applyAdjustment(deps: ApiDeps, trx: Db, actor: string, body: AdjustBody, now: number, approval?: { maker: string }) {
   const { currency } = deps.config.wallet
   let result
@@ -73,7 +73,7 @@ async function applyAdjustment(deps: ApiDeps, trx: Db, actor: string, body: Adju
   // Maker-checker: both names in the log (the checker acts, the maker asked).
   const after = approval ? { entry: result.entry, maker: approval.maker, checker: actor } : result.entry
   await audit(trx, { actor, action: 'wallet.adjust', targetType: 'user', targetId: body.userId, before: null, after }, now)
-  await addMessage(
+  await addNotification(
     trx,
     {
       userId: body.userId,

@@ -77,7 +77,7 @@ export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBo
     const existing = await liveBankCards(deps.db, user.id)
     if (existing.some((c) => c.bank_code === body.bankCode && c.account_number === body.accountNumber))
       throw refuse(Refusals.BANK_CARD_DUPLICATE)
-    if (existing.length >= MAX_BANK_CARDS) throw refuse(Refusals.BANK_CARD_LIMIT)
+    if (existing.length >= MAX_BANK_CARDS) throw refuse(Refusals.BANK_CARD_LIMIT, { max: MAX_BANK_CARDS })
     const row: BankCardRow = {
       id: newId(),
       user_id: user.id,

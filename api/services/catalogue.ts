@@ -12,13 +12,14 @@ import {
   payoutFor,
   type Quote,
   type Rate,
+  unknownCardTypeParams,
 } from '#contract/catalogue'
 import { Refusals } from '#contract/refusals'
 import type { Db } from '../db/connect'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
-import { refuse } from '../lib/envelope'
+import { refuse, refuseSaying } from '../lib/envelope'
 import { audit } from '../models/audit-log'
 import * as catalogue from '../models/catalogue'
 
@@ -139,15 +140,11 @@ export async function resolveOffer(db: Db, v: catalogue.VariantKey, now: number)
   const brand = await catalogue.findBrand(db, v.brandId)
   if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
   const variants = await catalogue.variantsOf(db, brand.id)
-  if (!variants.some((x) => x.country === v.country))
-    throw refuse(Refusals.UNKNOWN_COUNTRY, `We do not buy ${brand.name} cards from that country. Choose another country`)
+  if (!variants.some((x) => x.country === v.country)) throw refuse(Refusals.UNKNOWN_COUNTRY, { brand: brand.name })
   const variant = variants.find((x) => x.country === v.country && x.card_type === v.cardType)
   const rate = variant && (await catalogue.rateAt(db, v, now))
   if (!variant || !rate) {
-    throw refuse(
-      Refusals.UNKNOWN_CARD_TYPE,
-      `We do not buy ${brand.name} ${countryName(v.country)} cards as ${v.cardType === 'ecode' ? 'e-codes' : 'physical cards'}. Choose the other type`,
-    )
+    throw refuse(Refusals.UNKNOWN_CARD_TYPE, unknownCardTypeParams(brand.name, countryName(v.country), v.cardType))
   }
   return { brand, variant, offer: toOffer(variant), rate }
 }
@@ -156,7 +153,7 @@ export async function resolveOffer(db: Db, v: catalogue.VariantKey, now: number)
 export function checkFaceValues(offer: CardTypeOffer, currency: string, faceValues: number[]): void {
   faceValues.forEach((faceValue, i) => {
     const problem = faceValueProblem(offer, faceValue, currency)
-    if (problem) throw refuse(Refusals[problem.refusal], faceValues.length > 1 ? `Card ${i + 1}: ${problem.msg}` : problem.msg)
+    if (problem) throw refuseSaying(Refusals[problem.refusal], faceValues.length > 1 ? `Card ${i + 1}: ${problem.msg}` : problem.msg)
   })
 }
 
@@ -190,8 +187,9 @@ export async function setRate(
     const brand = await catalogue.findBrand(trx, body.brandId)
     if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
     const variants = await catalogue.variantsOf(trx, brand.id)
-    if (!variants.some((x) => x.country === body.country)) throw refuse(Refusals.UNKNOWN_COUNTRY)
-    if (!variants.some((x) => x.country === body.country && x.card_type === body.cardType)) throw refuse(Refusals.UNKNOWN_CARD_TYPE)
+    if (!variants.some((x) => x.country === body.country)) throw refuse(Refusals.UNKNOWN_COUNTRY, { brand: brand.name })
+    if (!variants.some((x) => x.country === body.country && x.card_type === body.cardType))
+      throw refuse(Refusals.UNKNOWN_CARD_TYPE, unknownCardTypeParams(brand.name, countryName(body.country), body.cardType))
     const before = await catalogue.rateAt(trx, body, now)
     await catalogue.insertRate(trx, {
       brand_id: body.brandId,

@@ -4,11 +4,11 @@ import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { OrderRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
-import { refuse } from '../lib/envelope'
+import { refuse, refuseSaying } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { audit } from '../models/audit-log'
 import { findBrand } from '../models/catalogue'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { findProofFor } from '../models/uploads'
 import { findUserById } from '../models/users'
@@ -110,7 +110,7 @@ export async function claimOrder(deps: SellingDeps, actor: string, id: string): 
     const current = await orders.lockOrder(trx, deps.dbKind, id)
     if (!current) throw refuse(Refusals.ORDER_NOT_FOUND)
     if (current.status !== 'pending' && current.status !== 'reviewing')
-      throw refuse(Refusals.ORDER_BAD_MOVE, badMove('claim', current.status))
+      throw refuseSaying(Refusals.ORDER_BAD_MOVE, badMove('claim', current.status))
     const patch = { claimed_by: actor, claim_expires_at: now + CLAIM_MS }
     if (!(await orders.claimOrderRow(trx, id, actor, now, patch))) return { held: (await orders.findOrder(trx, id)) ?? current }
     const next: OrderRow = { ...current, ...patch, status: 'reviewing', updated_at: now }
@@ -118,7 +118,7 @@ export async function claimOrder(deps: SellingDeps, actor: string, id: string): 
     if (current.status === 'pending') {
       const brand = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
       await orders.addOrderEvent(trx, { orderId: id, status: 'reviewing', actor: 'operator', note: null }, now)
-      await addMessage(
+      await addNotification(
         trx,
         {
           userId: current.user_id,
@@ -135,7 +135,7 @@ export async function claimOrder(deps: SellingDeps, actor: string, id: string): 
   if ('held' in outcome) {
     const h = outcome.held
     const until = new Date(Number(h.claim_expires_at ?? now)).toISOString().slice(11, 16)
-    throw refuse(Refusals.ORDER_CLAIMED, `${h.claimed_by ?? 'Another reviewer'} is reviewing this order (claim until ${until} UTC)`)
+    throw refuse(Refusals.ORDER_CLAIMED, { reviewer: h.claimed_by ?? 'Another reviewer', until })
   }
   return toAdminOrder(deps, outcome, actor)
 }
@@ -145,7 +145,7 @@ export async function completeOrder(deps: SellingDeps, actor: string, body: { id
   const row = await transition(deps, { id: body.id, move: 'complete', actor }, async (trx, o, brand) => ({
     patch: { settled_payout: o.quoted_payout, operator_note: body.note ?? null },
     note: `Paid ${money(o, o.quoted_payout)}`,
-    message: {
+    notification: {
       title: 'Order completed',
       content: `Your ${brand} order ${o.order_no} is complete: ${money(o, o.quoted_payout)}, the full quote, is in your wallet.${body.note ? ` ${body.note}` : ''}`,
     },
@@ -168,20 +168,20 @@ export async function proposeOrder(
     const named = new Map(body.cards.map((c) => [c.cardId, c]))
     for (const c of body.cards) {
       const card = cards.find((x) => x.id === c.cardId)
-      if (!card) throw refuse(Refusals.PROPOSAL_NOT_LOWER, `There is no card ${c.cardId} in this order`)
+      if (!card) throw refuseSaying(Refusals.PROPOSAL_NOT_LOWER, `There is no card ${c.cardId} in this order`)
       if (c.payout >= Number(card.quoted_payout)) {
-        throw refuse(
+        throw refuseSaying(
           Refusals.PROPOSAL_NOT_LOWER,
           `Card ${card.position}: a proposal must be lower than its quote of ${money(o, card.quoted_payout)}`,
         )
       }
     }
     const proposed = cards.reduce((sum, c) => sum + (named.get(c.id)?.payout ?? Number(c.quoted_payout)), 0)
-    if (proposed <= 0) throw refuse(Refusals.PROPOSAL_NOT_LOWER, 'This proposal pays nothing: reject the order instead')
+    if (proposed <= 0) throw refuseSaying(Refusals.PROPOSAL_NOT_LOWER, 'This proposal pays nothing: reject the order instead')
     return {
       patch: { proposed_payout: proposed, proposal_reason: body.reason, proposed_at: now, operator_note: body.reason },
       note: body.reason,
-      message: {
+      notification: {
         title: 'A lower payout is offered',
         content: `We can pay ${money(o, proposed)} instead of ${money(o, o.quoted_payout)} for your ${brand} order ${o.order_no}: ${body.reason}. Open the order to accept or decline it.`,
       },
@@ -211,7 +211,7 @@ export async function rejectOrder(
     return {
       patch: { reason_code: body.reasonCode, operator_note: body.note ?? null, proof_image_id: proofImageId ?? null, settled_payout: 0 },
       note: body.note ? `${reason}. ${body.note}` : reason,
-      message: {
+      notification: {
         title: 'Order rejected',
         content: `Your ${brand} order ${o.order_no} was rejected: ${reason}.${body.note ? ` ${body.note}` : ''} Open the order for the details.`,
       },

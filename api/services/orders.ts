@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import type { Updateable } from 'kysely'
-import { formatRate, parseRate, payoutFor, type CardType } from '#contract/catalogue'
+import { faceValueLimits, formatRate, parseRate, payoutFor, type CardType } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
 import {
   OPEN_STATUSES,
@@ -16,18 +16,18 @@ import {
   type ReasonCode,
   type SellBody,
 } from '#contract/orders'
-import { Refusals } from '#contract/refusals'
+import { formatRefusal, Refusals } from '#contract/refusals'
 import { BalanceLogType } from '#contract/wallet'
 import { isUniqueViolation, type Db } from '../db/connect'
 import type { GiftCardBrandRow, OrderCardRow, OrderRow, OrdersTable, User } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
-import { refuse } from '../lib/envelope'
+import { refuse, refuseSaying } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
 import { findBrand, listBrands } from '../models/catalogue'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { ownUploadIds } from '../models/uploads'
 import { recordFirstSuccessfulOrder } from './analytics'
@@ -38,7 +38,7 @@ import { credit, requestDigest } from './ledger'
  * Orders (contract/orders.ts): the sale with its locked quote, what the person sees, and every
  * move of the state machine. A move is one write transaction: the guarded status change, its
  * event on the timeline, the money (through the ledger), the audit entry (operators) and the
- * message to the person — all or nothing.
+ * notification to the person — all or nothing.
  */
 
 const MINUTE = 60_000
@@ -190,20 +190,22 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
   if (quotedMicro !== currentMicro) {
     const unit = 10 ** minorDigits(variant.currency)
     const perUnit = (micro: number) => formatMoney(payoutFor(unit, micro, variant.currency, payoutCurrency), payoutCurrency)
-    throw refuse(
-      Refusals.RATE_CHANGED,
-      `The rate changed to ${perUnit(currentMicro)} per ${formatMoney(unit, variant.currency)} (you saw ${perUnit(quotedMicro)}): you would get ${formatMoney(total, payoutCurrency)}. Check the new payout and confirm`,
-    )
+    throw refuse(Refusals.RATE_CHANGED, {
+      rate: perUnit(currentMicro),
+      unit: formatMoney(unit, variant.currency),
+      seen: perUnit(quotedMicro),
+      payout: formatMoney(total, payoutCurrency),
+    })
   }
-  if (total <= 0) throw refuse(Refusals.FACE_VALUE_OUT_OF_RANGE)
+  if (total <= 0) throw refuse(Refusals.FACE_VALUE_OUT_OF_RANGE, faceValueLimits(offer, variant.currency))
   const owned = await ownUploadIds(deps.db, user.id, [...new Set(imageIds.flat())])
   imageIds.forEach((ids, i) => {
     if (ids.some((id) => !owned.has(id)))
-      throw refuse(Refusals.IMAGE_NOT_FOUND, `${cardLabel(body.cards.length, i)}${Refusals.IMAGE_NOT_FOUND.msg}`)
+      throw refuseSaying(Refusals.IMAGE_NOT_FOUND, `${cardLabel(body.cards.length, i)}${formatRefusal(Refusals.IMAGE_NOT_FOUND)}`)
   })
 
   const duplicate = (i: number) =>
-    refuse(Refusals.CODE_ALREADY_SUBMITTED, `${cardLabel(body.cards.length, i)}${Refusals.CODE_ALREADY_SUBMITTED.msg}`)
+    refuseSaying(Refusals.CODE_ALREADY_SUBMITTED, `${cardLabel(body.cards.length, i)}${formatRefusal(Refusals.CODE_ALREADY_SUBMITTED)}`)
   let row: OrderRow
   try {
     row = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
@@ -276,7 +278,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
         cards.flatMap((card, i) => (fingerprints[i] ? [{ code_hmac: fingerprints[i], order_card_id: card.id, created_at: now }] : [])),
       )
       await orders.addOrderEvent(trx, { orderId: order.id, status: 'pending', actor: 'you', note: null }, now)
-      await addMessage(
+      await addNotification(
         trx,
         {
           userId: user.id,
@@ -386,7 +388,7 @@ type MoveWork = (
   patch: Updateable<OrdersTable>
   /** On the timeline. */
   note: string | null
-  message: { title: string; content: string }
+  notification: { title: string; content: string }
   /** More work in the same transaction, after the status changed (money, cards, analytics). */
   after?: (next: OrderRow) => Promise<void>
 }>
@@ -406,14 +408,14 @@ export async function transition(
     const current = await orders.lockOrder(trx, deps.dbKind, o.id)
     if (!current || (o.userId !== undefined && current.user_id !== o.userId)) throw refuse(Refusals.ORDER_NOT_FOUND)
     if (current.status === rule.to) return current
-    if (current.status !== rule.from) throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
+    if (current.status !== rule.from) throw refuseSaying(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
     // A reviewer's decision needs the claim they hold, unexpired: one reviewer at a time.
     const decision = rule.by === 'operator' && rule.from === 'reviewing'
     if (decision && !holdsClaim(current, o.actor, now)) throw refuse(Refusals.ORDER_CLAIM_NEEDED)
     const brandName = (await findBrand(trx, current.brand_id))?.name ?? current.brand_id
-    const { patch, note, message, after } = await work(trx, current, brandName)
+    const { patch, note, notification, after } = await work(trx, current, brandName)
     if (!(await orders.moveOrder(trx, current.id, rule.from, { ...patch, status: rule.to }, now, decision ? o.actor : undefined))) {
-      throw refuse(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
+      throw refuseSaying(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
     }
     const next: OrderRow = { ...current, ...(patch as Partial<OrderRow>), status: rule.to, updated_at: now }
     await orders.addOrderEvent(trx, { orderId: current.id, status: rule.to, actor: rule.by === 'person' ? 'you' : 'operator', note }, now)
@@ -425,7 +427,7 @@ export async function transition(
         now,
       )
     }
-    await addMessage(trx, { userId: current.user_id, kind: 'order', refId: current.id, ...message }, now)
+    await addNotification(trx, { userId: current.user_id, kind: 'order', refId: current.id, ...notification }, now)
     return next
   })
 }
@@ -457,7 +459,7 @@ export async function cancelOrder(deps: SellingDeps, user: User, id: string): Pr
   const row = await transition(deps, { id, move: 'cancel', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
     patch: { settled_payout: 0 },
     note: null,
-    message: {
+    notification: {
       title: 'Order cancelled',
       content: `You cancelled your ${brand} order ${o.order_no}. Its cards were not redeemed, and their codes can be sold again.`,
     },
@@ -474,7 +476,7 @@ export async function acceptOrder(deps: SellingDeps, user: User, id: string): Pr
   const row = await transition(deps, { id, move: 'accept', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
     patch: { settled_payout: o.proposed_payout },
     note: `You accepted ${money(o, o.proposed_payout)}`,
-    message: {
+    notification: {
       title: 'Order completed',
       content: `You accepted ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. It is in your wallet now.`,
     },
@@ -490,7 +492,7 @@ export async function declineOrder(deps: SellingDeps, user: User, id: string): P
   const row = await transition(deps, { id, move: 'decline', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
     patch: { settled_payout: 0 },
     note: 'You declined the lower payout',
-    message: {
+    notification: {
       title: 'Offer declined',
       content: `You declined ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. The order is closed, the cards were not redeemed, and nothing was credited.`,
     },

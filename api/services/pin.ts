@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto'
 import { CodeType } from '#contract/accounts'
-import { PIN_LOCK_MINUTES, PIN_MAX_TRIES, PIN_RESET_WAIT_HOURS, type ResetPinBody, type SetPinBody } from '#contract/pin'
+import { PIN_LOCK_MINUTES, PIN_MAX_TRIES, PIN_RESET_WAIT_HOURS, pinWrongParams, type ResetPinBody, type SetPinBody } from '#contract/pin'
 import { Refusals } from '#contract/refusals'
 import type { PinState } from '#contract/wallet'
 import type { User, WithdrawalPinRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import { findPin, insertPin, recordPinResult, releasePinMutex, replacePin, takePinMutex } from '../models/pins'
 import { useVerifyCode } from './verify-codes'
 
@@ -25,8 +25,9 @@ const MUTEX_WAIT_MS = 6_000
 const peppered = (deps: ApiDeps, pin: string) => createHmac('sha256', deps.config.wallet.pinPepper).update(pin).digest('base64url')
 const hashPin = (deps: ApiDeps, pin: string) => deps.hasher.hash(peppered(deps, pin))
 
-const lockedMessage = (until: number, timeZone: string) =>
-  `Too many wrong PINs. PIN actions are locked until ${new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(until)}`
+const lockedUntil = (until: number, timeZone: string) => ({
+  until: new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(until),
+})
 
 export function pinState(row: WithdrawalPinRow | undefined, now: number): PinState {
   if (!row) return { hasPin: false, lockedUntil: null, triesLeft: PIN_MAX_TRIES, withdrawBlockedUntil: null }
@@ -67,7 +68,7 @@ export async function withPin<T>(deps: ApiDeps, userId: string, pin: string, wor
     const row = (await findPin(deps.db, userId))!
     const now = deps.now()
     if (row.locked_until !== null && Number(row.locked_until) > now) {
-      throw refuse(Refusals.PIN_LOCKED, lockedMessage(Number(row.locked_until), deps.config.wallet.timeZone))
+      throw refuse(Refusals.PIN_LOCKED, lockedUntil(Number(row.locked_until), deps.config.wallet.timeZone))
     }
     // A lock that has ended starts the count again.
     const failedBefore = row.locked_until !== null ? 0 : row.failed_count
@@ -76,14 +77,11 @@ export async function withPin<T>(deps: ApiDeps, userId: string, pin: string, wor
       if (failed >= PIN_MAX_TRIES) {
         const until = now + LOCK_MS
         await recordPinResult(deps.db, userId, { failed_count: 0, locked_until: until }, now)
-        throw refuse(Refusals.PIN_LOCKED, lockedMessage(until, deps.config.wallet.timeZone))
+        throw refuse(Refusals.PIN_LOCKED, lockedUntil(until, deps.config.wallet.timeZone))
       }
       await recordPinResult(deps.db, userId, { failed_count: failed, locked_until: null }, now)
       const left = PIN_MAX_TRIES - failed
-      throw refuse(
-        Refusals.PIN_WRONG,
-        `Wrong PIN. ${left} ${left === 1 ? 'try' : 'tries'} left before PIN actions are locked for ${PIN_LOCK_MINUTES} minutes`,
-      )
+      throw refuse(Refusals.PIN_WRONG, pinWrongParams(left))
     }
     if (row.failed_count !== 0 || row.locked_until !== null)
       await recordPinResult(deps.db, userId, { failed_count: 0, locked_until: null }, now)
@@ -102,7 +100,7 @@ export async function setPin(deps: ApiDeps, user: User, body: SetPinBody): Promi
   const newHash = await hashPin(deps, body.pin)
   await withPin(deps, user.id, body.oldPin, async () => {
     await replacePin(deps.db, user.id, newHash, deps.now())
-    await addMessage(
+    await addNotification(
       deps.db,
       {
         userId: user.id,
@@ -121,7 +119,7 @@ export async function resetPin(deps: ApiDeps, user: User, body: ResetPinBody): P
   await useVerifyCode(deps, user.email, CodeType.RESET_PIN, body.verifyCode)
   const now = deps.now()
   await replacePin(deps.db, user.id, await hashPin(deps, body.pin), now, now + RESET_WAIT_MS)
-  await addMessage(
+  await addNotification(
     deps.db,
     {
       userId: user.id,

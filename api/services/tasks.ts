@@ -8,7 +8,7 @@ import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'
 import { newId } from '../lib/tokens'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import { bankAccountsEverSaved, claimForRewards } from '../models/reward-bank-accounts'
 import { claimsOf, findClaim, insertClaim, taskFacts, type TaskFacts } from '../models/tasks'
 import { credit } from './ledger'
@@ -17,7 +17,7 @@ import { credit } from './ledger'
  * Task rewards (contract/tasks.ts). Progress is never stored: it is counted from the tables of
  * what the person did, so it cannot drift from the truth. A claim is one write transaction: the
  * claim row (UNIQUE per person and task), the credit through the ledger (`task_reward`, its own
- * idempotency key) and the message — all or nothing, once.
+ * idempotency key) and the notification — all or nothing, once.
  *
  * Rewards pay once per person, and a bank account is a person: a claim takes the person's bank
  * accounts (every one ever saved) for their rewards, and is refused when one of them already
@@ -78,8 +78,7 @@ export async function getTaskReward(deps: ApiDeps, user: User, body: GetTaskRewa
   return writeTransaction(deps.db, deps.dbKind, async (trx) => {
     if (await findClaim(trx, user.id, task.id)) throw refuse(Refusals.TASK_ALREADY_CLAIMED)
     const facts = await taskFacts(trx, user.id)
-    if (Math.min(task.done(facts), task.target) < task.target)
-      throw refuse(Refusals.TASK_NOT_DONE, `${Refusals.TASK_NOT_DONE.msg}: ${task.title}`)
+    if (Math.min(task.done(facts), task.target) < task.target) throw refuse(Refusals.TASK_NOT_DONE, { task: task.title })
     const { heldByOther } = await claimForRewards(
       trx,
       user.id,
@@ -91,7 +90,7 @@ export async function getTaskReward(deps: ApiDeps, user: User, body: GetTaskRewa
     // A parallel claim committed first (PostgreSQL): it was credited, this one is not.
     if (!(await insertClaim(trx, claim))) throw refuse(Refusals.TASK_ALREADY_CLAIMED)
     const balance = await payReward(trx, claim, task.title)
-    await addMessage(
+    await addNotification(
       trx,
       {
         userId: user.id,

@@ -9,11 +9,11 @@ import type { User, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { dayBounds } from '../lib/day'
-import { refuse } from '../lib/envelope'
+import { refuse, refuseSaying } from '../lib/envelope'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
 import { findBankCard, findOwnBankCard, lockOwnBankCard } from '../models/bank-cards'
-import { addMessage } from '../models/messages'
+import { addNotification } from '../models/notifications'
 import { bankAccountKey, claimForRewards, rewardsCredited } from '../models/reward-bank-accounts'
 import { findUserById } from '../models/users'
 import {
@@ -98,9 +98,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
   const card = await findOwnBankCard(deps.db, user.id, body.bankCardId)
   if (!card) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
   if (body.amount < wallet.withdrawMin) {
-    throw refuse(Refusals.BELOW_MINIMUM, `The smallest withdrawal is ${formatMoney(wallet.withdrawMin, wallet.currency)}`)
+    throw refuse(Refusals.BELOW_MINIMUM, { min: formatMoney(wallet.withdrawMin, wallet.currency) })
   }
-  if (body.amount <= wallet.withdrawFee) throw refuse(Refusals.AMOUNT_BELOW_FEE)
+  if (body.amount <= wallet.withdrawFee) throw refuse(Refusals.AMOUNT_BELOW_FEE, { fee: formatMoney(wallet.withdrawFee, wallet.currency) })
 
   const row = await withPin(deps, user.id, body.pin, async (pin) => {
     const now = deps.now()
@@ -108,7 +108,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       const until = new Intl.DateTimeFormat('en-GB', { timeZone: wallet.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(
         Number(pin.withdraw_blocked_until),
       )
-      throw refuse(Refusals.PIN_RECENTLY_RESET, `Your PIN was reset recently. For your safety, withdrawals open again on ${until}`)
+      throw refuse(Refusals.PIN_RECENTLY_RESET, { until })
     }
     return writeTransaction(deps.db, deps.dbKind, async (trx) => {
       const again = await findByRequestId(trx, user.id, body.requestId)
@@ -126,12 +126,9 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       }
       const { remaining } = await remainingToday(deps, trx, user.id, now)
       if (body.amount > remaining) {
-        throw refuse(
-          Refusals.OVER_DAILY_MAX,
-          remaining > 0
-            ? `You can withdraw up to ${formatMoney(remaining, wallet.currency)} more today`
-            : 'You have reached today’s withdrawal maximum. Try again tomorrow',
-        )
+        throw remaining > 0
+          ? refuse(Refusals.OVER_DAILY_MAX, { left: formatMoney(remaining, wallet.currency) })
+          : refuseSaying(Refusals.OVER_DAILY_MAX, 'You have reached today’s withdrawal maximum. Try again tomorrow')
       }
       if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
       const automatic = deps.payouts.name !== 'manual'
@@ -186,7 +183,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
         if (err instanceof InsufficientFunds) throw refuse(Refusals.INSUFFICIENT_BALANCE)
         throw err
       }
-      await addMessage(
+      await addNotification(
         trx,
         {
           userId: user.id,
@@ -221,7 +218,7 @@ export async function withdrawalPage(deps: ApiDeps, user: User, q: { pageNum: nu
   return { list: await Promise.all(rows.map((r) => toWithdrawal(deps, r))), total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
-const STATUS_MESSAGES: Record<string, (w: WithdrawalRow, money: string, full: string) => { title: string; content: string }> = {
+const STATUS_NOTIFICATIONS: Record<string, (w: WithdrawalRow, money: string, full: string) => { title: string; content: string }> = {
   processing: (_w, money) => ({ title: 'Withdrawal processing', content: `We are sending ${money} to your bank now.` }),
   success: (w, money) => ({ title: 'Withdrawal paid', content: `${money} was paid to your bank. Reference: ${w.reference ?? ''}.` }),
   failed: (w, money) => ({
@@ -248,7 +245,7 @@ export type MoveFields = {
  * One move of a withdrawal inside the caller's write transaction: the status changes only from
  * `current.status` (false when another move won), with its timeline event, its ledger movement
  * (success: the hold leaves; failed: the hold returns; reversed: the full amount returns, once),
- * the audit entry and the message to the person.
+ * the audit entry and the notification to the person.
  */
 export async function applyMove(
   trx: Db,
@@ -303,13 +300,13 @@ export async function applyMove(
   }
   await audit(trx, { actor, action: `withdrawal.${to}`, targetType: 'withdrawal', targetId: current.id, before: current, after: next }, now)
   const money = formatMoney(amount - Number(current.fee), current.currency)
-  await addMessage(
+  await addNotification(
     trx,
     {
       userId: current.user_id,
       kind: 'withdrawal',
       refId: current.id,
-      ...STATUS_MESSAGES[to](next, money, formatMoney(amount, current.currency)),
+      ...STATUS_NOTIFICATIONS[to](next, money, formatMoney(amount, current.currency)),
     },
     now,
   )
@@ -327,7 +324,7 @@ export const lockWithdrawal = (trx: Db, kind: ApiDeps['dbKind'], id: string) =>
 /**
  * An operator moves a withdrawal. Repeating the move it already made changes nothing; a finished
  * withdrawal never moves; success releases the hold, failed returns it to the balance — each in
- * the same transaction as the status change, the audit entry and the message to the person.
+ * the same transaction as the status change, the audit entry and the notification to the person.
  * A provider's payout is the worker's: an operator may only fail it before it is sent.
  */
 export async function updateWithdrawal(
@@ -341,7 +338,7 @@ export async function updateWithdrawal(
     if (!current) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
     if (current.status === body.status) return current
     if (!WITHDRAWAL_MOVES[current.status as WithdrawalStatus].includes(body.status)) {
-      throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, `A ${current.status} withdrawal cannot become ${body.status}`)
+      throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, { from: current.status, to: body.status })
     }
     if (current.payout_provider !== null && !(body.status === 'failed' && current.payout_sent_at === null)) {
       throw refuse(Refusals.PAYOUT_AUTOMATIC)
@@ -358,7 +355,7 @@ export async function updateWithdrawal(
       actor,
       body.status === 'failed' ? (body.reason ?? null) : body.status === 'success' ? `Reference ${body.reference}` : null,
     )
-    if (!next) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE)
+    if (!next) throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, { from: current.status, to: body.status })
     return next
   })
   const owner = await findUserById(deps.db, row.user_id)

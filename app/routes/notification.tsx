@@ -1,12 +1,12 @@
-// Notification (SPEC §2, login): the person's messages, newest first, twenty a page with plain
+// Notification (SPEC §2, login): the person's notifications, newest first, twenty a page with plain
 // Newer/Older links. An unread one is marked (a dot, a bold title, the word "Unread" for screen
 // readers); opening it is a POST (readMessage, then a redirect to the order or withdrawal it is
-// about), so it works without JavaScript and the badge counts down on the next page. A message
+// about), so it works without JavaScript and the badge counts down on the next page. A notification
 // already read is a plain link. "Mark all read" is one more small form.
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { MessageKind, messageIdField, type Message } from '#contract/messages'
+import { NotificationKind, notificationIdField, type Notification } from '#contract/notifications'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button, ButtonLink } from '~/components/button'
@@ -22,7 +22,7 @@ import { cx } from '~/components/ui'
 import notificationStyles from '~/styles/screens/notification.css'
 import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
-import { messagePageFlow, readMessageFlow } from '~/upstream/messages.server'
+import { notificationPageFlow, readNotificationFlow } from '~/upstream/notifications.server'
 import { orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 import { readForm, toastNow } from '~/utils/form.server'
@@ -48,11 +48,11 @@ function pageOf(request: Request): number {
 
 const listHref = (page: number) => (page > 1 ? `/notification?page=${page}` : '/notification')
 
-/** Where a message leads: the order or withdrawal it is about, the wallet for an adjustment; null for a kind this web does not know. */
-function messageHref(m: Pick<Message, 'kind' | 'refId'>): string | null {
-  if (m.kind === MessageKind.ORDER && m.refId) return `/order/${encodeURIComponent(m.refId)}`
-  if (m.kind === MessageKind.WITHDRAWAL && m.refId) return `/wallet/withdraw/${encodeURIComponent(m.refId)}`
-  if (m.kind === MessageKind.WALLET) return '/wallet'
+/** Where a notification leads: the order or withdrawal it is about, the wallet for an adjustment; null for a kind this web does not know. */
+function notificationHref(m: Pick<Notification, 'kind' | 'refId'>): string | null {
+  if (m.kind === NotificationKind.ORDER && m.refId) return `/order/${encodeURIComponent(m.refId)}`
+  if (m.kind === NotificationKind.WITHDRAWAL && m.refId) return `/wallet/withdraw/${encodeURIComponent(m.refId)}`
+  if (m.kind === NotificationKind.WALLET) return '/wallet'
   return null
 }
 
@@ -61,14 +61,14 @@ const KIND_ICONS: Record<string, IconName> = { order: 'tag', withdrawal: 'bank',
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const [page, timeZone] = await Promise.all([
-    messagePageFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }),
+    notificationPageFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }),
     orderTimeZone(request, context),
   ])
   return json({ page: loaded(page), timeZone })
 }
 
 const actionSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('open'), id: messageIdField }),
+  z.object({ intent: z.literal('open'), id: notificationIdField }),
   z.object({ intent: z.literal('all') }),
 ])
 
@@ -77,25 +77,26 @@ type ActionReply = { error: string; toast: Toast | null }
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireToken(request)
   const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(context, request)))
-  // Beside the list; a toast as well only when it was not the message's answer (the api away, busy).
+  // Beside the list; a toast as well only when it was not the api's answer about it (the api away, busy).
   const refused = (error: string, status: number) =>
     json<ActionReply>({ error, toast: status === 503 ? toastNow({ type: 'error', message: error }) : null }, { status })
   if (!parsed.success) return refused(N.chooseOne, 400)
   const here = listHref(pageOf(request))
 
   if (parsed.data.intent === 'all') {
-    const result = await readMessageFlow(request, context, { all: true })
+    const result = await readNotificationFlow(request, context, { all: true })
     if (!result.success) return refused(flowMessage(result), 503)
     return redirectWithToast(request, here, { type: 'success', message: N.allRead })
   }
 
-  const result = await readMessageFlow(request, context, { id: parsed.data.id })
+  const result = await readNotificationFlow(request, context, { id: parsed.data.id })
   if (!result.success) {
-    if (result.code === Refusals.MESSAGE_NOT_FOUND.code || result.code === 400) return refused(Refusals.MESSAGE_NOT_FOUND.msg, 404)
+    if (result.code === Refusals.NOTIFICATION_NOT_FOUND.code || result.code === 400)
+      return refused(Refusals.NOTIFICATION_NOT_FOUND.msg, 404)
     return refused(flowMessage(result), 503)
   }
-  // The target comes from the api's copy of the message, never from the form.
-  return redirect((result.data.message && messageHref(result.data.message)) ?? here)
+  // The target comes from the api's copy of the notification, never from the form.
+  return redirect((result.data.notification && notificationHref(result.data.notification)) ?? here)
 }
 
 export default function NotificationScreen() {
@@ -125,7 +126,7 @@ export default function NotificationScreen() {
             <ul className="cl-list">
               {page.list.map((m) => (
                 <li key={m.id} className="cl-list__item">
-                  <MessageRow message={m} timeZone={timeZone} />
+                  <NotificationRow notification={m} timeZone={timeZone} />
                 </li>
               ))}
             </ul>
@@ -167,12 +168,12 @@ function MarkAllRead() {
 }
 
 /**
- * One message. Unread: a button in its own small form (mark read, then go where it leads). Read:
+ * One notification. Unread: a button in its own small form (mark read, then go where it leads). Read:
  * a plain link to where it leads, or plain text when it leads nowhere.
  */
-function MessageRow({ message: m, timeZone }: { message: Message; timeZone: string }) {
+function NotificationRow({ notification: m, timeZone }: { notification: Notification; timeZone: string }) {
   const navigation = useNavigation()
-  const href = messageHref(m)
+  const href = notificationHref(m)
   const opening = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'open' && navigation.formData.get('id') === m.id
   const body = (
     <>

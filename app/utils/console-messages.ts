@@ -1,3 +1,5 @@
+import { Refusals } from '#contract/refusals'
+
 /** The operator console's own sentences (the customer's are in messages.ts). */
 export const consoleMessages = {
   signInFirst: 'Sign in to the console to continue',
@@ -9,5 +11,5 @@ export const consoleMessages = {
   codeStep: 'Enter the 6-digit code from your authenticator app',
   challengeExpired: 'That sign-in took too long. Please enter your e-mail and password again.',
   setupDone: 'Your console account is ready. Sign in with your password and a code from your app.',
-  setupLinkDead: 'This set-up link is not valid any more. Ask an admin for a new one.',
+  setupLinkDead: Refusals.STAFF_SETUP_INVALID.msg,
 } as const

@@ -1,6 +1,10 @@
+import { pinWrongParams } from '#contract/pin'
+import { formatRefusal, Refusals } from '#contract/refusals'
+
 /**
- * Everything the web layer says about failures, in one place (SPEC §8, word for word),
- * so it can be checked against the specification and translated later.
+ * The web's catalogue of sentences a person reads ("messages" means only this, decision 028):
+ * SPEC §8's failure lines word for word, then each screen's own words, in one place so they can be
+ * checked against the specification and translated later.
  */
 export const transportMessages = {
   expired: 'Login expired, please login again',
@@ -103,18 +107,18 @@ export const walletMessages = {
   noActivityText: 'Money from cards you sell lands here. Withdrawals to your bank show here too.',
   pinMissingTitle: 'Set your withdrawal PIN',
   pinMissingText: 'You need a 6-digit PIN to add a bank account and to withdraw.',
-  pinFirst: 'Set your withdrawal PIN first',
+  pinFirst: Refusals.PIN_NOT_SET.msg,
   pinHelp: '6 digits. Not 123456, a run like 345678 or one digit repeated.',
   pinMismatch: 'The two PINs do not match',
   pinRepeat: 'Type the same 6 digits again.',
-  pinLocked: (until: string) => `Too many wrong PINs. PIN actions are locked until ${until}.`,
-  triesLeft: (n: number) => `${n} ${n === 1 ? 'try' : 'tries'} left before PIN actions are locked for 30 minutes.`,
+  pinLocked: (until: string) => formatRefusal(Refusals.PIN_LOCKED, { until }),
+  triesLeft: (n: number) => formatRefusal(Refusals.PIN_WRONG, pinWrongParams(n)),
   resetWait:
     'After a reset with an e-mail code, withdrawals wait 24 hours, so nobody who gets into your e-mail can empty your wallet at once.',
-  resetBlocked: (until: string) => `Your PIN was reset recently. For your safety, withdrawals open again on ${until}.`,
+  resetBlocked: (until: string) => formatRefusal(Refusals.PIN_RECENTLY_RESET, { until }),
   noBankCard: 'Add the bank account to pay to',
   noBankCardText: 'Withdrawals go to a Nigerian bank account in your name.',
-  bankCardLimit: (max: number) => `You can keep at most ${max} bank accounts. Remove one to add another.`,
+  bankCardLimit: (max: number) => formatRefusal(Refusals.BANK_CARD_LIMIT, { max }),
   nubanOk: (bank: string) => `The account number checks out for ${bank}.`,
   nubanWrong: 'This account number does not exist at this bank. Check the digits',
   payoutMinutes: (n: number) => `Sent at once: usually in your bank within ${n} minutes.`,
@@ -123,10 +127,11 @@ export const walletMessages = {
   nameTyped: 'Payouts are made by hand here: type the account name as your bank shows it.',
   amountInvalid: 'Enter an amount like 5000 or 5000.50',
   amountRequired: 'Enter the amount',
-  belowMinimum: (min: string) => `The smallest withdrawal is ${min}`,
-  notAboveFee: (fee: string) => `The amount must be more than the fee of ${fee}`,
+  // The api's refusals, said before sending when the form can tell.
+  belowMinimum: (min: string) => formatRefusal(Refusals.BELOW_MINIMUM, { min }),
+  notAboveFee: (fee: string) => formatRefusal(Refusals.AMOUNT_BELOW_FEE, { fee }),
   overBalance: (balance: string) => `Your available balance is ${balance}`,
-  overToday: (left: string) => `You can withdraw up to ${left} more today`,
+  overToday: (left: string) => formatRefusal(Refusals.OVER_DAILY_MAX, { left }),
   chooseCard: 'Choose the bank account',
   withdrawalNotFound: 'Withdrawal not found',
   withdrawalNotFoundHeading: 'We could not find this withdrawal',
@@ -175,8 +180,8 @@ export const sellingMessages = {
   codeRequired: 'Type the code of the card',
   photosRequired: 'Add a photo of the card',
   tooManyPhotos: (max: number) => `At most ${max} photos a card`,
-  notAPhoto: 'This file is not a photo. Upload a JPEG, PNG or WebP image',
-  photoTooLarge: 'This photo is larger than 5 MB. Upload a smaller one',
+  notAPhoto: Refusals.NOT_AN_IMAGE.msg,
+  photoTooLarge: Refusals.FILE_TOO_LARGE.msg,
   photosUploading: 'Wait for the photos to finish uploading',
   tooMuchAtOnce: 'That was more than one submission can take. Add the photos a few at a time.',
   codesCleared: 'For your safety, codes are never sent back to this page: type them again.',
@@ -231,7 +236,7 @@ export const cardStatusLabels = {
   declined: 'Declined',
 } as const satisfies Record<string, string>
 
-/** Notifications: the person's messages (the /notification screen, the bell and the tab's badge). */
+/** The notifications' words: the /notification screen, the bell and the tab's badge. */
 export const notificationMessages = {
   loadFailed: 'Failed to load your notifications, please try again later',
   readFailed: 'Failed to update your notifications, please try again later',
@@ -294,9 +299,9 @@ export const profileMessages = {
   googleLinked: 'Google account linked',
   googleLinkFailed: 'Linking Google failed, please try again later',
   googleUnavailable: 'Google sign-in is not available right now',
-  // The api's own words (NOT_AN_IMAGE, AVATAR_TOO_LARGE), said before uploading when JavaScript can.
-  notAPhoto: 'This file is not a photo. Upload a JPEG, PNG or WebP image',
-  photoTooLarge: 'This photo is larger than 2 MB. Upload a smaller one',
+  // The api's own refusals, said before uploading when JavaScript can.
+  notAPhoto: Refusals.NOT_AN_IMAGE.msg,
+  photoTooLarge: Refusals.AVATAR_TOO_LARGE.msg,
   choosePhoto: 'Choose a photo to upload',
   photoUnreadable: 'The photo could not be read. Please choose it again.',
   oneAtATime: 'Choose one photo',

@@ -67,7 +67,7 @@ async function snapshot(userId: string) {
       .execute(),
     cards: await db.selectFrom('bank_cards').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
     pin: await db.selectFrom('withdrawal_pins').select(['pin_hash']).where('user_id', '=', userId).execute(),
-    messages: await db.selectFrom('messages').select(['id']).where('user_id', '=', userId).orderBy('id').execute(),
+    notifications: await db.selectFrom('notifications').select(['id']).where('user_id', '=', userId).orderBy('id').execute(),
     codes: await db.selectFrom('email_codes').select(['id', 'type', 'used_at']).where('email', '=', user.email).orderBy('id').execute(),
     wallet: await db.selectFrom('wallets').selectAll().where('user_id', '=', userId).execute(),
     log: await db.selectFrom('balance_logs').select(['id']).where('user_id', '=', userId).orderBy('id').execute(),
@@ -211,7 +211,7 @@ describe('a deletion', () => {
   it('erases the person, keeps the books anonymised, revokes every token, and frees the address', async () => {
     const u = await person({ balance: 2_000_000 })
     const { userId, email, token } = u
-    // A full history: a paid withdrawal, a cancelled order, messages, a second session, a photo
+    // A full history: a paid withdrawal, a cancelled order, notifications, a second session, a photo
     // never submitted, a photo on an order, a pending sign-in code, an analytics event.
     const w = (await withdraw(api, u, 2_000_000)).body.data
     await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'processing' })
@@ -235,7 +235,7 @@ describe('a deletion', () => {
       })
       .execute()
     const before = await snapshot(userId)
-    expect(before.messages.length).toBeGreaterThan(0)
+    expect(before.notifications.length).toBeGreaterThan(0)
     expect(before.codes.length).toBe(1)
     const looseKey = (
       await api.db.selectFrom('uploads').select('storage_key').where('id', '=', loose.body.data.fileId).executeTakeFirstOrThrow()
@@ -260,7 +260,7 @@ describe('a deletion', () => {
     expect(after.cards[0]).toMatchObject({ account_number: '', account_name: '', bank_code: '058' })
     expect(after.cards[0].deleted_at).not.toBeNull()
     expect(after.pin).toEqual([])
-    expect(after.messages).toEqual([])
+    expect(after.notifications).toEqual([])
     expect(await api.db.selectFrom('email_codes').select('id').where('email', '=', email).execute()).toEqual([])
     // The books: every entry, the wallet, the withdrawal and the order, under the same id.
     expect(after.log).toEqual(before.log)
@@ -321,7 +321,7 @@ describe('a deletion', () => {
     ).toBe(Code.OK)
     const code = api.lastCode(email, CodeType.DELETE_ACCOUNT)
     expect((await del(token, { verifyCode: code })).body.code).toBe(Code.OK)
-    expect(await snapshot(userId)).toMatchObject({ user: { email: `deleted:${userId}`, google_sub: null }, pin: [], messages: [] })
+    expect(await snapshot(userId)).toMatchObject({ user: { email: `deleted:${userId}`, google_sub: null }, pin: [], notifications: [] })
     expect((await api.get('/v1/user/index', { token })).status).toBe(401)
 
     const again = googleNewData.parse(

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Express } from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { allEndpoints } from '#contract/index'
-import { Refusals } from '#contract/refusals'
+import { formatRefusal, Refusals } from '#contract/refusals'
 import { startTestApi, type TestApi } from '../support/api'
 
 /**
@@ -99,5 +99,37 @@ describe('business refusals are one record each', () => {
     const rows = [...doc.matchAll(/^\| (4\d{3}) \| ([A-Z_]+) \| (.+?) \|$/gm)].map((m) => [Number(m[1]), m[2], m[3]])
     const expected = Object.entries(Refusals).map(([name, r]) => [r.code, name, r.msg])
     expect(rows).toEqual(expected)
+  })
+
+  it('formatRefusal fills each placeholder and leaves a fixed sentence as it is', () => {
+    expect(formatRefusal(Refusals.BELOW_MINIMUM, { min: '₦1,000.00' })).toBe('The smallest withdrawal is ₦1,000.00')
+    expect(formatRefusal(Refusals.DELETE_BALANCE_TOO_SMALL, { balance: '₦5.00', min: '₦1,000.00' })).toBe(
+      'Your ₦5.00 balance is less than the smallest withdrawal (₦1,000.00), so it cannot be withdrawn. Contact support to close your account',
+    )
+    expect(formatRefusal(Refusals.BAD_CREDENTIALS)).toBe('Incorrect e-mail or password')
+  })
+
+  it('no refusal sentence is typed again in app/, api/ or server/: they call formatRefusal', () => {
+    const root = path.resolve(__dirname, '../..')
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const p = path.join(dir, e.name)
+        return e.isDirectory() ? sources(p) : /\.(ts|tsx)$/.test(e.name) ? [p] : []
+      })
+    const texts = ['app', 'api', 'server']
+      .flatMap((d) => sources(path.join(root, d)))
+      .map((f) => [path.relative(root, f), readFileSync(f, 'utf8')])
+    // Each fixed stretch of a sentence between its placeholders, long enough to be the refusal's own words.
+    const fixed = Object.entries(Refusals).flatMap(([name, r]) =>
+      r.msg
+        .split(/\{\w+\}/)
+        .map((part) => part.trim())
+        .filter((part) => part.length >= 16)
+        .map((part) => [name, part]),
+    )
+    const retyped = fixed.flatMap(([name, part]) =>
+      texts.filter(([, text]) => text.includes(part)).map(([file]) => `${name} in ${file}: ${part}`),
+    )
+    expect(retyped).toEqual([])
   })
 })

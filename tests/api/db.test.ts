@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { createDb, isUniqueViolation, withStatementCache, type Db } from '../../api/db/connect'
 import { migrateToLatest, migrations } from '../../api/db/migrate'
@@ -32,6 +32,59 @@ test('migrating again is a no-op; every migration is recorded', async () => {
     .select('name' as never)
     .execute()
   expect(rows.map((r) => (r as { name: string }).name)).toEqual(Object.keys(migrations))
+})
+
+test('0013 renames messages to notifications, keeping every row, and back', async () => {
+  const older = await createTestDatabase()
+  const { db: old } = createDb(older.url)
+  try {
+    const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0012_payout-state')).error).toBeUndefined()
+    await old
+      .insertInto('users')
+      .values({
+        id: 'u',
+        email: 'm@example.com',
+        password_hash: null,
+        user_name: 'm',
+        head_img: null,
+        google_sub: null,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute()
+    const row = {
+      id: 'n1',
+      user_id: 'u',
+      kind: 'wallet',
+      title: 'Wallet credited',
+      content: '₦1.00',
+      ref_id: null,
+      read_at: null,
+      created_at: 2,
+    }
+    await old
+      .insertInto('messages' as never)
+      .values(row as never)
+      .execute()
+
+    await migrateToLatest(old)
+    expect(await old.selectFrom('notifications').selectAll().execute()).toEqual([row])
+    const tables = (await old.introspection.getTables()).map((t) => t.name)
+    expect(tables).toContain('notifications')
+    expect(tables).not.toContain('messages')
+
+    expect((await migrator.migrateTo('0012_payout-state')).error).toBeUndefined()
+    expect(
+      await old
+        .selectFrom('messages' as never)
+        .selectAll()
+        .execute(),
+    ).toEqual([row])
+  } finally {
+    await old.destroy()
+    await older.drop()
+  }
 })
 
 test('bigint timestamps come back as numbers', async () => {

@@ -44,7 +44,7 @@ describe('claims', () => {
     }
     // One "in review" message and one event, however many tried.
     const messages = await api.db
-      .selectFrom('messages')
+      .selectFrom('notifications')
       .selectAll()
       .where('ref_id', '=', order.id)
       .where('title', '=', 'Order in review')
@@ -111,7 +111,7 @@ describe('claims', () => {
     expect((await walletInfo(api, token)).balance).toBe(order.quotedPayout)
     // Two claims and a takeover are on the timeline once: the person was told once.
     const inReview = await api.db
-      .selectFrom('messages')
+      .selectFrom('notifications')
       .selectAll()
       .where('ref_id', '=', order.id)
       .where('title', '=', 'Order in review')

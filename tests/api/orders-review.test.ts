@@ -34,7 +34,7 @@ const STORY = [
   'Offer declined',
 ]
 const messagesOf = async (orderId: string) =>
-  (await api.db.selectFrom('messages').selectAll().where('ref_id', '=', orderId).execute()).sort(
+  (await api.db.selectFrom('notifications').selectAll().where('ref_id', '=', orderId).execute()).sort(
     (a, b) => Number(a.created_at) - Number(b.created_at) || STORY.indexOf(a.title) - STORY.indexOf(b.title),
   )
 const payoutEntries = (orderId: string) => api.db.selectFrom('balance_logs').selectAll().where('ref_id', '=', orderId).execute()

@@ -13,7 +13,7 @@ import { requestId } from '../support/wallet'
 /** Selling: the order with its locked quote, idempotency, codes sold once and kept secret, photos, bad input. */
 const api = useSellingApi()
 const person = async () => (await seedUser(api, { email: newEmail('seller') })).token
-const count = async (table: 'orders' | 'order_cards' | 'ecode_fingerprints' | 'messages') =>
+const count = async (table: 'orders' | 'order_cards' | 'ecode_fingerprints' | 'notifications') =>
   Number(
     (
       await api.db
@@ -169,7 +169,7 @@ describe('selling e-codes', () => {
     expect(card.codes_cipher).toMatch(/^v1\.[\w-]{16}\.[\w-]+\.[\w-]{22}$/)
     const everything = JSON.stringify(
       await Promise.all(
-        ['orders', 'order_cards', 'order_events', 'ecode_fingerprints', 'messages', 'audit_log'].map((t) =>
+        ['orders', 'order_cards', 'order_events', 'ecode_fingerprints', 'notifications', 'audit_log'].map((t) =>
           api.db
             .selectFrom(t as 'orders')
             .selectAll()
@@ -332,7 +332,7 @@ describe('bad input: a clear message, nothing changed, never a 500', () => {
   ]
   it.each(cases)('%s', async (_label, body, code, msg) => {
     const token = await person()
-    const before = await Promise.all([count('orders'), count('order_cards'), count('ecode_fingerprints'), count('messages')])
+    const before = await Promise.all([count('orders'), count('order_cards'), count('ecode_fingerprints'), count('notifications')])
     const rate = (await rateOf(api, 'apple', 'US', 'ecode')).rate
     const payload = {
       brandId: 'apple',
@@ -348,7 +348,7 @@ describe('bad input: a clear message, nothing changed, never a 500', () => {
     expect(res.body.code).toBe(code)
     if (typeof msg === 'string') expect(res.body.msg).toBe(msg)
     else expect(res.body.msg).toMatch(msg)
-    expect(await Promise.all([count('orders'), count('order_cards'), count('ecode_fingerprints'), count('messages')])).toEqual(before)
+    expect(await Promise.all([count('orders'), count('order_cards'), count('ecode_fingerprints'), count('notifications')])).toEqual(before)
   })
 
   it('needs a token', async () => {
@@ -424,7 +424,7 @@ describe('the person’s orders', () => {
   it('tells the person the order was received, with its number and the review ETA', async () => {
     const { user, token } = await seedUser(api, { email: newEmail('msg') })
     const order = await sold(api, token)
-    const messages = await api.db.selectFrom('messages').selectAll().where('user_id', '=', user.id).execute()
+    const messages = await api.db.selectFrom('notifications').selectAll().where('user_id', '=', user.id).execute()
     expect(messages).toHaveLength(1)
     expect(messages[0]).toMatchObject({ kind: 'order', ref_id: order.id, title: 'Order received' })
     expect(messages[0].content).toContain(order.orderNo)

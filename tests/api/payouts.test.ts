@@ -218,7 +218,7 @@ describe('a provider that fails or loses answers: at least once, never twice', (
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
     const reversals = (await log(u)).filter((e) => e.type === 'withdraw_reversal')
     expect(reversals).toEqual([expect.objectContaining({ amount: AMOUNT, frozenChange: 0, refId: w.id })])
-    const messages = await api.db.selectFrom('messages').selectAll().where('ref_id', '=', w.id).execute()
+    const messages = await api.db.selectFrom('notifications').selectAll().where('ref_id', '=', w.id).execute()
     expect(messages.map((m) => m.title)).toContain('Withdrawal returned by the bank')
     expect(await auditBooks(api.db)).toEqual([])
   })

@@ -24,7 +24,7 @@ const claim = (a: TestApi, token: string, taskId: unknown) => a.post<GetTaskRewa
 
 /** Everything a claim could have changed, to show that a refusal changed none of it. */
 async function footprint(a: TestApi, userId: string) {
-  const count = (table: 'balance_logs' | 'messages' | 'task_claims') =>
+  const count = (table: 'balance_logs' | 'notifications' | 'task_claims') =>
     a.db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -36,7 +36,7 @@ async function footprint(a: TestApi, userId: string) {
     balance: Number(wallet?.balance ?? 0),
     frozen: Number(wallet?.frozen ?? 0),
     entries: await count('balance_logs'),
-    messages: await count('messages'),
+    notifications: await count('notifications'),
     claims: await count('task_claims'),
   }
 }
@@ -123,7 +123,12 @@ describe('POST /v1/user/getTaskReward', () => {
     expect(log.body.data.list).toEqual([
       expect.objectContaining({ type: 'task_reward', amount: 50_000, balanceAfter: 50_000, refType: 'task', refId: 'set_pin' }),
     ])
-    const messages = await api.db.selectFrom('messages').selectAll().where('user_id', '=', u.userId).where('kind', '=', 'task').execute()
+    const messages = await api.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', u.userId)
+      .where('kind', '=', 'task')
+      .execute()
     expect(messages).toEqual([
       expect.objectContaining({
         title: 'Task reward',
@@ -147,7 +152,7 @@ describe('POST /v1/user/getTaskReward', () => {
     const codes = results.map((r) => r.body.code)
     expect(codes.filter((c) => c === 200)).toHaveLength(1)
     expect(codes.filter((c) => c === Refusals.TASK_ALREADY_CLAIMED.code)).toHaveLength(19)
-    expect(await footprint(api, u.userId)).toEqual({ balance: 50_000, frozen: 0, entries: 1, messages: 1, claims: 1 })
+    expect(await footprint(api, u.userId)).toEqual({ balance: 50_000, frozen: 0, entries: 1, notifications: 1, claims: 1 })
     // Both rewards of this person, claimed in parallel too: each once.
     const both = await Promise.all([...Array(5)].flatMap(() => [claim(api, u.token, 'set_pin'), claim(api, u.token, 'add_bank_card')]))
     expect(both.filter((r) => r.body.code === 200)).toHaveLength(1)

@@ -328,7 +328,7 @@ describe('operators', () => {
     expect(JSON.parse(audit[1].before_json!).status).toBe('processing')
     expect(JSON.parse(audit[1].after_json!).status).toBe('success')
     const messages = await api.db
-      .selectFrom('messages')
+      .selectFrom('notifications')
       .select(['title', 'content'])
       .where('user_id', '=', u.userId)
       .orderBy('created_at')

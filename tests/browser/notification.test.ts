@@ -10,7 +10,7 @@ import { adjust, walletUser, withdraw } from '../support/wallet'
 
 /**
  * Notifications as a person uses them: Debian Chromium, a 390×844 phone, JavaScript on and off,
- * the production build and the real api on a throw-away database. The messages come from the real
+ * the production build and the real api on a throw-away database. The notifications come from the real
  * flows: an operator's credit, a withdrawal, a sold card that an operator claims.
  */
 let app: RunningApp
@@ -44,7 +44,7 @@ const accountTab = (page: Page) => page.getByRole('navigation', { name: 'Main' }
 
 const goto = gotoIn(() => app.url)
 
-/** A person with four unread messages: a credit, a withdrawal, an order received and in review. */
+/** A person with four unread notifications: a credit, a withdrawal, an order received and in review. */
 async function busyPerson() {
   const u = await walletUser(app.api, { balance: 1_000_000 })
   app.api.clock.advance(SECOND)
@@ -65,7 +65,7 @@ async function signedIn(js: boolean, token: string, look: Parameters<typeof phon
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {
-    it('the badge shows the count; opening a message lands on its order or withdrawal and the badge counts down; mark all read', async () => {
+    it('the badge shows the count; opening a notification lands on its order or withdrawal and the badge counts down; mark all read', async () => {
       const { u, w, order } = await busyPerson()
       const { context, page } = await signedIn(js, u.token)
       await goto(page, js, '/')
@@ -164,7 +164,7 @@ for (const js of [true, false]) {
 }
 
 describe('accessibility and looks', () => {
-  it('axe finds nothing on /notification (messages and empty) and on a page with the badge, light and dark', async () => {
+  it('axe finds nothing on /notification (notifications and empty) and on a page with the badge, light and dark', async () => {
     const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
     const { u } = await busyPerson()
     const fresh = await walletUser(app.api, { pin: null })

@@ -76,9 +76,9 @@ async function tokenOf(email: string) {
 
 /** The person's messages about an order, newest last (there is no messages screen yet; the api writes them). */
 const messagesAbout = async (orderId: string) =>
-  (await app.api.db.selectFrom('messages').select(['title', 'content']).where('ref_id', '=', orderId).orderBy('created_at').execute()).map(
-    (m) => m.title,
-  )
+  (
+    await app.api.db.selectFrom('notifications').select(['title', 'content']).where('ref_id', '=', orderId).orderBy('created_at').execute()
+  ).map((m) => m.title)
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Message } from '#contract/messages'
+import type { Notification } from '#contract/notifications'
 import * as root from '~/root'
 import * as notification from '~/routes/notification'
 import { seedUser } from '../support/api'
@@ -11,16 +11,16 @@ import { type CookieJar, jsonOf, load, signedInJar, submit } from '../support/we
 
 /**
  * /notification through its loader and action with real Requests, against the real api; the
- * messages come from the real flows (withdrawals, orders and operators' adjustments).
+ * notifications come from the real flows (withdrawals, orders and operators' adjustments).
  */
 const api = useSellingApi({ web: true })
 const SECOND = 1_000
 
-type Loaded = { page: { list: Message[]; total: number; pageNum: number; pageSize: number }; timeZone: string }
+type Loaded = { page: { list: Notification[]; total: number; pageNum: number; pageSize: number }; timeZone: string }
 const listOf = async (jar: CookieJar, path = '/notification') => (await jsonOf<Loaded>(await load(notification.loader, path, jar))).page
 const unreadInRoot = async (jar: CookieJar) => (await jsonOf(await load(root.loader, '/notification', jar))).user.unreadCount as number
 
-/** A person whose wallet was credited, who withdrew, and sold a card that was then reviewed: five messages. */
+/** A person whose wallet was credited, who withdrew, and sold a card that was then reviewed: five notifications. */
 async function busyPerson() {
   const u = await walletUser(api, { balance: 1_000_000 })
   api.clock.advance(SECOND)
@@ -85,7 +85,7 @@ describe('the list', () => {
   })
 })
 
-describe('opening a message', () => {
+describe('opening a notification', () => {
   it('marks it read and goes to what it is about: the order, the withdrawal, the wallet', async () => {
     const { w, order, jar } = await busyPerson()
     const [review, , processing, , credited] = (await listOf(jar)).list
@@ -104,13 +104,13 @@ describe('opening a message', () => {
     expect(await unreadInRoot(jar)).toBe(2)
   })
 
-  it('someone else’s message: "Message not found", and it stays unread for its owner', async () => {
+  it('someone else’s notification: "This notification was not found", and it stays unread for its owner', async () => {
     const mine = await busyPerson()
     const theirs = await busyPerson()
     const [target] = (await listOf(theirs.jar)).list
     const res = await submit(notification.action, '/notification', { intent: 'open', id: target.id }, mine.jar)
     expect(res.status).toBe(404)
-    expect((await jsonOf(res)).error).toBe('Message not found')
+    expect((await jsonOf(res)).error).toBe('This notification was not found')
     expect(await unreadInRoot(theirs.jar)).toBe(5)
     expect(await unreadInRoot(mine.jar)).toBe(5)
   })
@@ -134,7 +134,7 @@ describe('opening a message', () => {
 })
 
 describe('mark all read', () => {
-  it('marks every message read and comes back to the same page with a toast; the badge is gone', async () => {
+  it('marks every notification read and comes back to the same page with a toast; the badge is gone', async () => {
     const { jar } = await busyPerson()
     const res = await submit(notification.action, '/notification?page=2', { intent: 'all' }, jar)
     expect(res).toHaveRedirect('/notification?page=2')

@@ -107,7 +107,7 @@ describe('/wallet/add-bank-card', () => {
     expect(await listOf(u.token)).toHaveLength(5)
     const full = await load(addBankCard.loader, '/wallet/add-bank-card', jar)
     expect(full).toHaveRedirect('/wallet/bank-cards')
-    await expect(full).toSendToast({ type: 'info', message: 'You can keep at most 5 bank accounts. Remove one to add another.' })
+    await expect(full).toSendToast({ type: 'info', message: 'You can keep at most 5 bank accounts. Remove one first' })
   })
 })
 

@@ -1,8 +1,8 @@
 // The sell page's choices and card values, as the page and its action both read them (no server code).
 import type { Brand, CardTypeOffer, Rate } from '#contract/catalogue'
 import { formatMoney, MAX_AMOUNT, parseAmount } from '#contract/money'
-import { faceValueProblem, payoutFor } from '#contract/rates'
-import { Refusals } from '#contract/refusals'
+import { faceValueProblem, payoutFor, unknownCardTypeParams } from '#contract/rates'
+import { formatRefusal, Refusals } from '#contract/refusals'
 import { fileIdField } from '#contract/uploads'
 import { sellingMessages as M } from '~/utils/messages'
 
@@ -29,20 +29,18 @@ export function resolveChoice(
   const wantedCountry = asked.country?.trim().toUpperCase()
   let country = brand.countries.find((c) => c.country === wantedCountry) ?? null
   if (!country) {
-    if (wantedCountry) notice = `We do not buy ${brand.name} cards from that country. Choose another country`
+    if (wantedCountry) notice = formatRefusal(Refusals.UNKNOWN_COUNTRY, { brand: brand.name })
     country = brand.countries[0] ?? null
   }
   if (!country) return { ...none, brand, notice }
   let offer = country.cardTypes.find((t) => t.cardType === asked.cardType) ?? null
   if (!offer) {
     if (asked.cardType && !notice)
-      notice = `We do not buy ${brand.name} ${country.countryName} cards as ${typeLabelPlural(asked.cardType)}. Choose the other type`
+      notice = formatRefusal(Refusals.UNKNOWN_CARD_TYPE, unknownCardTypeParams(brand.name, country.countryName, asked.cardType))
     offer = country.cardTypes[0] ?? null
   }
   return { brand, country, offer, notice }
 }
-
-const typeLabelPlural = (cardType: string) => (cardType === 'ecode' ? 'e-codes' : 'physical cards')
 
 export function choiceQuery(c: { brandId: string; country?: string; cardType?: string }, faceValues: string[] = []): string {
   const query = new URLSearchParams({ brandId: c.brandId })

@@ -1,13 +1,13 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
-import { messagesApi as api, type ReadMessageBody } from '#contract/messages'
+import { notificationsApi as api, type ReadNotificationBody } from '#contract/notifications'
 import { notificationMessages as N } from '~/utils/messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 
-/** Messages (DESIGN §3 "Messages"; the Notifications screen), one flow per contract call. */
-export const messagePageFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.pageMessage>) =>
+/** Notifications (the /notification screen), one flow per contract call. */
+export const notificationPageFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.pageMessage>) =>
   flow(context, N.loadFailed, () => callApi(request, context, api.pageMessage, query))
 
-export const readMessageFlow = (request: Request, context: AppLoadContext, body: ReadMessageBody) =>
+export const readNotificationFlow = (request: Request, context: AppLoadContext, body: ReadNotificationBody) =>
   flow(context, N.readFailed, () => callApi(request, context, api.readMessage, body))

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Page } from '#contract/envelope'
-import { messagesApi, type Message, type ReadMessageData } from '#contract/messages'
+import { notificationsApi, type Notification, type ReadNotificationData } from '#contract/notifications'
 import type { UserIndexData } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { seedUser } from '../support/api'
@@ -10,23 +10,23 @@ import { ops, sold, useSellingApi } from '../support/selling'
 import { admin, adjust, walletUser, withdraw } from '../support/wallet'
 
 /**
- * Messages (Notifications) through HTTP against the real api: written by the real flows (orders,
+ * Notifications through HTTP against the real api: written by the real flows (orders,
  * withdrawals, operators' adjustments), paged newest first, read one by one or all at once, only
  * ever the person's own, and bad input answered 400, never 500.
  */
 const api = useSellingApi()
 const SECOND = 1_000
 
-const page = async (token: string, query = '') => api.get<Page<Message>>(`/v1/user/pageMessage${query}`, { token })
+const page = async (token: string, query = '') => api.get<Page<Notification>>(`/v1/user/pageMessage${query}`, { token })
 const list = async (token: string, query = '') => (await page(token, query)).body.data.list
 const unread = async (token: string) => (await api.get<UserIndexData>('/v1/user/index', { token })).body.data.unreadCount
-const read = (token: string, body: unknown) => api.post<ReadMessageData>('/v1/user/readMessage', body, { token })
+const read = (token: string, body: unknown) => api.post<ReadNotificationData>('/v1/user/readMessage', body, { token })
 const readAt = async (id: string) =>
-  (await api.db.selectFrom('messages').select('read_at').where('id', '=', id).executeTakeFirstOrThrow()).read_at
+  (await api.db.selectFrom('notifications').select('read_at').where('id', '=', id).executeTakeFirstOrThrow()).read_at
 
-/** A person with `n` messages (operators' credits), one second apart, the newest last. */
+/** A person with `n` notifications (operators' credits), one second apart, the newest last. */
 async function personWith(n: number) {
-  const { user, token } = await seedUser(api, { email: newEmail('messages') })
+  const { user, token } = await seedUser(api, { email: newEmail('notifications') })
   for (let i = 1; i <= n; i++) {
     api.clock.advance(SECOND)
     await adjust(api, user.id, 1_000 * i, `credit ${i}`)
@@ -63,7 +63,7 @@ describe('GET /v1/user/pageMessage', () => {
     await ops(api).complete(order.id)
 
     const res = await page(u.token, '?pageSize=50')
-    const data = messagesApi.pageMessage.data.parse(res.body.data)
+    const data = notificationsApi.pageMessage.data.parse(res.body.data)
     expect(data.list.map((m) => [m.kind, m.refId, m.title, m.read])).toEqual([
       ['order', order.id, 'Order completed', false],
       ['order', order.id, 'Order in review', false],
@@ -79,7 +79,7 @@ describe('GET /v1/user/pageMessage', () => {
     expect(await unread(u.token)).toBe(7)
   })
 
-  it('pages by pageNum and pageSize: no message twice, none left out, the newest on page 1', async () => {
+  it('pages by pageNum and pageSize: no notification twice, none left out, the newest on page 1', async () => {
     const p = await personWith(12)
     const first = (await page(p.token, '?pageNum=1&pageSize=5')).body.data
     expect(first).toMatchObject({ total: 12, pageNum: 1, pageSize: 5 })
@@ -91,7 +91,7 @@ describe('GET /v1/user/pageMessage', () => {
     expect(await list(p.token)).toHaveLength(10)
   })
 
-  it('messages written in the same millisecond still page without overlap', async () => {
+  it('notifications written in the same millisecond still page without overlap', async () => {
     const { user, token } = await seedUser(api, { email: newEmail('same-ms') })
     for (let i = 1; i <= 7; i++) await adjust(api, user.id, 1_000, `credit ${i}`) // the clock stands still
     const ids = [
@@ -126,8 +126,8 @@ describe('POST /v1/user/readMessage', () => {
     const [newest, middle] = await list(p.token)
     const res = await read(p.token, { id: middle.id })
     expect(res.body.code).toBe(200)
-    const data = messagesApi.readMessage.data.parse(res.body.data)
-    expect(data).toEqual({ message: { ...middle, read: true }, unreadCount: 2 })
+    const data = notificationsApi.readMessage.data.parse(res.body.data)
+    expect(data).toEqual({ notification: { ...middle, read: true }, unreadCount: 2 })
     const firstReadAt = await readAt(middle.id)
     expect(Number(firstReadAt)).toBe(api.clock.now())
 
@@ -143,22 +143,22 @@ describe('POST /v1/user/readMessage', () => {
     const p = await personWith(4)
     await read(p.token, { id: (await list(p.token))[0].id })
     const res = await read(p.token, { all: true })
-    expect(res.body).toEqual({ code: 200, msg: 'success', data: { message: null, unreadCount: 0 } })
+    expect(res.body).toEqual({ code: 200, msg: 'success', data: { notification: null, unreadCount: 0 } })
     expect((await list(p.token)).every((m) => m.read)).toBe(true)
     expect(await unread(p.token)).toBe(0)
-    expect((await read(p.token, { all: true })).body.data).toEqual({ message: null, unreadCount: 0 })
-    // A person with no messages at all may ask too.
+    expect((await read(p.token, { all: true })).body.data).toEqual({ notification: null, unreadCount: 0 })
+    // A person with no notifications at all may ask too.
     const { token } = await seedUser(api, { email: newEmail('nothing') })
-    expect((await read(token, { all: true })).body.data).toEqual({ message: null, unreadCount: 0 })
+    expect((await read(token, { all: true })).body.data).toEqual({ notification: null, unreadCount: 0 })
   })
 
-  it('someone else’s message is "Message not found" and stays unread; their all leaves mine alone', async () => {
+  it('someone else’s notification is "This notification was not found" and stays unread; their all leaves mine alone', async () => {
     const mine = await personWith(2)
     const theirs = await personWith(2)
     const [target] = await list(theirs.token)
     const res = await read(mine.token, { id: target.id })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ code: Refusals.MESSAGE_NOT_FOUND.code, msg: 'Message not found', data: null })
+    expect(res.body).toEqual({ code: Refusals.NOTIFICATION_NOT_FOUND.code, msg: 'This notification was not found', data: null })
     expect(await readAt(target.id)).toBeNull()
     expect(await unread(theirs.token)).toBe(2)
 
@@ -167,17 +167,21 @@ describe('POST /v1/user/readMessage', () => {
     expect(await unread(mine.token)).toBe(2)
   })
 
-  it('an unknown id is "Message not found"', async () => {
+  it('an unknown id is "This notification was not found"', async () => {
     const p = await personWith(1)
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'no-such-message', ' x ']) {
-      expect((await read(p.token, { id })).body).toEqual({ code: Refusals.MESSAGE_NOT_FOUND.code, msg: 'Message not found', data: null })
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'no-such-notification', ' x ']) {
+      expect((await read(p.token, { id })).body).toEqual({
+        code: Refusals.NOTIFICATION_NOT_FOUND.code,
+        msg: 'This notification was not found',
+        data: null,
+      })
     }
     expect(await unread(p.token)).toBe(1)
   })
 
   it.each([
-    [{}, 'body: Send the id of one message, or all: true'],
-    [{ id: 'a', all: true }, 'body: Send the id of one message, or all: true'],
+    [{}, 'body: Send the id of one notification, or all: true'],
+    [{ id: 'a', all: true }, 'body: Send the id of one notification, or all: true'],
     [{ all: false }, 'all: all must be true'],
     [{ all: 'true' }, 'all: all must be true'],
     [{ all: 1 }, 'all: all must be true'],
@@ -187,10 +191,10 @@ describe('POST /v1/user/readMessage', () => {
     [{ id: null }, 'id: id must be text'],
     [{ id: ['a'] }, 'id: id must be text'],
     [{ id: { $ne: null } }, 'id: id must be text'],
-    [{ id: 'x'.repeat(65) }, 'id: id is not a message id'],
-    [{ id: 'a\u0000b' }, 'id: id is not a message id'],
-    [{ id: "' OR 1=1 --" }, 'id: id is not a message id'],
-    [{ id: 'é' }, 'id: id is not a message id'],
+    [{ id: 'x'.repeat(65) }, 'id: id is not a notification id'],
+    [{ id: 'a\u0000b' }, 'id: id is not a notification id'],
+    [{ id: "' OR 1=1 --" }, 'id: id is not a notification id'],
+    [{ id: 'é' }, 'id: id is not a notification id'],
     [{ id: 'a', read: true }, 'read: Unknown field'],
     [[], 'body: Expected object, received array'],
     ['all', 'body: Malformed JSON'], // strict JSON: a bare string is not a body,
