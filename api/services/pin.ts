@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { CodeType } from '#contract/accounts'
-import { PIN_LOCK_MINUTES, PIN_MAX_TRIES, PIN_RESET_WAIT_HOURS, pinWrongParams, type ResetPinBody, type SetPinBody } from '#contract/pin'
+import { type ResetPinBody, type SetPinBody } from '#contract/pin'
+import { PIN_LOCK_MINUTES, PIN_MAX_TRIES, PIN_RESET_WAIT_HOURS, pinWrongParams } from '#contract/pin-rules'
 import { Refusals } from '#contract/refusals'
 import type { PinState } from '#contract/wallet'
 import type { User, WithdrawalPinRow } from '../db/schema'

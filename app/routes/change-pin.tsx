@@ -7,7 +7,7 @@ import { json, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, verifyCodeField } from '#contract/accounts'
-import { PIN_MAX_TRIES } from '#contract/pin'
+import { PIN_MAX_TRIES } from '#contract/pin-rules'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'

@@ -1,4 +1,4 @@
-import { pinWrongParams } from '#contract/pin'
+import { pinWrongParams } from '#contract/pin-rules'
 import { formatRefusal, Refusals } from '#contract/refusals'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { formatMoney } from '#contract/money'
-import { PIN_LOCK_MINUTES, PIN_MAX_TRIES } from '#contract/pin'
+import { PIN_LOCK_MINUTES, PIN_MAX_TRIES } from '#contract/pin-rules'
 import * as support from '~/routes/support'
 import { accessFor, screenFor } from '~/utils/routes'
 import { useTestApi } from '../support/kit'
