@@ -5,6 +5,8 @@ import { Form, NavLink, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { StaffRole } from '#contract/endpoint'
 import { CONSOLE_BRAND, consoleNav, consoleTitle } from '~/utils/console-routes'
+import type { Paging } from '~/utils/paging'
+import { Link } from './link'
 import { Toaster, type ToastData } from './toaster'
 
 /** Every console page's <title>, from the console's route table. */
@@ -85,5 +87,24 @@ export function ConsoleCard({ title, toast, children }: { title: string; toast: 
         {children}
       </main>
     </div>
+  )
+}
+
+/** Previous and Next as plain links (they keep the desk's filters), and where this page sits: "51–100 of 230". */
+export function Pager({ paging, label }: { paging: Paging; label: string }) {
+  return (
+    <nav className="ops-pager" aria-label={label}>
+      {paging.previous ? (
+        <Link to={paging.previous} rel="prev" className="ops-button ops-button--ghost">
+          Previous
+        </Link>
+      ) : null}
+      <span className="ops-pager__where">{paging.label}</span>
+      {paging.next ? (
+        <Link to={paging.next} rel="next" className="ops-button ops-button--ghost">
+          Next
+        </Link>
+      ) : null}
+    </nav>
   )
 }
