@@ -117,6 +117,27 @@ describe('the queue', () => {
     }
   })
 
+  it('builds a page with one query per kind: 12 rows cost the queries of 2', async () => {
+    const r = await reviewer()
+    const token = await person('batch')
+    for (let i = 0; i < 12; i++)
+      await sold(api, token, {
+        brandId: 'steam',
+        cardType: 'physical',
+        cards: [{ faceValue: 5_000, imageIds: [await photoOf(token, await cardPhoto(i))] }],
+      })
+    const cost = async (query: string) => {
+      const before = api.queryCount()
+      const res = await r.queue(query)
+      expect(res.body.code).toBe(Code.OK)
+      return { queries: api.queryCount() - before, rows: res.body.data.list.length }
+    }
+    const two = await cost('pageSize=2')
+    const twelve = await cost('pageSize=12')
+    expect([two.rows, twelve.rows]).toEqual([2, 12])
+    expect(twelve.queries).toBe(two.queries)
+  })
+
   it('refuses a bad filter with 400 naming the field', async () => {
     const r = await reviewer()
     for (const [query, field] of [
