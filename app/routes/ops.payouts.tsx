@@ -4,8 +4,7 @@
 // reference, failed with a reason); a refusal shows beside its row. With JavaScript the list is
 // revalidated on an interval and when the window regains focus.
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect } from 'react'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { adminApi, type AdminWithdrawal } from '#contract/admin'
 import { formatMoney } from '#contract/money'
@@ -16,6 +15,7 @@ import payoutStyles from '~/styles/screens/console-payouts.css'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { readForm } from '~/utils/form.server'
+import { useLiveData } from '~/utils/live-data'
 import { DESK_PAGE_SIZE, pageAsked, paging } from '~/utils/paging'
 import { redirectWithStaffToast } from '~/utils/staff-session.server'
 
@@ -127,27 +127,10 @@ function age(ms: number) {
   return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} d ${hours % 24} h`
 }
 
-/** Asks the loader again now and then, and when the window comes back, while nothing else is under way. */
-function useKeepCurrent() {
-  const { revalidate, state } = useRevalidator()
-  const navigation = useNavigation()
-  useEffect(() => {
-    const again = () => {
-      if (state === 'idle' && navigation.state === 'idle' && document.visibilityState === 'visible') revalidate()
-    }
-    const timer = setInterval(again, REFRESH_MS)
-    window.addEventListener('focus', again)
-    return () => {
-      clearInterval(timer)
-      window.removeEventListener('focus', again)
-    }
-  }, [revalidate, state, navigation.state])
-}
-
 export default function PayoutDesk() {
   const { status, counts, list, paging: pages, problem, now } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
-  useKeepCurrent()
+  useLiveData(REFRESH_MS)
   return (
     <ConsolePage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
       <nav className="ops-tabs" aria-label="Withdrawals by status">

@@ -7,11 +7,12 @@ import { orderStatuses } from '#contract/orders'
 import { ConsolePage, Pager } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
-import { formatMinutes, useLiveData, useShortcuts } from '~/components/review'
+import { formatMinutes, useShortcuts } from '~/components/review'
 import reviewStyles from '~/styles/screens/console-review.css'
 import { upstream } from '~/upstream/client.server'
 import { flow } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { useLiveData } from '~/utils/live-data'
 import { DESK_PAGE_SIZE, pageAsked, paging } from '~/utils/paging'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: reviewStyles }]
