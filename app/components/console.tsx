@@ -108,3 +108,38 @@ export function Pager({ paging, label }: { paging: Paging; label: string }) {
     </nav>
   )
 }
+
+/** A desk's table: its caption for screen readers, the column heads (`num` right-aligns figures), and the rows. */
+export function DeskTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string
+  columns: (string | { label: string; num: true })[]
+  children: ReactNode
+}) {
+  return (
+    <div className="ops-table-wrap">
+      <table className="ops-table">
+        <caption className="cl-visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              typeof c === 'string' ? (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ) : (
+                <th key={c.label} scope="col" className="ops-num">
+                  {c.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
