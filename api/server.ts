@@ -55,6 +55,8 @@ export type StartApiOptions = {
   housekeeping?: boolean
   /** The payout worker, when a provider pays (default true; tests call runPayoutsOnce instead). */
   payoutWorker?: boolean
+  /** Told of every SQL statement run (tests count the queries of a page). */
+  onQuery?: (sql: string) => void
 }
 
 export type RunningApi = {
@@ -118,7 +120,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
   }
 
   const dbHealth = createDbHealth(logger)
-  const created = createDb(config.databaseUrl, { onConnectionError: (err) => dbHealth.failed(err) })
+  const created = createDb(config.databaseUrl, { onConnectionError: (err) => dbHealth.failed(err), onQuery: options.onQuery })
   const { kind, pool } = created
   const db = created.db.withPlugin(dbHealth.plugin)
   try {

@@ -22,9 +22,14 @@ export const Code = {
 } as const
 
 /** Paged lists (DESIGN §3): pageNum from 1, pageSize default 10, at most 50. */
+const wholeNumber = (words: string, max: number) => z.coerce.number({ invalid_type_error: words }).int(words).min(1, words).max(max, words)
+
+/** The page asked for: the web's console reads its `?page=` with the same words. */
+export const pageNumField = wholeNumber('a whole page number from 1 to 100000', 100_000)
+
 export const pageQuerySchema = z.object({
-  pageNum: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+  pageNum: pageNumField.default(1),
+  pageSize: wholeNumber('a whole number of rows from 1 to 50', 50).default(10),
 })
 export type PageQuery = z.infer<typeof pageQuerySchema>
 

@@ -1,15 +1,16 @@
 // What the review desk's queue page costs with many orders waiting: the production build (web and
-// api, a throw-away SQLite file), N waiting orders seeded straight in the database (default 500,
-// some past their ETA), and GET /ops/review as a signed-in reviewer: the loader's api calls and
+// api, a throw-away SQLite file), N waiting orders sold through the api (default 500, some past
+// their ETA), and GET /ops/review as a signed-in reviewer: the loader's api calls and
 // the page's render, the whole document. Measures, never asserts.
 //   npm run build && node scripts/run-with-kit.mjs scripts/bench-review-queue.mjs [--orders 500] [--rounds 20] [--shots dir]
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { commitStaffSession, emptyStaffSession } from '../app/utils/staff-session.server.ts'
 import { createWebApp, loadBuild } from '../server/app.ts'
-import { startTestApi } from '../tests/support/api.ts'
+import { seedUser, startTestApi } from '../tests/support/api.ts'
+import { sold } from '../tests/support/selling.ts'
 import { seedStaff } from '../tests/support/staff.ts'
 
 const arg = (name, fallback) => {
@@ -45,75 +46,16 @@ const app = {
   },
 }
 try {
+  // Sold through the api as a person sells (tests/support/selling.ts), spread over the last ten
+  // hours by the kit's clock: the oldest are late against any brand's ETA.
   const now = app.api.clock.now()
-  const userId = randomUUID()
-  await app.api.db
-    .insertInto('users')
-    .values({
-      id: userId,
-      email: 'seller@bench.test',
-      password_hash: null,
-      user_name: 'Seller',
-      head_img: null,
-      google_sub: null,
-      google_email: null,
-      signup_address: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute()
+  const { token } = await seedUser(app.api, { email: 'seller@bench.test' })
   const brands = ['apple', 'steam', 'google-play', 'amazon']
-  for (let i = 0; i < count; i += 100) {
-    const orders = []
-    const cards = []
-    for (let j = i; j < Math.min(count, i + 100); j++) {
-      const id = randomUUID()
-      // Spread over the last ten hours: the oldest are late against any brand's ETA.
-      const at = now - Math.round(((count - j) / count) * 10 * 3_600_000)
-      orders.push({
-        id,
-        order_no: `CL-B${String(j).padStart(7, '0')}`,
-        user_id: userId,
-        request_id: id,
-        request_hash: 'h',
-        brand_id: brands[j % brands.length],
-        country: 'US',
-        currency: 'USD',
-        card_type: 'ecode',
-        quoted_rate_micro: 1_240_000_000,
-        payout_currency: 'NGN',
-        quoted_payout: 12_400_000,
-        proposed_payout: null,
-        settled_payout: null,
-        status: 'pending',
-        reason_code: null,
-        proposal_reason: null,
-        proposed_at: null,
-        operator_note: null,
-        proof_image_id: null,
-        claimed_by: null,
-        claim_expires_at: null,
-        eta_minutes: 60,
-        created_at: at,
-        updated_at: at,
-      })
-      cards.push({
-        id: randomUUID(),
-        order_id: id,
-        position: 1,
-        face_value: 10_000,
-        quoted_payout: 12_400_000,
-        proposed_payout: null,
-        settled_payout: null,
-        reason_code: null,
-        codes_cipher: null,
-        codes_masked: null,
-        code_hmac: null,
-      })
-    }
-    await app.api.db.insertInto('orders').values(orders).execute()
-    await app.api.db.insertInto('order_cards').values(cards).execute()
+  for (let j = 0; j < count; j++) {
+    app.api.clock.set(now - Math.round(((count - j) / count) * 10 * 3_600_000))
+    await sold(app.api, token, { brandId: brands[j % brands.length] })
   }
+  app.api.clock.set(now)
   const staff = await seedStaff(app.api, { role: 'reviewer' })
   const session = await emptyStaffSession()
   session.set('token', staff.token)

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig, type SqliteDatabase } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema'
 
@@ -35,6 +35,8 @@ export type CreateDbOptions = {
    * is an unhandled 'error' event, which ends the process.
    */
   onConnectionError?: (err: Error) => void
+  /** Told of every statement run (tests count a page's queries). */
+  onQuery?: (sql: string) => void
 }
 
 /** A connection that cannot be made waits this long at most, so requests fail (503) instead of hanging. */
@@ -44,6 +46,12 @@ const PG_CONNECT_TIMEOUT_MS = 5_000
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { db: Db; kind: DbKind; pool?: pg.Pool } {
   const kind = dbKind(databaseUrl)
   const onError = (err: Error) => options.onConnectionError?.(err)
+  const onQuery = options.onQuery
+  const log: KyselyConfig['log'] = onQuery
+    ? (event) => {
+        if (event.level === 'query') onQuery(event.query.sql)
+      }
+    : undefined
   if (kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
@@ -58,7 +66,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
     // life. The query in flight still fails (and answers 503); the pool drops the dead client on release.
     pool.on('connect', (client) => client.on('error', onError))
     pool.on('error', onError)
-    return { kind, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) }
+    return { kind, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log }) }
   }
   const path = sqlitePath(databaseUrl)
   if (path !== ':memory:') createPrivately(path)
@@ -70,7 +78,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
   // FULL: a committed movement of money survives a power cut, not only a crash of the process.
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
-  return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }) }
+  return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log }) }
 }
 
 /** How many prepared statements are kept: the query builder writes a few hundred distinct texts at most. */

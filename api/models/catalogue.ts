@@ -11,6 +11,15 @@ export const listBrands = (db: Db): Promise<GiftCardBrandRow[]> =>
 export const findBrand = (db: Db, id: string): Promise<GiftCardBrandRow | undefined> =>
   db.selectFrom('gift_card_brands').selectAll().where('id', '=', id).executeTakeFirst()
 
+export const findBrands = (db: Db, ids: string[]): Promise<GiftCardBrandRow[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('gift_card_brands')
+        .selectAll()
+        .where('id', 'in', [...new Set(ids)])
+        .execute()
+
 export const listVariants = (db: Db): Promise<GiftCardVariantRow[]> =>
   db.selectFrom('gift_card_variants').selectAll().orderBy('brand_id').orderBy('country').orderBy('card_type').execute()
 

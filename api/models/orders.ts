@@ -64,8 +64,11 @@ export async function imagesOf(db: Db, cardIds: string[]): Promise<Map<string, s
   return out
 }
 
-export const eventsOf = (db: Db, orderId: string): Promise<OrderEventRow[]> =>
-  db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('seq').execute()
+/** The timelines of these orders, each in its order. */
+export const eventsOf = (db: Db, orderIds: string[]): Promise<OrderEventRow[]> =>
+  orderIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('order_events').selectAll().where('order_id', 'in', orderIds).orderBy('order_id').orderBy('seq').execute()
 
 /** The next event on the timeline. Inside the move's transaction, with the order row locked. */
 export async function addOrderEvent(
@@ -191,17 +194,36 @@ export async function pageOrders(db: Db, filter: OrderFilter & { oldestFirst?: b
   return { rows, total: Number(count.n) }
 }
 
-/** 1 + the open orders (pending or reviewing) that came before this one: its place in the queue. */
-export async function queuePosition(db: Db, order: Pick<OrderRow, 'id' | 'created_at'>, openStatuses: readonly string[]): Promise<number> {
-  const r = await db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', 'in', [...openStatuses])
-    .where((eb) =>
-      eb.or([eb('created_at', '<', order.created_at), eb.and([eb('created_at', '=', order.created_at), eb('id', '<', order.id)])]),
+/** Each order's place in the queue: 1 + the open orders (pending or reviewing) that came before it. One query for them all. */
+export async function queuePositions(
+  db: Db,
+  rows: Pick<OrderRow, 'id' | 'created_at'>[],
+  openStatuses: readonly string[],
+): Promise<Map<string, number>> {
+  if (rows.length === 0) return new Map()
+  const found = await db
+    .selectFrom('orders as o')
+    .select((eb) => [
+      'o.id',
+      eb
+        .selectFrom('orders as before')
+        .select((b) => b.fn.countAll<number>().as('n'))
+        .where('before.status', 'in', [...openStatuses])
+        .where((b) =>
+          b.or([
+            b('before.created_at', '<', b.ref('o.created_at')),
+            b.and([b('before.created_at', '=', b.ref('o.created_at')), b('before.id', '<', b.ref('o.id'))]),
+          ]),
+        )
+        .as('ahead'),
+    ])
+    .where(
+      'o.id',
+      'in',
+      rows.map((r) => r.id),
     )
-    .executeTakeFirstOrThrow()
-  return Number(r.n) + 1
+    .execute()
+  return new Map(found.map((r) => [r.id, Number(r.ahead ?? 0) + 1]))
 }
 
 /** Order numbers are random; one already given is drawn again. */

@@ -5,6 +5,15 @@ import { newId } from '../lib/tokens'
 
 export const findUserById = (db: Db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 
+export const findUsersByIds = (db: Db, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', [...new Set(ids)])
+        .execute()
+
 /** `email` must already be normalised (trimmed, lowercased) as the contract's emailField does. */
 export const findUserByEmail = (db: Db, email: string) => db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
 

@@ -11,8 +11,8 @@ import { findBrand } from '../models/catalogue'
 import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { findProofFor } from '../models/uploads'
-import { findUserById } from '../models/users'
-import { badMove, holdsClaim, money, payOut, toOrder, transition } from './orders'
+import { findUsersByIds } from '../models/users'
+import { badMove, holdsClaim, money, payOut, toOrderViews, transition } from './orders'
 
 /**
  * Operator review of orders (/admin/order/*): the queue, the operators' view with e-codes revealed
@@ -20,44 +20,59 @@ import { badMove, holdsClaim, money, payOut, toOrder, transition } from './order
  */
 
 /**
- * The operators' view: the person, who claimed it, and each e-code decrypted (they redeem it) —
- * only when `revealTo` holds the claim; each reveal is audited.
+ * The operators' view of these orders: the person, who claimed each, and each e-code decrypted
+ * (they redeem it) only where `revealTo` holds the claim; each reveal is audited. One query per
+ * kind for all the orders (toOrderViews), so a page of the queue costs the same as one order.
  */
-async function toAdminOrder(deps: SellingDeps, row: OrderRow, revealTo?: string): Promise<AdminOrder> {
+async function toAdminOrders(deps: SellingDeps, rows: OrderRow[], revealTo?: string): Promise<AdminOrder[]> {
   const now = deps.now()
-  const reveal = revealTo !== undefined && holdsClaim(row, revealTo, now)
-  const [order, owner, cards] = await Promise.all([
-    toOrder(deps, row),
-    findUserById(deps.db, row.user_id),
-    orders.cardsOf(deps.db, [row.id]),
+  const [views, owners] = await Promise.all([
+    toOrderViews(deps, rows),
+    findUsersByIds(
+      deps.db,
+      rows.map((r) => r.user_id),
+    ),
   ])
-  const sealed = new Map(cards.map((c) => [c.id, c.codes_cipher]))
-  const result: AdminOrder = {
-    ...order,
-    userId: row.user_id,
-    email: owner?.email ?? '',
-    claimedBy: row.claimed_by,
-    claimExpiresAt: row.claim_expires_at === null ? null : Number(row.claim_expires_at),
-    cards: order.cards.map((c) => {
-      const cipher = reveal ? sealed.get(c.cardId) : undefined
-      let codes: string[] = []
-      if (cipher) {
-        try {
-          codes = JSON.parse(deps.codes.open(cipher, c.cardId)) as string[]
-        } catch {
-          // Sealed with another CODES_KEY: say so instead of failing the whole queue.
-          deps.logger.warn({ orderId: row.id, cardId: c.cardId }, 'an e-code does not open with this CODES_KEY')
-          codes = ['(cannot be decrypted with this CODES_KEY)']
+  const emailOf = new Map(owners.map((u) => [u.id, u.email]))
+  const result: AdminOrder[] = []
+  for (const [i, row] of rows.entries()) {
+    const { order, cards } = views[i]
+    const reveal = revealTo !== undefined && holdsClaim(row, revealTo, now)
+    const sealed = new Map(cards.map((c) => [c.id, c.codes_cipher]))
+    result.push({
+      ...order,
+      userId: row.user_id,
+      email: emailOf.get(row.user_id) ?? '',
+      claimedBy: row.claimed_by,
+      claimExpiresAt: row.claim_expires_at === null ? null : Number(row.claim_expires_at),
+      cards: order.cards.map((c) => {
+        const cipher = reveal ? sealed.get(c.cardId) : undefined
+        let codes: string[] = []
+        if (cipher) {
+          try {
+            codes = JSON.parse(deps.codes.open(cipher, c.cardId)) as string[]
+          } catch {
+            // Sealed with another CODES_KEY: say so instead of failing the whole queue.
+            deps.logger.warn({ orderId: row.id, cardId: c.cardId }, 'an e-code does not open with this CODES_KEY')
+            codes = ['(cannot be decrypted with this CODES_KEY)']
+          }
         }
-      }
-      return { ...c, codes }
-    }),
-  }
-  if (reveal && cards.some((c) => c.codes_cipher)) {
-    await audit(deps.db, { actor: revealTo, action: 'order.reveal', targetType: 'order', targetId: row.id, before: null, after: null }, now)
+        return { ...c, codes }
+      }),
+    })
+    if (reveal && cards.some((c) => c.codes_cipher)) {
+      await audit(
+        deps.db,
+        { actor: revealTo, action: 'order.reveal', targetType: 'order', targetId: row.id, before: null, after: null },
+        now,
+      )
+    }
   }
   return result
 }
+
+const toAdminOrder = async (deps: SellingDeps, row: OrderRow, revealTo?: string): Promise<AdminOrder> =>
+  (await toAdminOrders(deps, [row], revealTo))[0]
 
 const MINUTE = 60_000
 
@@ -74,13 +89,11 @@ export async function adminQueue(deps: SellingDeps, q: AdminOrderPageQuery): Pro
     ),
     orders.countWaiting(deps.db, { ...where, statuses: [...OPEN_STATUSES] }, now),
   ])
-  const list = await Promise.all(
-    rows.map(async (r): Promise<AdminQueueItem> => ({
-      ...(await toAdminOrder(deps, r)),
-      ageMinutes: Math.floor((now - Number(r.created_at)) / MINUTE),
-      late: OPEN_STATUSES.includes(r.status as OrderStatus) && now > Number(r.created_at) + r.eta_minutes * MINUTE,
-    })),
-  )
+  const list = (await toAdminOrders(deps, rows)).map((o, i): AdminQueueItem => ({
+    ...o,
+    ageMinutes: Math.floor((now - Number(rows[i].created_at)) / MINUTE),
+    late: OPEN_STATUSES.includes(rows[i].status as OrderStatus) && now > Number(rows[i].created_at) + rows[i].eta_minutes * MINUTE,
+  }))
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize, waiting }
 }
 

@@ -26,7 +26,7 @@ import { refuse, refuseSaying } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
-import { findBrand, listBrands } from '../models/catalogue'
+import { findBrand, findBrands, listBrands } from '../models/catalogue'
 import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { ownUploadIds } from '../models/uploads'
@@ -91,58 +91,83 @@ function toSummary(row: OrderRow, brand: GiftCardBrandRow | undefined, cards: Or
   }
 }
 
-export async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
-  const [brand, cards, events] = await Promise.all([
-    findBrand(deps.db, row.brand_id),
-    orders.cardsOf(deps.db, [row.id]),
-    orders.eventsOf(deps.db, row.id),
+/** Groups rows by one of their keys, keeping their order. */
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const r of rows) out.set(key(r), [...(out.get(key(r)) ?? []), r])
+  return out
+}
+
+/**
+ * What the person (and, with the card rows, an operator) sees of these orders: one query per
+ * kind for them all (brands, cards, images, timelines, queue places), never one set per order.
+ */
+export async function toOrderViews(deps: SellingDeps, rows: OrderRow[]): Promise<{ order: Order; cards: OrderCardRow[] }[]> {
+  const ids = rows.map((r) => r.id)
+  const open = rows.filter((r) => OPEN_STATUSES.includes(r.status as OrderStatus))
+  const [brands, allCards, allEvents, positions] = await Promise.all([
+    findBrands(
+      deps.db,
+      rows.map((r) => r.brand_id),
+    ),
+    orders.cardsOf(deps.db, ids),
+    orders.eventsOf(deps.db, ids),
+    orders.queuePositions(deps.db, open, OPEN_STATUSES),
   ])
   const images = await orders.imagesOf(
     deps.db,
-    cards.map((c) => c.id),
+    allCards.map((c) => c.id),
   )
-  const open = OPEN_STATUSES.includes(row.status as OrderStatus)
+  const brandOf = new Map(brands.map((b) => [b.id, b]))
+  const cardsOf = groupBy(allCards, (c) => c.order_id)
+  const eventsOf = groupBy(allEvents, (e) => e.order_id)
   const reasonOf = (code: string | null) =>
     code ? { reasonCode: code as ReasonCode, reasonText: REJECTION_REASONS[code as ReasonCode] } : null
-  return {
-    ...toSummary(row, brand, cards),
-    cards: cards.map((c): OrderCard => {
-      const reason = reasonOf(c.reason_code ?? (row.status === 'rejected' ? row.reason_code : null))
-      return {
-        cardId: c.id,
-        position: c.position,
-        faceValue: Number(c.face_value),
-        quotedPayout: Number(c.quoted_payout),
-        proposedPayout: nullableNumber(c.proposed_payout),
-        settledPayout: nullableNumber(c.settled_payout),
-        status: cardStatus(row, c),
-        reasonCode: reason?.reasonCode ?? null,
-        reasonText: reason?.reasonText ?? null,
-        maskedCodes: c.codes_masked ? (JSON.parse(c.codes_masked) as string[]) : [],
-        imageIds: images.get(c.id) ?? [],
-      }
-    }),
-    rejection: row.status === 'rejected' ? reasonOf(row.reason_code) : null,
-    proposal:
-      row.proposed_at === null
-        ? null
-        : { payout: Number(row.proposed_payout ?? 0), reason: row.proposal_reason ?? '', at: Number(row.proposed_at) },
-    operatorNote: row.operator_note,
-    proofImageId: row.proof_image_id,
-    queue: open
-      ? {
-          position: await orders.queuePosition(deps.db, row, OPEN_STATUSES),
-          etaMinutes: row.eta_minutes,
-          expectedBy: Number(row.created_at) + row.eta_minutes * MINUTE,
+  return rows.map((row) => {
+    const cards = cardsOf.get(row.id) ?? []
+    const position = positions.get(row.id)
+    const order: Order = {
+      ...toSummary(row, brandOf.get(row.brand_id), cards),
+      cards: cards.map((c): OrderCard => {
+        const reason = reasonOf(c.reason_code ?? (row.status === 'rejected' ? row.reason_code : null))
+        return {
+          cardId: c.id,
+          position: c.position,
+          faceValue: Number(c.face_value),
+          quotedPayout: Number(c.quoted_payout),
+          proposedPayout: nullableNumber(c.proposed_payout),
+          settledPayout: nullableNumber(c.settled_payout),
+          status: cardStatus(row, c),
+          reasonCode: reason?.reasonCode ?? null,
+          reasonText: reason?.reasonText ?? null,
+          maskedCodes: c.codes_masked ? (JSON.parse(c.codes_masked) as string[]) : [],
+          imageIds: images.get(c.id) ?? [],
         }
-      : null,
-    events: events.map((e): OrderEvent => ({
-      status: e.status as OrderStatus,
-      at: Number(e.at),
-      by: e.actor as OrderEvent['by'],
-      note: e.note,
-    })),
-  }
+      }),
+      rejection: row.status === 'rejected' ? reasonOf(row.reason_code) : null,
+      proposal:
+        row.proposed_at === null
+          ? null
+          : { payout: Number(row.proposed_payout ?? 0), reason: row.proposal_reason ?? '', at: Number(row.proposed_at) },
+      operatorNote: row.operator_note,
+      proofImageId: row.proof_image_id,
+      queue:
+        position === undefined
+          ? null
+          : { position, etaMinutes: row.eta_minutes, expectedBy: Number(row.created_at) + row.eta_minutes * MINUTE },
+      events: (eventsOf.get(row.id) ?? []).map((e): OrderEvent => ({
+        status: e.status as OrderStatus,
+        at: Number(e.at),
+        by: e.actor as OrderEvent['by'],
+        note: e.note,
+      })),
+    }
+    return { order, cards }
+  })
+}
+
+export async function toOrder(deps: SellingDeps, row: OrderRow): Promise<Order> {
+  return (await toOrderViews(deps, [row]))[0].order
 }
 
 // ─── The person's calls ─────────────────────────────────────────────────────────────────────────

@@ -5,6 +5,8 @@ import { Form, NavLink, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { StaffRole } from '#contract/endpoint'
 import { CONSOLE_BRAND, consoleNav, consoleTitle } from '~/utils/console-routes'
+import type { Paging } from '~/utils/paging'
+import { Link } from './link'
 import { Toaster, type ToastData } from './toaster'
 
 /** Every console page's <title>, from the console's route table. */
@@ -84,6 +86,60 @@ export function ConsoleCard({ title, toast, children }: { title: string; toast: 
         <h1 className="ops-page__title">{title}</h1>
         {children}
       </main>
+    </div>
+  )
+}
+
+/** Previous and Next as plain links (they keep the desk's filters), and where this page sits: "51–100 of 230". */
+export function Pager({ paging, label }: { paging: Paging; label: string }) {
+  return (
+    <nav className="ops-pager" aria-label={label}>
+      {paging.previous ? (
+        <Link to={paging.previous} rel="prev" className="ops-button ops-button--ghost">
+          Previous
+        </Link>
+      ) : null}
+      <span className="ops-pager__where">{paging.label}</span>
+      {paging.next ? (
+        <Link to={paging.next} rel="next" className="ops-button ops-button--ghost">
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  )
+}
+
+/** A desk's table: its caption for screen readers, the column heads (`num` right-aligns figures), and the rows. */
+export function DeskTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string
+  columns: (string | { label: string; num: true })[]
+  children: ReactNode
+}) {
+  return (
+    <div className="ops-table-wrap">
+      <table className="ops-table">
+        <caption className="cl-visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              typeof c === 'string' ? (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ) : (
+                <th key={c.label} scope="col" className="ops-num">
+                  {c.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
     </div>
   )
 }

@@ -1,6 +1,5 @@
-// The review desk's shared pieces: an order's age against its ETA, the page that keeps itself
-// current, and the keyboard shortcuts (never while typing in a field).
-import { useRevalidator } from '@remix-run/react'
+// The review desk's shared pieces: an order's age against its ETA and the keyboard shortcuts
+// (never while typing in a field).
 import { useEffect, useRef } from 'react'
 
 /** "2 h 05 min" from minutes. */
@@ -9,26 +8,6 @@ export function formatMinutes(minutes: number): string {
   const h = Math.floor(minutes / 60)
   if (h < 48) return `${h} h ${String(minutes % 60).padStart(2, '0')} min`
   return `${Math.floor(h / 24)} d ${h % 24} h`
-}
-
-/** The page's data again every `everyMs` while the tab is visible, and on focus: Remix revalidation, no reload. */
-export function useLiveData(everyMs: number) {
-  const { revalidate, state } = useRevalidator()
-  const busy = useRef(state)
-  busy.current = state
-  useEffect(() => {
-    const again = () => {
-      if (document.visibilityState === 'visible' && busy.current === 'idle') revalidate()
-    }
-    const timer = window.setInterval(again, everyMs)
-    window.addEventListener('focus', again)
-    document.addEventListener('visibilitychange', again)
-    return () => {
-      window.clearInterval(timer)
-      window.removeEventListener('focus', again)
-      document.removeEventListener('visibilitychange', again)
-    }
-  }, [everyMs, revalidate])
 }
 
 const typing = (target: EventTarget | null) =>

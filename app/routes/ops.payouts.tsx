@@ -4,25 +4,25 @@
 // reference, failed with a reason); a refusal shows beside its row. With JavaScript the list is
 // revalidated on an interval and when the window regains focus.
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect } from 'react'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { adminApi, type AdminWithdrawal } from '#contract/admin'
 import { formatMoney } from '#contract/money'
-import { ConsolePage } from '~/components/console'
+import { ConsolePage, Pager } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
 import payoutStyles from '~/styles/screens/console-payouts.css'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { readForm } from '~/utils/form.server'
+import { useLiveData } from '~/utils/live-data'
+import { DESK_PAGE_SIZE, pageAsked, paging } from '~/utils/paging'
 import { redirectWithStaffToast } from '~/utils/staff-session.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]
 
 const TABS = ['pending', 'processing', 'failed'] as const
 type Tab = (typeof TABS)[number]
-const PAGE_SIZE = 50
 /** How often an open desk asks again while JavaScript runs. */
 const REFRESH_MS = 15_000
 
@@ -33,19 +33,32 @@ const tabOf = (url: URL): Tab => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, 'payouts')
-  const status = tabOf(new URL(request.url))
-  // The shown tab in full; the others only for their counts.
+  const url = new URL(request.url)
+  const status = tabOf(url)
+  const asked = pageAsked(url)
+  // The shown tab's page in full; the others only for their counts.
   const pages = await Promise.all(
-    TABS.map((t) => staffFlow(request, context, adminApi.withdrawals, { pageNum: 1, pageSize: t === status ? PAGE_SIZE : 1, status: t })),
+    TABS.map((t) =>
+      staffFlow(request, context, adminApi.withdrawals, {
+        pageNum: t === status ? asked.pageNum : 1,
+        pageSize: t === status ? DESK_PAGE_SIZE : 1,
+        status: t,
+      }),
+    ),
   )
   const [pending, processing, failed] = pages.map((p) => loaded(p))
   const shown = { pending, processing, failed }[status]
-  return json({
-    status,
-    counts: { pending: pending.total, processing: processing.total, failed: failed.total },
-    list: shown.list,
-    now: Date.now(),
-  })
+  return json(
+    {
+      status,
+      counts: { pending: pending.total, processing: processing.total, failed: failed.total },
+      list: shown.list,
+      paging: paging(url, shown),
+      problem: asked.problem,
+      now: Date.now(),
+    },
+    { status: asked.problem ? 400 : 200 },
+  )
 }
 
 const idField = z.string().min(1).max(64)
@@ -114,27 +127,10 @@ function age(ms: number) {
   return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} d ${hours % 24} h`
 }
 
-/** Asks the loader again now and then, and when the window comes back, while nothing else is under way. */
-function useKeepCurrent() {
-  const { revalidate, state } = useRevalidator()
-  const navigation = useNavigation()
-  useEffect(() => {
-    const again = () => {
-      if (state === 'idle' && navigation.state === 'idle' && document.visibilityState === 'visible') revalidate()
-    }
-    const timer = setInterval(again, REFRESH_MS)
-    window.addEventListener('focus', again)
-    return () => {
-      clearInterval(timer)
-      window.removeEventListener('focus', again)
-    }
-  }, [revalidate, state, navigation.state])
-}
-
 export default function PayoutDesk() {
-  const { status, counts, list, now } = useLoaderData<typeof loader>()
+  const { status, counts, list, paging: pages, problem, now } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
-  useKeepCurrent()
+  useLiveData(REFRESH_MS)
   return (
     <ConsolePage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
       <nav className="ops-tabs" aria-label="Withdrawals by status">
@@ -144,6 +140,11 @@ export default function PayoutDesk() {
           </Link>
         ))}
       </nav>
+      {problem ? (
+        <p className="ops-refusal" role="alert">
+          {problem}
+        </p>
+      ) : null}
       {reply && !list.some((w) => w.id === reply.id) ? (
         <p className="ops-refusal" role="alert">
           {reply.message}
@@ -175,6 +176,7 @@ export default function PayoutDesk() {
           </tbody>
         </table>
       )}
+      {counts[status] > 0 ? <Pager paging={pages} label={`Pages of ${status} withdrawals`} /> : null}
     </ConsolePage>
   )
 }

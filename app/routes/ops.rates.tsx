@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { adminOrdersApi } from '#contract/admin-orders'
 import { catalogueApi, COUNTRIES, parseRate, type CardType, type Rate } from '#contract/catalogue'
-import { ConsolePage } from '~/components/console'
+import { ConsolePage, DeskTable } from '~/components/console'
 import { StepLine } from '~/components/console-charts'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
@@ -169,29 +169,14 @@ export default function RatesDesk() {
   return (
     <ConsolePage title="Rates and ETAs">
       {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
-      <div className="ops-table-wrap">
-        <table className="ops-table">
-          <caption className="cl-visually-hidden">Rates board: brand, country and card type</caption>
-          <thead>
-            <tr>
-              <th scope="col">Brand</th>
-              <th scope="col">Country</th>
-              <th scope="col">Type</th>
-              <th scope="col" className="ops-num">
-                Rate
-              </th>
-              <th scope="col">Set</th>
-              <th scope="col">New rate</th>
-              <th scope="col">History</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rates.map((r) => (
-              <RateRow key={keyOf(r)} r={r} reply={reply} busy={busy} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DeskTable
+        caption="Rates board: brand, country and card type"
+        columns={['Brand', 'Country', 'Type', { label: 'Rate', num: true }, 'Set', 'New rate', 'History']}
+      >
+        {rates.map((r) => (
+          <RateRow key={keyOf(r)} r={r} reply={reply} busy={busy} />
+        ))}
+      </DeskTable>
       <h2 className="ops-section-title">Review ETA per brand</h2>
       <EtaTable brands={brands} reply={reply} busy={busy} />
     </ConsolePage>

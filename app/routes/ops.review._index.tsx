@@ -4,39 +4,46 @@ import { adminOrdersApi, type AdminQueueData } from '#contract/admin-orders'
 import { cardTypes, catalogueApi, COUNTRIES } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
 import { orderStatuses } from '#contract/orders'
-import { ConsolePage } from '~/components/console'
+import { ConsolePage, Pager } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
-import { formatMinutes, useLiveData, useShortcuts } from '~/components/review'
+import { formatMinutes, useShortcuts } from '~/components/review'
 import reviewStyles from '~/styles/screens/console-review.css'
 import { upstream } from '~/upstream/client.server'
 import { flow } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { useLiveData } from '~/utils/live-data'
+import { DESK_PAGE_SIZE, pageAsked, paging } from '~/utils/paging'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: reviewStyles }]
 
 const FILTERS = ['brand', 'country', 'type', 'status'] as const
 
-/** The queue: oldest first, the filters of the GET form, what waits. A bad filter is said, not a 500. */
+/** The queue: oldest first, the filters of the GET form, what waits, a page of 50. A bad filter or page is said, not a 500. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, 'reviewer')
-  const params = new URL(request.url).searchParams
+  const url = new URL(request.url)
+  const params = url.searchParams
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''))
+  const asked = pageAsked(url)
   const [queue, brands] = await Promise.all([
-    staffFlow(request, context, adminOrdersApi.queue, { pageNum: 1, pageSize: 50, ...query } as never),
+    staffFlow(request, context, adminOrdersApi.queue, { pageNum: asked.pageNum, pageSize: DESK_PAGE_SIZE, ...query } as never),
     flow(context, '', async () => (await upstream.call(catalogueApi.list, {})).data),
   ])
-  const empty: AdminQueueData = { list: [], total: 0, pageNum: 1, pageSize: 50, waiting: { total: 0, late: 0 } }
+  const empty: AdminQueueData = { list: [], total: 0, pageNum: 1, pageSize: DESK_PAGE_SIZE, waiting: { total: 0, late: 0 } }
+  const shown = queue.success ? queue.data : empty
+  const problem = asked.problem ?? (queue.success ? null : queue.msg)
   return json(
     {
       filters,
       now: Date.now(),
-      queue: queue.success ? queue.data : empty,
-      problem: queue.success ? null : queue.msg,
+      queue: shown,
+      paging: paging(url, shown),
+      problem,
       brands: brands.success ? brands.data.map((b) => ({ id: b.brandId, name: b.name })) : [],
     },
-    { status: queue.success || queue.status !== 400 ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
+    { status: asked.problem || (!queue.success && queue.status === 400) ? 400 : 200, headers: { 'Cache-Control': 'no-store' } },
   )
 }
 
@@ -84,7 +91,7 @@ function Filters({ filters, brands }: Pick<ReturnType<typeof useLoaderData<typeo
 }
 
 export default function ReviewQueue() {
-  const { filters, now, queue, problem, brands } = useLoaderData<typeof loader>()
+  const { filters, now, queue, paging: pages, problem, brands } = useLoaderData<typeof loader>()
   const location = useLocation()
   const navigate = useNavigate()
   useLiveData(15_000)
@@ -158,11 +165,7 @@ export default function ReviewQueue() {
           </table>
         </div>
       )}
-      {queue.total > queue.list.length ? (
-        <p className="review-caption">
-          Showing the oldest {queue.list.length} of {queue.total}.
-        </p>
-      ) : null}
+      {queue.total > 0 ? <Pager paging={pages} label="Pages of the queue" /> : null}
     </ConsolePage>
   )
 }

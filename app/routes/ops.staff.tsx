@@ -1,9 +1,11 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
 import { STAFF_ROLES, type StaffRole } from '#contract/endpoint'
 import { adminStaffApi, type StaffMember } from '#contract/staff'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
+import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
@@ -15,10 +17,16 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
 
 const roleNames: Record<StaffRole, string> = { reviewer: 'Reviewer', payouts: 'Payouts', admin: 'Admin' }
 
+/** `?disable=` is the confirm step of a disable without JavaScript: the page asks before anything happens. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { email } = await requireStaff(request, 'admin')
-  return json({ staff: loaded(await staffFlow(request, context, adminStaffApi.list, {})), me: email })
+  const staff = loaded(await staffFlow(request, context, adminStaffApi.list, {}))
+  const asked = new URL(request.url).searchParams.get('disable')?.toLowerCase()
+  const confirm = staff.find((s) => s.email === asked && s.email !== email && s.status !== 'disabled')?.email ?? null
+  return json({ staff, me: email, confirm })
 }
+
+const confirmPage = (email: string) => `/ops/staff?${new URLSearchParams({ disable: email })}`
 
 /** The set-up link to hand over: absolute only with PUBLIC_URL (the request's Host is not trusted), else the path. */
 const setupLink = (token: string) => {
@@ -65,6 +73,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       done: (s) => `${s.email} is now ${roleNames[s.role]}`,
     })
   }
+  // A disable that was not confirmed (a stale or hand-made form) is asked again, never done.
+  if (field(form, 'confirmed') !== 'yes') return redirect(confirmPage(email))
   return deskMove(request, context, {
     endpoint: adminStaffApi.disable,
     input: { email },
@@ -75,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function StaffDesk() {
-  const { staff, me } = useLoaderData<typeof loader>()
+  const { staff, me, confirm } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>() as DeskReply | SetupReply | undefined
   const busy = useNavigation().state === 'submitting'
   const error = reply && 'error' in reply ? reply : undefined
@@ -117,7 +127,7 @@ export default function StaffDesk() {
           {error.error}
         </p>
       ) : null}
-      <StaffTable staff={staff} me={me} busy={busy} />
+      <StaffTable staff={staff} me={me} confirm={confirm} busy={busy} />
     </ConsolePage>
   )
 }
@@ -138,7 +148,7 @@ function SetupLinkBox({ setup }: { setup: SetupReply['setup'] }) {
   )
 }
 
-function StaffTable({ staff, me, busy }: { staff: StaffMember[]; me: string; busy: boolean }) {
+function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: string; confirm: string | null; busy: boolean }) {
   return (
     <div className="ops-table-wrap">
       <table className="ops-table">
@@ -190,23 +200,76 @@ function StaffTable({ staff, me, busy }: { staff: StaffMember[]; me: string; bus
                 {s.email === me ? (
                   <span className="ops-muted">You</span>
                 ) : (
-                  <Form method="post" className="ops-form" aria-label={`Account of ${s.email}`}>
-                    <input type="hidden" name="email" value={s.email} />
-                    <button type="submit" name="intent" value="reset" className="ops-button" disabled={busy}>
-                      Reset
-                    </button>
-                    {s.status !== 'disabled' ? (
-                      <button type="submit" name="intent" value="disable" className="ops-button ops-button--danger" disabled={busy}>
-                        Disable
+                  <div className="ops-form">
+                    <Form method="post" aria-label={`Reset ${s.email}`}>
+                      <input type="hidden" name="email" value={s.email} />
+                      <button type="submit" name="intent" value="reset" className="ops-button" disabled={busy}>
+                        Reset
                       </button>
-                    ) : null}
-                  </Form>
+                    </Form>
+                    {s.status !== 'disabled' ? <DisableStep email={s.email} asked={confirm === s.email} busy={busy} /> : null}
+                  </div>
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+    </div>
+  )
+}
+
+/**
+ * Disable asks first. Without JavaScript its button opens the confirm step as a page of its own
+ * (`?disable=`); with JavaScript the same step opens in the row. Only the step's own form disables.
+ */
+function DisableStep({ email, asked, busy }: { email: string; asked: boolean; busy: boolean }) {
+  const [open, setOpen] = useState(false)
+  const confirmButton = useRef<HTMLButtonElement>(null)
+  // Opened in the row: the keyboard lands on the question's answer.
+  useEffect(() => {
+    if (open) confirmButton.current?.focus()
+  }, [open])
+  if (!asked && !open) {
+    return (
+      <Form
+        method="get"
+        aria-label={`Disable ${email}`}
+        onSubmit={(event) => {
+          event.preventDefault()
+          setOpen(true)
+        }}
+      >
+        <input type="hidden" name="disable" value={email} />
+        <button type="submit" className="ops-button ops-button--danger" disabled={busy}>
+          Disable
+        </button>
+      </Form>
+    )
+  }
+  const question = `disable-question-${email}`
+  return (
+    <div className="ops-confirm" role="group" aria-labelledby={question}>
+      <p id={question}>Disable {email}? They are signed out at once.</p>
+      <Form method="post" action="/ops/staff" className="ops-form ops-form--row">
+        <input type="hidden" name="intent" value="disable" />
+        <input type="hidden" name="email" value={email} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <button ref={confirmButton} type="submit" className="ops-button ops-button--danger" disabled={busy}>
+          Disable
+        </button>
+        <Link
+          to="/ops/staff"
+          className="ops-button ops-button--ghost"
+          onClick={(event) => {
+            if (!open) return
+            event.preventDefault()
+            setOpen(false)
+          }}
+        >
+          Cancel
+        </Link>
+      </Form>
     </div>
   )
 }

@@ -8,7 +8,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { z } from 'zod'
 import { accountNameField, accountNumberField, bankCodeField, isValidNuban, MAX_BANK_CARDS } from '#contract/bank-cards'
 import { pinField } from '#contract/pin'
@@ -111,9 +111,83 @@ export default function AddBankCardScreen() {
   return resolvesNames ? <ResolvedNameForm /> : <TypedNameForm />
 }
 
+type FieldMeta = Parameters<typeof getInputProps>[0]
+
+type Typed = { bankCode: string; accountNumber: string }
+
+/**
+ * The frame both forms share: the heading, the form (it reports the bank and number as they are
+ * typed), and the bank and account-number fields; `help` says what is known of the number.
+ */
+function AccountForm({
+  lead,
+  toast,
+  formProps,
+  onTyped,
+  bankCode,
+  accountNumber,
+  numberErrors,
+  help,
+  children,
+}: {
+  lead: string
+  toast: Parameters<typeof ActionToast>[0]['toast']
+  formProps: ReturnType<typeof getFormProps>
+  onTyped: (typed: Typed) => void
+  bankCode: FieldMeta & { errors?: string[] }
+  accountNumber: FieldMeta
+  numberErrors: string[] | null | undefined
+  help: string | undefined
+  children: ReactNode
+}) {
+  const { banks, redirectTo } = useLoaderData<typeof loader>()
+  return (
+    <Screen backTo={redirectTo || '/wallet/bank-cards'}>
+      <ActionToast toast={toast} />
+      <header className="cl-formhead">
+        <h2 className="cl-formhead__title">Where should we pay you?</h2>
+        <p className="cl-formhead__lead">{lead}</p>
+      </header>
+      <Form
+        method="post"
+        className="cl-form cl-fill"
+        {...formProps}
+        onChange={(event) => {
+          const el = event.currentTarget.elements
+          const value = (name: string) => (el.namedItem(name) as HTMLInputElement | null)?.value ?? ''
+          onTyped({ bankCode: value('bankCode'), accountNumber: value('accountNumber') })
+        }}
+      >
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <SelectField
+          label="Bank"
+          inputProps={getInputProps(bankCode, { type: 'text' })}
+          errors={bankCode.errors}
+          placeholder="Choose your bank"
+          options={banks.map((b) => ({ value: b.code, label: b.name }))}
+        />
+        <Field
+          label="Account number"
+          inputProps={{
+            ...getInputProps(accountNumber, { type: 'text' }),
+            inputMode: 'numeric',
+            autoComplete: 'off',
+            maxLength: 13,
+            pattern: undefined,
+            placeholder: '10 digits',
+          }}
+          errors={numberErrors ?? undefined}
+          help={help ?? 'The 10-digit NUBAN of your account.'}
+        />
+        {children}
+      </Form>
+    </Screen>
+  )
+}
+
 /** Manual payouts: the name is typed, as the bank shows it. */
 function TypedNameForm() {
-  const { banks, redirectTo } = useLoaderData<typeof loader>()
+  const { banks } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(addSchema, { id: 'add-bank-card', lastResult: actionData?.result })
   // The NUBAN check digit as it is typed: the bank and the number, read from the form.
@@ -123,58 +197,30 @@ function TypedNameForm() {
   const checked = bank && /^\d{10}$/.test(digits) ? isValidNuban(bank.code, digits) : undefined
   const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : undefined)
   return (
-    <Screen backTo={redirectTo || '/wallet/bank-cards'}>
-      <ActionToast toast={actionData?.toast} />
-      <header className="cl-formhead">
-        <h2 className="cl-formhead__title">Where should we pay you?</h2>
-        <p className="cl-formhead__lead">A Nigerian bank account in your name. Only its last four digits are shown after this.</p>
-      </header>
-      <Form
-        method="post"
-        className="cl-form cl-fill"
-        {...getFormProps(form)}
-        onChange={(event) => {
-          const el = event.currentTarget.elements
-          const value = (name: string) => (el.namedItem(name) as HTMLInputElement | null)?.value ?? ''
-          setTyped({ bankCode: value('bankCode'), accountNumber: value('accountNumber') })
-        }}
-      >
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <SelectField
-          label="Bank"
-          inputProps={getInputProps(fields.bankCode, { type: 'text' })}
-          errors={fields.bankCode.errors}
-          placeholder="Choose your bank"
-          options={banks.map((b) => ({ value: b.code, label: b.name }))}
-        />
-        <Field
-          label="Account number"
-          inputProps={{
-            ...getInputProps(fields.accountNumber, { type: 'text' }),
-            inputMode: 'numeric',
-            autoComplete: 'off',
-            maxLength: 13,
-            pattern: undefined,
-            placeholder: '10 digits',
-          }}
-          errors={numberErrors}
-          help={checked ? W.nubanOk(bank!.name) : 'The 10-digit NUBAN of your account.'}
-        />
-        <Field
-          label="Account name"
-          inputProps={{ ...getInputProps(fields.accountName, { type: 'text' }), autoComplete: 'name', autoCapitalize: 'words' }}
-          errors={fields.accountName.errors}
-          help="As your bank shows it."
-        />
-        <PinField field={fields.pin} reply={actionData} label="Your withdrawal PIN" />
-        <FormError errors={form.errors} id={form.errorId} />
-        <ActionBar>
-          <Button type="submit" variant="primary" block pending={usePendingIntent()}>
-            Add bank account
-          </Button>
-        </ActionBar>
-      </Form>
-    </Screen>
+    <AccountForm
+      lead="A Nigerian bank account in your name. Only its last four digits are shown after this."
+      toast={actionData?.toast}
+      formProps={getFormProps(form)}
+      onTyped={setTyped}
+      bankCode={fields.bankCode}
+      accountNumber={fields.accountNumber}
+      numberErrors={numberErrors}
+      help={checked ? W.nubanOk(bank!.name) : undefined}
+    >
+      <Field
+        label="Account name"
+        inputProps={{ ...getInputProps(fields.accountName, { type: 'text' }), autoComplete: 'name', autoCapitalize: 'words' }}
+        errors={fields.accountName.errors}
+        help="As your bank shows it."
+      />
+      <PinField field={fields.pin} reply={actionData} label="Your withdrawal PIN" />
+      <FormError errors={form.errors} id={form.errorId} />
+      <ActionBar>
+        <Button type="submit" variant="primary" block pending={usePendingIntent()}>
+          Add bank account
+        </Button>
+      </ActionBar>
+    </AccountForm>
   )
 }
 
@@ -205,67 +251,40 @@ function ResolvedNameForm() {
   }
   const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : lookupError)
   return (
-    <Screen backTo={redirectTo || '/wallet/bank-cards'}>
-      <ActionToast toast={latest?.toast} />
-      <header className="cl-formhead">
-        <h2 className="cl-formhead__title">Where should we pay you?</h2>
-        <p className="cl-formhead__lead">A Nigerian bank account in your name. We ask your bank for the account’s name; you confirm it.</p>
-      </header>
-      <Form
-        method="post"
-        className="cl-form cl-fill"
-        {...getFormProps(form)}
-        onChange={(event) => {
-          const el = event.currentTarget.elements
-          const value = (name: string) => (el.namedItem(name) as HTMLInputElement | null)?.value ?? ''
-          const next = { bankCode: value('bankCode'), accountNumber: value('accountNumber') }
-          if (next.bankCode !== typed.bankCode || next.accountNumber !== typed.accountNumber) ask(next.bankCode, next.accountNumber)
-          setTyped(next)
-        }}
-      >
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <SelectField
-          label="Bank"
-          inputProps={getInputProps(fields.bankCode, { type: 'text' })}
-          errors={fields.bankCode.errors}
-          placeholder="Choose your bank"
-          options={banks.map((b) => ({ value: b.code, label: b.name }))}
-        />
-        <Field
-          label="Account number"
-          inputProps={{
-            ...getInputProps(fields.accountNumber, { type: 'text' }),
-            inputMode: 'numeric',
-            autoComplete: 'off',
-            maxLength: 13,
-            pattern: undefined,
-            placeholder: '10 digits',
-          }}
-          errors={numberErrors}
-          help={resolving ? W.resolving : 'The 10-digit NUBAN of your account.'}
-        />
-        <div aria-live="polite">
-          {named ? (
-            <p className="cl-resolved">
-              <strong className="cl-resolved__name">{named.accountName}</strong> — is this your account?
-            </p>
-          ) : null}
-        </div>
-        {named ? <PinField field={fields.pin} reply={reply} label="Your withdrawal PIN, to save it" /> : null}
-        <FormError errors={named || !lookupError ? form.errors : undefined} id={form.errorId} />
-        <ActionBar>
-          {named ? (
-            <Button type="submit" name="intent" value="add" variant="primary" block pending={saving}>
-              Yes, save this account
-            </Button>
-          ) : (
-            <Button type="submit" name="intent" value="resolve" variant="primary" block pending={checking}>
-              Check the account
-            </Button>
-          )}
-        </ActionBar>
-      </Form>
-    </Screen>
+    <AccountForm
+      lead="A Nigerian bank account in your name. We ask your bank for the account’s name; you confirm it."
+      toast={latest?.toast}
+      formProps={getFormProps(form)}
+      onTyped={(next) => {
+        if (next.bankCode !== typed.bankCode || next.accountNumber !== typed.accountNumber) ask(next.bankCode, next.accountNumber)
+        setTyped(next)
+      }}
+      bankCode={fields.bankCode}
+      accountNumber={fields.accountNumber}
+      numberErrors={numberErrors}
+      help={resolving ? W.resolving : undefined}
+    >
+      <div aria-live="polite">
+        {named ? (
+          <p className="cl-resolved">
+            <strong className="cl-resolved__name">{named.accountName}</strong> — is this your account?
+          </p>
+        ) : null}
+      </div>
+      {named ? <PinField field={fields.pin} reply={reply} label="Your withdrawal PIN, to save it" /> : null}
+      <FormError errors={named || !lookupError ? form.errors : undefined} id={form.errorId} />
+      <ActionBar>
+        {named ? (
+          <Button type="submit" name="intent" value="add" variant="primary" block pending={saving}>
+            Yes, save this account
+          </Button>
+        ) : (
+          <Button type="submit" name="intent" value="resolve" variant="primary" block pending={checking}>
+            Check the account
+          </Button>
+        )}
+      </ActionBar>
+    </AccountForm>
   )
 }
 

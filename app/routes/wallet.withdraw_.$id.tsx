@@ -1,6 +1,7 @@
 // Withdrawal Detail (SPEC §2, login): where one withdrawal stands — its figures, the account, by
 // when it is due, and its timeline to paid (with the bank's reference) or failed (with the reason,
-// and the full amount back in the wallet). Another person's or an unknown id is a 404.
+// and the full amount back in the wallet). Another person's or an unknown id is a 404. While the
+// payout is on its way the receipt asks again by itself (with JavaScript), and stops once it is final.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { Card } from '~/components/card'
@@ -14,7 +15,11 @@ import { loaded } from '~/upstream/flow.server'
 import { walletInfoFlow } from '~/upstream/wallet.server'
 import { loadWithdrawal } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
+import { useLiveData } from '~/utils/live-data'
 import { walletMessages as W } from '~/utils/messages'
+
+/** A payout promised in minutes: the receipt asks this often while the person watches it. */
+const REFRESH_MS = 5_000
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
@@ -26,6 +31,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function WithdrawDetailScreen() {
   const { withdrawal: w, timeZone } = useLoaderData<typeof loader>()
+  useLiveData(REFRESH_MS, { while: w.status === 'pending' || w.status === 'processing' })
   return (
     <Screen backTo="/wallet">
       <section className="cl-result" aria-labelledby="withdrawal-amount">

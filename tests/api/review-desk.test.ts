@@ -90,6 +90,54 @@ describe('the queue', () => {
     expect(row.ageMinutes).toBeGreaterThan(first.queue!.etaMinutes)
   })
 
+  it('pages oldest first: page 2 goes on where page 1 stopped, with the filter; a bad page or size is a 400 in words', async () => {
+    const r = await reviewer()
+    const token = await person('pages')
+    const mine: string[] = []
+    for (let i = 0; i < 7; i++) {
+      mine.push((await sold(api, token, { brandId: 'steam' })).id)
+      api.clock.advance(1_000)
+    }
+    const all = (await r.queue('brand=steam&pageSize=50')).body.data
+    const ids = all.list.map((o) => o.id)
+    const pages = [1, 2, 3].map(async (n) => (await r.queue(`brand=steam&pageSize=3&pageNum=${n}`)).body.data)
+    const [one, two, three] = await Promise.all(pages)
+    expect(one).toMatchObject({ total: all.total, pageNum: 1, pageSize: 3 })
+    expect([...one.list, ...two.list, ...three.list].map((o) => o.id)).toEqual(ids.slice(0, 9))
+    expect(ids.filter((id) => mine.includes(id))).toEqual(mine)
+    for (const [query, words] of [
+      ['pageNum=abc', 'pageNum: a whole page number from 1 to 100000'],
+      ['pageNum=0', 'pageNum: a whole page number from 1 to 100000'],
+      ['pageSize=51', 'pageSize: a whole number of rows from 1 to 50'],
+      ['pageSize=2.5', 'pageSize: a whole number of rows from 1 to 50'],
+    ]) {
+      const res = await r.queue(query)
+      expect(res.status).toBe(400)
+      expect(res.body.msg).toBe(words)
+    }
+  })
+
+  it('builds a page with one query per kind: 12 rows cost the queries of 2', async () => {
+    const r = await reviewer()
+    const token = await person('batch')
+    for (let i = 0; i < 12; i++)
+      await sold(api, token, {
+        brandId: 'steam',
+        cardType: 'physical',
+        cards: [{ faceValue: 5_000, imageIds: [await photoOf(token, await cardPhoto(i))] }],
+      })
+    const cost = async (query: string) => {
+      const before = api.queryCount()
+      const res = await r.queue(query)
+      expect(res.body.code).toBe(Code.OK)
+      return { queries: api.queryCount() - before, rows: res.body.data.list.length }
+    }
+    const two = await cost('pageSize=2')
+    const twelve = await cost('pageSize=12')
+    expect([two.rows, twelve.rows]).toEqual([2, 12])
+    expect(twelve.queries).toBe(two.queries)
+  })
+
   it('refuses a bad filter with 400 naming the field', async () => {
     const r = await reviewer()
     for (const [query, field] of [

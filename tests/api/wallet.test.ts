@@ -300,6 +300,23 @@ describe('operators', () => {
     expect((await api.get('/admin/withdraw/page')).status).toBe(401)
   })
 
+  it('the payout desk pages oldest first: page 2 goes on where page 1 stopped; a bad page is a 400 in words', async () => {
+    const u = await walletUser(api, { balance: 1_000_000 })
+    for (let i = 0; i < 4; i++) {
+      expect((await withdraw(api, u, 100_000)).body.code).toBe(200)
+      api.clock.advance(1_000)
+    }
+    type Listed = { list: { id: string }[]; total: number; pageNum: number }
+    const all = (await admin(api).get<Listed>('/admin/withdraw/page?status=pending&pageSize=50')).body.data
+    const one = (await admin(api).get<Listed>('/admin/withdraw/page?status=pending&pageSize=2')).body.data
+    const two = (await admin(api).get<Listed>('/admin/withdraw/page?status=pending&pageSize=2&pageNum=2')).body.data
+    expect(one).toMatchObject({ total: all.total, pageNum: 1 })
+    expect([...one.list, ...two.list].map((w) => w.id)).toEqual(all.list.slice(0, 4).map((w) => w.id))
+    const bad = await admin(api).get('/admin/withdraw/page?status=pending&pageNum=next')
+    expect(bad.status).toBe(400)
+    expect(bad.body.msg).toBe('pageNum: a whole page number from 1 to 100000')
+  })
+
   it('pay a withdrawal: processing, then success with the reference; the hold leaves; the person is told', async () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     const w = (await withdraw(api, u, 400_000)).body.data

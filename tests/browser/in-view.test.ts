@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, phone, signedInPhone, signIn, startApp, type RunningApp } from '../support/app'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { hydrated, phone, readFirst, signedInPhone, signIn, useSellingBrowserApp } from '../support/app'
 import { newCode, ops, sold } from '../support/selling'
 import { admin, walletUser, withdraw } from '../support/wallet'
 
@@ -12,29 +9,8 @@ import { admin, walletUser, withdraw } from '../support/wallet'
  * sticky Sell bar), nothing under the help button on any screen, and the Withdraw limits said while
  * typing. Debian Chromium, phones of 390×844 and 320×568, the production build and the real api.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-in-view-'))
+const { app, browser } = useSellingBrowserApp('in-view')
 
-beforeAll(async () => {
-  app = await startApp({
-    config: {
-      selling: { codesKey: 'test-codes-key-0123456789abcdef-0123456789', storage: { driver: 'disk', dir: uploadDir }, uploadsPerDay: 500 },
-    },
-  })
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-  rmSync(uploadDir, { recursive: true, force: true })
-})
-
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') !== '')
-/** Past the shell's 300 ms double-tap guard before tapping again. */
-const readFirst = (page: Page) => page.waitForTimeout(350)
 const SIZES = [
   { width: 390, height: 844 },
   { width: 320, height: 568 },

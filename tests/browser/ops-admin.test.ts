@@ -71,6 +71,29 @@ for (const js of [true, false]) {
       await context.close()
     })
 
+    it(`disabling a staff member asks first (${js ? 'in the row' : 'on a page of its own'}), then signs them out`, async () => {
+      const target = await seedStaff(app.api, { role: 'reviewer' })
+      const { context, page } = await staffDesktop(browser, app, 'admin', js)
+      await page.goto(`${app.url}/ops/staff`)
+      const row = page.getByRole('row').filter({ hasText: target.email })
+      let dialogs = 0
+      page.on('dialog', () => void dialogs++)
+      await row.getByRole('button', { name: 'Disable' }).click()
+      const question = page.getByRole('group', { name: `Disable ${target.email}? They are signed out at once.` })
+      await expect.poll(() => question.isVisible()).toBe(true)
+      expect(new URL(page.url()).searchParams.get('disable')).toBe(js ? null : target.email)
+      // Cancel leaves them as they were.
+      await question.getByRole('link', { name: 'Cancel' }).click()
+      await expect.poll(() => question.isVisible()).toBe(false)
+      expect((await app.api.get('/staff/me', { headers: bearer(target.token) })).status).toBe(200)
+      await row.getByRole('button', { name: 'Disable' }).click()
+      await question.getByRole('button', { name: 'Disable' }).click()
+      await expectToast(page, `${target.email} is disabled and signed out`)
+      expect(dialogs).toBe(0)
+      expect((await app.api.get('/staff/me', { headers: bearer(target.token) })).status).toBe(401)
+      await context.close()
+    })
+
     it('an admin invites a staff member and the set-up link opens the set-up page', async () => {
       const { context, page } = await staffDesktop(browser, app, 'admin', js)
       await page.goto(`${app.url}/ops/staff`)

@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
-import { expectToast, launchChromium, signIn, startApp, TEST_PASSWORD, type RunningApp } from '../support/app'
+import { expectToast, signIn, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
 import { desktop, staffDesktop, staffSignInUi } from '../support/console-browser'
 import { newEmail } from '../support/kit'
 import { jpeg, photo, sold } from '../support/selling'
@@ -16,25 +15,7 @@ import { seedStaff } from '../support/staff'
  * authenticator code, claims, zooms a photo, rejects with a proof photo; another completes
  * another order; the seller reads the reason on their order page. axe on the queue and an order.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-review-uploads-'))
-
-beforeAll(async () => {
-  app = await startApp({
-    config: {
-      selling: { codesKey: 'test-codes-key-0123456789abcdef-0123456789', storage: { driver: 'disk', dir: uploadDir }, uploadsPerDay: 500 },
-    },
-  })
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-  rmSync(uploadDir, { recursive: true, force: true })
-})
+const { app, browser, uploadDir } = useSellingBrowserApp('review-uploads')
 
 async function physicalOrder() {
   const email = newEmail('seller')

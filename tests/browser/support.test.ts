@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BrowserContext, Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { analyticsStorageKey } from '#contract/analytics'
-import { gotoIn, hydrated, launchChromium, phone, readFirst, type RunningApp, signIn, startApp, TEST_PASSWORD } from '../support/app'
+import { gotoIn, hydrated, phone, readFirst, signIn, startApp, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
 import { newCode } from '../support/selling'
 import { PIN, walletUser } from '../support/wallet'
 
@@ -18,27 +18,9 @@ import { PIN, walletUser } from '../support/wallet'
  * sends nothing; the floating help button is on every screen and never over a form's primary
  * button; Help & Support works without JavaScript; a chat provider's script loads only on a tap.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-browser-support-'))
+const { app, browser } = useSellingBrowserApp('browser-support')
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'cardlane-support-shots')
 mkdirSync(SHOTS, { recursive: true })
-
-beforeAll(async () => {
-  app = await startApp({
-    config: {
-      selling: { codesKey: 'test-codes-key-0123456789abcdef-0123456789', storage: { driver: 'disk', dir: uploadDir }, uploadsPerDay: 500 },
-    },
-  })
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-  rmSync(uploadDir, { recursive: true, force: true })
-})
 
 const goto = gotoIn(() => app.url)
 

@@ -56,6 +56,8 @@ export type TestApi = {
   hashCost: HashCost
   /** Every log line the api wrote (JSON strings), for checking that no secret leaks. */
   logs: string[]
+  /** How many SQL statements the api has run so far (read it before and after a call). */
+  queryCount(): number
   /** POST a JSON body (or a raw string with your own content type) with headers clientType: h5 and token. */
   post<T = unknown>(path: string, body?: unknown, opts?: RequestOptions & { raw?: string | Buffer }): Promise<ApiAnswer<T>>
   /** GET with the `_t` cache buster the web client adds (SPEC §7). */
@@ -84,6 +86,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const mailer = createMemoryMailer()
   const clock = options.clock ?? createTestClock()
   const logs: string[] = []
+  let queries = 0
   const hashCost: HashCost = options.realHashing ? 'production' : 'test'
   const logger = pino(
     { level: options.logLevel ?? 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
@@ -108,6 +111,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       housekeeping: false,
       // Tests run the payout worker's passes themselves (runPayoutsOnce): no timers.
       payoutWorker: false,
+      onQuery: () => void queries++,
       hashCost,
       config: {
         // Generous, so suites that make many calls from 127.0.0.1 are not throttled; rate-limit
@@ -159,6 +163,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     clock,
     hashCost,
     logs,
+    queryCount: () => queries,
     lastCode(email, type) {
       const to = email.trim().toLowerCase()
       for (let i = mailer.mails.length - 1; i >= 0; i--) {

@@ -8,6 +8,7 @@ import { commitSession, getSession } from '../../app/utils/session.server'
 import { createWebApp, loadBuild } from '../../server/app'
 import { seedUser, startTestApi, type StartTestApiOptions, type TestApi } from './api'
 import { newEmail } from './kit'
+import { sellingConfig, useUploadDir } from './selling'
 
 /**
  * The whole app for browser tests: the real api on a throw-away database and the real web
@@ -62,6 +63,12 @@ export function useBrowserApp(options: StartTestApiOptions = {}): { app: Running
       },
     })
   return { app: forward('app', () => app), browser: forward('browser', () => chrome?.browser) }
+}
+
+/** useBrowserApp with selling on, as useSellingApi sets it: the test e-code key and photos in a throw-away folder. */
+export function useSellingBrowserApp(tag: string): { app: RunningApp; browser: Browser; uploadDir: string } {
+  const uploadDir = useUploadDir(tag)
+  return { ...useBrowserApp({ config: { selling: sellingConfig(uploadDir) } }), uploadDir }
 }
 
 /** Debian's Chromium, headless, with nothing that calls home (the machine has no internet). */

@@ -17,23 +17,29 @@ import { admin, requestId } from './wallet'
  * Selling in tests: the real api with its photos in a temporary folder (never data/uploads), and
  * helpers that sell, upload and review the way the web and the operators do, over HTTP.
  */
+/** A folder for one test file's photos, removed after the file. */
+export function useUploadDir(tag = 'uploads'): string {
+  const uploadDir = mkdtempSync(join(tmpdir(), `cardlane-${tag}-`))
+  afterAll(() => rmSync(uploadDir, { recursive: true, force: true }))
+  return uploadDir
+}
+
+/** Selling's settings in tests: the test key for e-codes, photos on disk in `uploadDir`. */
+export const sellingConfig = (uploadDir: string, selling: Partial<ApiConfig['selling']> = {}): ApiConfig['selling'] => ({
+  codesKey: 'test-codes-key-0123456789abcdef-0123456789',
+  storage: { driver: 'disk', dir: uploadDir },
+  uploadsPerDay: 500,
+  ...selling,
+})
+
 export function useSellingApi(
   options: StartTestApiOptions & { web?: boolean; selling?: Partial<ApiConfig['selling']> } = {},
 ): TestApi & { uploadDir: string } {
-  const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-uploads-'))
-  afterAll(() => rmSync(uploadDir, { recursive: true, force: true }))
+  const uploadDir = useUploadDir()
   const api = useTestApi({
     web: false,
     ...options,
-    config: {
-      ...options.config,
-      selling: {
-        codesKey: 'test-codes-key-0123456789abcdef-0123456789',
-        storage: { driver: 'disk', dir: uploadDir },
-        uploadsPerDay: 500,
-        ...options.selling,
-      },
-    },
+    config: { ...options.config, selling: sellingConfig(uploadDir, options.selling) },
   })
   return new Proxy(api, { get: (target, key) => (key === 'uploadDir' ? uploadDir : Reflect.get(target, key)) }) as TestApi & {
     uploadDir: string

@@ -180,10 +180,33 @@ describe('/ops/staff', () => {
     expect(reset.setup).toMatchObject({ email, why: 'reset' })
     expect(reset.setup.link).not.toBe(setup.link)
 
-    expect(await submit(staffDesk.action, '/ops/staff', { intent: 'disable', email }, jar)).toHaveRedirect('/ops/staff')
+    expect(await submit(staffDesk.action, '/ops/staff', { intent: 'disable', email, confirmed: 'yes' }, jar)).toHaveRedirect('/ops/staff')
     const dup = await submit(staffDesk.action, '/ops/staff', { intent: 'invite', email, role: 'reviewer' }, jar)
     expect(dup.status).toBe(400)
     expect((await jsonOf(dup)).error).toMatch(/already exists/)
+  })
+})
+
+describe('/ops/staff: disabling asks first', () => {
+  it('without JavaScript the Disable button opens a confirm step; only its form disables, and they are out at once', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const target = await staffJar(api, 'reviewer')
+    const email = target.staff.email
+    const step = `/ops/staff?${new URLSearchParams({ disable: email })}`
+    // A disable without the step's confirmation is sent to the step; nothing changes.
+    expect(await submit(staffDesk.action, '/ops/staff', { intent: 'disable', email }, jar)).toHaveRedirect(step)
+    expect((await api.get('/staff/me', { headers: bearer(target.staff.token) })).status).toBe(200)
+    expect((await jsonOf(await load(staffDesk.loader, step, jar))).confirm).toBe(email)
+    // Nobody else, an unknown address or oneself is never asked about.
+    expect((await jsonOf(await load(staffDesk.loader, '/ops/staff?disable=nobody@example.com', jar))).confirm).toBeNull()
+    expect((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).confirm).toBeNull()
+    const done = await submit(staffDesk.action, step, { intent: 'disable', email, confirmed: 'yes' }, jar)
+    expect(done).toHaveRedirect('/ops/staff')
+    expect(await staffToastOf(done)).toMatchObject({ type: 'success', message: `${email} is disabled and signed out` })
+    // Their console session ends at once: the next page is the staff sign-in.
+    expect((await api.get('/staff/me', { headers: bearer(target.staff.token) })).status).toBe(401)
+    expect(await load(dashboard.loader, '/ops', target.jar)).toHaveRedirect(/^\/ops\/login/)
+    expect((await jsonOf(await load(staffDesk.loader, step, jar))).confirm).toBeNull()
   })
 })
 

@@ -44,6 +44,26 @@ describe('/ops/payouts: the payout desk', () => {
     expect(page.counts.pending).toBeGreaterThanOrEqual(2)
   })
 
+  it('pages by 50 with Previous and Next links that keep the tab; a bad page is a clear 400', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const u = await walletUser(api, { balance: 10_000_000, userName: 'Many Withdrawals' })
+    for (let i = 0; i < 51; i++) expect((await withdraw(api, u, 100_000)).body.code).toBe(200)
+    const first = await jsonOf(await load(desk.loader, '/ops/payouts?status=pending', jar))
+    const total = first.counts.pending
+    expect(total).toBeGreaterThan(50)
+    expect(first.list).toHaveLength(50)
+    expect(first.paging).toEqual({ label: `1–50 of ${total}`, previous: null, next: '/ops/payouts?status=pending&page=2' })
+    const second = await jsonOf(await load(desk.loader, first.paging.next, jar))
+    expect(second.status).toBe('pending')
+    expect(second.paging).toMatchObject({ label: `51–${Math.min(100, total)} of ${total}`, previous: '/ops/payouts?status=pending' })
+    const seen = new Set(first.list.map((w: { id: string }) => w.id))
+    expect(second.list.length).toBeGreaterThan(0)
+    for (const w of second.list as { id: string }[]) expect(seen.has(w.id)).toBe(false)
+    const bad = await load(desk.loader, '/ops/payouts?status=pending&page=-2', jar)
+    expect(bad.status).toBe(400)
+    expect((await jsonOf(bad)).problem).toBe('page: a whole page number from 1 to 100000')
+  })
+
   it('an unknown status reads as pending; admin may open the desk, a reviewer gets 403 on the loader and the action', async () => {
     const { jar: adminJar } = await staffJar(api, 'admin')
     expect((await jsonOf(await load(desk.loader, '/ops/payouts?status=<script>', adminJar))).status).toBe('pending')

@@ -42,6 +42,32 @@ describe('the queue', () => {
     expect((await jsonOf(bad)).problem).toMatch(/^type:/)
   })
 
+  it('pages by 50 with Previous and Next links that keep the filters; a bad page is said in words', async () => {
+    const { jar } = await staffJar(api, 'reviewer')
+    const token = await seller()
+    for (let i = 0; i < 51; i++) await sold(api, token)
+    const first = await jsonOf(await load(queue.loader, '/ops/review?type=ecode', jar))
+    const total = first.queue.total
+    expect(total).toBeGreaterThan(50)
+    expect(first.queue.list).toHaveLength(50)
+    expect(first.paging).toEqual({ label: `1–50 of ${total}`, previous: null, next: '/ops/review?type=ecode&page=2' })
+    const second = await jsonOf(await load(queue.loader, first.paging.next, jar))
+    expect(second.paging).toEqual({
+      label: `51–${Math.min(100, total)} of ${total}`,
+      previous: '/ops/review?type=ecode',
+      next: total > 100 ? '/ops/review?type=ecode&page=3' : null,
+    })
+    expect(second.filters.type).toBe('ecode')
+    const seen = new Set(first.queue.list.map((o: Order) => o.id))
+    expect(second.queue.list.length).toBeGreaterThan(0)
+    for (const o of second.queue.list as Order[]) expect(seen.has(o.id)).toBe(false)
+    for (const bad of ['abc', '0', '1.5']) {
+      const res = await load(queue.loader, `/ops/review?type=ecode&page=${bad}`, jar)
+      expect(res.status).toBe(400)
+      expect((await jsonOf(res)).problem).toBe('page: a whole page number from 1 to 100000')
+    }
+  })
+
   it('is not for a payouts person: 403 on the queue, the order and the photo', async () => {
     const { jar } = await staffJar(api, 'payouts')
     const order = await sold(api, await seller())
