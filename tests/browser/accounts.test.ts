@@ -81,6 +81,7 @@ for (const js of [true, false]) {
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click()
       await page.waitForURL(`${app.url}/account`)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.waitForURL(`${app.url}/`)
       await expectToast(page, 'You are signed out')
@@ -109,6 +110,7 @@ for (const js of [true, false]) {
       await page.getByLabel('Verification code').waitFor()
       await page.getByLabel('Verification code').fill(app.api.lastCode(email, CodeType.RESET_PASSWORD))
       await page.getByLabel('New password', { exact: true }).fill('a completely new passphrase')
+      await readFirst(page)
       await page.getByRole('button', { name: 'Set new password' }).click()
       await page.waitForURL(`${app.url}/login`)
       await expectToast(page, 'Password changed')
@@ -128,6 +130,7 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Send code' }).click()
       await page.getByLabel('Verification code').waitFor()
       await page.getByLabel('Verification code').fill(app.api.lastCode(email, CodeType.LOGIN))
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/`)
       await expect.poll(() => page.getByText(/^Hi, /).isVisible()).toBe(true)

@@ -134,6 +134,7 @@ describe('toasts', () => {
     await expect.poll(() => toast(page).textContent()).toContain('Please sign in to continue')
     await page.getByRole('link', { name: 'E-mail code' }).click()
     await page.getByLabel('E-mail', { exact: true }).fill(email)
+    await readFirst(page)
     await page.getByRole('button', { name: 'Send code' }).click()
     await expect.poll(() => toast(page).textContent()).toContain('We sent a 6-digit code')
     expect(await toast(page).count()).toBe(1)

@@ -264,6 +264,7 @@ describe('the help button', () => {
     expect(await answer.isVisible()).toBe(false)
     await page.getByText('My withdrawal PIN: wrong tries, the lock and Forgot PIN').click()
     await expect.poll(() => answer.isVisible()).toBe(true)
+    await readFirst(page)
     await page.getByText('Withdrawals: the minimum, the fee and the daily maximum').click()
     await expect.poll(() => page.getByText('Smallest withdrawal (fee included)').isVisible()).toBe(true)
     await expect.poll(() => page.getByText('₦1,000.00').first().isVisible()).toBe(true)
