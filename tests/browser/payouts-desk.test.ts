@@ -32,6 +32,7 @@ for (const js of [true, false]) {
         .locator(`#w-${w.id}`)
         .getByLabel(/^Bank reference/)
         .fill(reference)
+      await readFirst(page)
       await page.locator(`#w-${w.id}`).getByRole('button', { name: 'Paid' }).click()
       await expectToast(page, 'Marked paid')
       await expect.poll(() => page.locator(`#w-${w.id}`).count()).toBe(0)
