@@ -262,6 +262,7 @@ describe('the help button', () => {
     await expect.poll(() => page.getByText('support@cardlane.local', { exact: true }).isVisible()).toBe(true)
     const answer = page.getByText(/After 5 wrong tries, PIN actions are locked for 30 minutes/)
     expect(await answer.isVisible()).toBe(false)
+    await readFirst(page)
     await page.getByText('My withdrawal PIN: wrong tries, the lock and Forgot PIN').click()
     await expect.poll(() => answer.isVisible()).toBe(true)
     await readFirst(page)
