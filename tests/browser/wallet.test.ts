@@ -58,6 +58,7 @@ for (const js of [true, false]) {
       await expectToast(page, 'Withdrawal PIN set')
 
       // No account yet: add one, and come back.
+      await readFirst(page)
       await page.getByRole('link', { name: 'Add bank account' }).click()
       await page.waitForURL(/\/wallet\/add-bank-card\?redirectTo=%2Fwallet%2Fwithdraw$/)
       if (js) await hydrated(page)
@@ -69,6 +70,7 @@ for (const js of [true, false]) {
       if (js) await expect.poll(() => page.getByText('The account number checks out for Guaranty Trust Bank.').isVisible()).toBe(true)
       await page.getByLabel('Account name').fill('Ada Obi')
       await page.getByLabel('Your withdrawal PIN').fill(PIN)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Add bank account' }).click()
       await page.waitForURL(`${app.url}/wallet/withdraw`)
       await expectToast(page, 'Bank account added')
@@ -76,6 +78,7 @@ for (const js of [true, false]) {
       // The summary before the PIN: fee, what arrives, the limits, by when.
       if (js) await hydrated(page)
       expect(await page.getByRole('radio', { name: /Guaranty Trust Bank/ }).isChecked()).toBe(true)
+      await readFirst(page)
       await page.getByLabel('Amount (NGN)').fill('3,000')
       if (!js) await page.getByRole('button', { name: 'Check what I receive' }).click()
       const summary = page.getByRole('region', { name: 'Before you confirm' })
@@ -93,12 +96,14 @@ for (const js of [true, false]) {
       await expect.poll(() => page.getByRole('heading', { name: 'Withdrawal requested' }).isVisible()).toBe(true)
       await expect.poll(() => page.getByText('₦2,950.00').first().isVisible()).toBe(true)
       await expect.poll(() => page.getByText(/In your bank by \d{1,2} \w{3} \d{4}, \d\d:\d\d Lagos time/).isVisible()).toBe(true)
+      await readFirst(page)
       await page.getByRole('link', { name: 'Track this withdrawal' }).click()
       await page.waitForURL(/\/wallet\/withdraw\/[\w-]+$/)
       await expect.poll(() => page.getByText('Requested', { exact: true }).first().isVisible()).toBe(true)
       const steps = page.getByRole('list', { name: 'Progress of this withdrawal' }).getByRole('listitem')
       await expect.poll(() => steps.count()).toBe(3)
 
+      await readFirst(page)
       await page.getByRole('link', { name: 'Back' }).click()
       await page.waitForURL(`${app.url}/wallet`)
       await expect.poll(() => page.getByText('On its way to your bank').isVisible()).toBe(true)
