@@ -73,10 +73,8 @@ export function createApiApp(deps: ApiDeps): Express {
   })
 
   app.use(healthRoutes(deps))
-  // A password sign-in from a stranger while the hash gate is full: refused before any query.
-  // Middleware, not a route: the contract's record stays the one route of POST /auth/login.
-  const shed = shedStrangers(deps)
-  app.use('/auth/login', (req, res, next) => (req.method === 'POST' && req.path === '/' ? shed(req, res, next) : next()))
+  // A password call (sign-in, register, reset) from a stranger while the hash gate is full: refused before any query.
+  app.use(shedStrangers(deps))
   app.use('/auth', authIpLimiter(deps))
   app.use('/staff', authIpLimiter(deps))
   const selling = withSelling(deps)

@@ -15,25 +15,42 @@ export function useViewportHeight() {
 }
 
 /**
- * A second tap within 300 ms on the same control is suppressed: no double submits or double
- * navigations. A tap on another control is a new intention and goes through.
+ * A second tap within 300 ms is suppressed wherever it lands: no double submits, no double
+ * navigations, and no second link tapped by a bouncing finger. Only controls count (links,
+ * buttons, toggles, labels, disclosure summaries); tapping or typing in a field is never held.
+ * The click a label hands to its own control is the same tap, so it goes through.
  * Capture phase, so it runs before React's and the browser's own handling.
  */
 export function useDoubleTapGuard(windowMs = DOUBLE_TAP_MS) {
   useEffect(() => {
-    let last = { at: -Infinity, target: null as Element | null }
+    let last = { at: -Infinity, handsTo: null as Element | null }
     const onClick = (event: MouseEvent) => {
-      const target =
-        event.target instanceof Element ? (event.target.closest('a,button,input,label,summary,[role="button"]') ?? event.target) : null
+      const control = event.target instanceof Element ? event.target.closest(TAP_CONTROLS) : null
+      if (!control) return
       const now = event.timeStamp || performance.now()
-      if (target && target === last.target && now - last.at < windowMs) {
+      if (now - last.at < windowMs) {
+        if (control === last.handsTo) {
+          last.handsTo = null
+          return
+        }
         event.preventDefault()
         event.stopImmediatePropagation()
         return
       }
-      last = { at: now, target }
+      last = { at: now, handsTo: control instanceof HTMLLabelElement ? control.control : null }
     }
     document.addEventListener('click', onClick, true)
     return () => document.removeEventListener('click', onClick, true)
   }, [windowMs])
 }
+
+/** What a tap acts on; text fields, selects and text areas are not among them. */
+const TAP_CONTROLS = [
+  'a[href]',
+  'button',
+  'summary',
+  'label',
+  '[role="button"]',
+  '[role="link"]',
+  ...['submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file'].map((type) => `input[type="${type}"]`),
+].join(',')

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
-import { createHashGate } from '../../api/lib/hash-gate'
+import { createHashGate, type HashGate } from '../../api/lib/hash-gate'
 import { createLogger } from '../../api/lib/logger'
 import { createMemoryMailer } from '../../api/lib/mailer'
-import { startApi } from '../../api/server'
+import { DEVICE_HEADER } from '../../api/lib/sign-in-place'
+import { type RunningApi, startApi } from '../../api/server'
 import { createTestClock, seedUser, type TestApi } from '../support/api'
 import { createTestDatabase } from '../support/db'
 
@@ -83,111 +84,145 @@ describe('strangers never hold every slot', () => {
   })
 })
 
+/**
+ * The api on a throw-away database with a one-slot gate whose strangers' line holds `maxQueue`,
+ * limits high enough that only the gate refuses: started for one test, closed and dropped after.
+ */
+async function withGatedApi(maxQueue: number, test: (api: RunningApi, seed: TestApi) => Promise<void>) {
+  const database = await createTestDatabase()
+  const clock = createTestClock()
+  const api = await startApi({
+    env: {} as NodeJS.ProcessEnv,
+    databaseUrl: database.url,
+    port: 0,
+    mailer: createMemoryMailer(),
+    logger: createLogger('silent'),
+    now: clock.now,
+    housekeeping: false,
+    hashGate: { slots: 1, maxQueue, maxWaitMs: 60_000 },
+    config: { authRateLimit: 100_000, loginFailLimit: 100_000 },
+  })
+  try {
+    await test(api, { db: api.db, clock, hashCost: 'test' } as unknown as TestApi)
+  } finally {
+    await api.close()
+    await database.drop()
+  }
+}
+
+/** A JSON POST to the api from `address` (the web's forwarded address), and from a browser's device id when given. */
+const post = (api: RunningApi, path: string, body: object, address: string, device?: string) =>
+  fetch(`${api.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address, ...(device && { [DEVICE_HEADER]: device }) },
+    body: JSON.stringify(body),
+  })
+
+const signIn = (api: RunningApi, email: string, password: string, address: string, device?: string) =>
+  post(api, '/auth/login', { email, password }, address, device)
+
+/**
+ * Fills a one-slot gate whose strangers' line holds two: the test holds the slot itself (no hash
+ * that might end too soon on a fast machine or too late on a slow one), two strangers from fresh
+ * /64s wait. Returns a release that lets the gate drain and waits for their answers.
+ */
+async function fillGate(api: RunningApi) {
+  const slot = held()
+  // The hasher's own gate (typed for metrics only): the slot is taken as a hash would take it.
+  const holding = (api.deps.hasher.gate as HashGate).run(slot.work, 'stranger')
+  const queued = [0, 1].map((i) => signIn(api, `ghost.q${i}@example.com`, 'nope', `2001:db8:${(0x500 + i).toString(16)}::1`))
+  const giveUp = Date.now() + 20_000
+  while (!api.deps.hasher.full('stranger')) {
+    if (Date.now() > giveUp) throw new Error('the gate never filled')
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  return async () => {
+    slot.release()
+    await Promise.all([holding, ...queued])
+  }
+}
+
+/** Whether the address limiter counted anything for this address (a query the request cost). */
+const counted = async (api: RunningApi, addressPrefix: string) =>
+  (await api.db.selectFrom('rate_limits').select('key').execute()).some((r) => r.key.includes(addressPrefix))
+
+const expectTurnedAway = async (answer: Response) => {
+  expect(answer.status).toBe(429)
+  expect(answer.headers.get('retry-after')).toBeNull()
+  expect(await answer.json()).toMatchObject({ code: Code.TOO_MANY_REQUESTS, msg: 'Too many requests, please try again later' })
+}
+
 describe('a full gate turns strangers away before any database work', () => {
   it("a stranger's sign-in is refused (429, try again later, no Retry-After) without a query; a known place still signs in", async () => {
-    const database = await createTestDatabase()
-    const clock = createTestClock()
-    const api = await startApi({
-      env: {} as NodeJS.ProcessEnv,
-      databaseUrl: database.url,
-      port: 0,
-      mailer: createMemoryMailer(),
-      logger: createLogger('silent'),
-      now: clock.now,
-      housekeeping: false,
-      hashGate: { slots: 1, maxQueue: 2, maxWaitMs: 60_000 },
-      config: { authRateLimit: 100_000, loginFailLimit: 100_000 },
-    })
-    try {
+    await withGatedApi(2, async (api, seed) => {
       const password = 'a person who signs in'
-      const facade = { db: api.db, clock, hashCost: 'test' } as unknown as TestApi
-      await seedUser(facade, { email: 'known@example.com', password })
-      const { user: slow } = await seedUser(facade, { email: 'slow.shed@example.com' })
-      // A hash slow enough (scrypt N=2^17, about half a second) that the strangers queue behind it on any database.
-      const slowHash = ['scrypt', 17, 8, 16, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
-      await api.db.updateTable('users').set({ password_hash: slowHash }).where('id', '=', slow.id).execute()
-      const signIn = (email: string, pw: string, address: string) =>
-        fetch(`${api.url}/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-          body: JSON.stringify({ email, password: pw }),
-        })
-      const home = '2001:db8:beef:1::10'
-      expect((await (await signIn('known@example.com', password, home)).json()).code).toBe(Code.OK)
+      await seedUser(seed, { email: 'known@example.com', password })
+      expect((await (await signIn(api, 'known@example.com', password, '2001:db8:beef:1::10')).json()).code).toBe(Code.OK)
 
-      const blocker = signIn('slow.shed@example.com', 'a guess', '192.0.2.1')
-      const queued = [0, 1].map((i) => signIn(`ghost.q${i}@example.com`, 'nope', `2001:db8:${(0x500 + i).toString(16)}::1`))
-      const giveUp = Date.now() + 20_000
-      while (!api.deps.hasher.full('stranger')) {
-        if (Date.now() > giveUp) throw new Error('the gate never filled')
-        await new Promise((r) => setTimeout(r, 5))
-      }
-      const fresh = '2001:db8:7777:1::1'
-      const refused = await signIn('ghost.fresh@example.com', 'nope', fresh)
-      expect(refused.status).toBe(429)
-      expect(refused.headers.get('retry-after')).toBeNull()
-      expect(await refused.json()).toMatchObject({ code: Code.TOO_MANY_REQUESTS, msg: 'Too many requests, please try again later' })
-      // Not even the address limiter's counter was written for it.
-      const rows = await api.db.selectFrom('rate_limits').select('key').execute()
-      expect(rows.some((r) => r.key.includes('2001:db8:7777:1'))).toBe(false)
-      expect(rows.some((r) => r.key.includes('2001:db8:500'))).toBe(true)
+      const release = await fillGate(api)
+      await expectTurnedAway(await signIn(api, 'ghost.fresh@example.com', 'nope', '2001:db8:7777:1::1'))
+      // Not even the address limiter's counter was written for it; the strangers queued before were counted.
+      expect(await counted(api, '2001:db8:7777:1')).toBe(false)
+      expect(await counted(api, '2001:db8:500')).toBe(true)
 
       // The person at home (a known place) is not turned away: served ahead of the queued strangers.
-      const person = signIn('known@example.com', password, '2001:db8:beef:1::99')
-      const answered = await person
-      expect(answered.status).toBe(200)
-      await Promise.all([blocker, ...queued])
-    } finally {
-      await api.close()
-      await database.drop()
-    }
+      const answered = signIn(api, 'known@example.com', password, '2001:db8:beef:1::99')
+      await release()
+      expect((await answered).status).toBe(200)
+    })
+  })
+
+  it('register and password reset from a stranger are turned away the same way; a known device goes on', async () => {
+    await withGatedApi(2, async (api, seed) => {
+      const password = 'a person who signs in'
+      const device = 'a-browser-device-id-of-the-person'
+      await seedUser(seed, { email: 'known@example.com', password })
+      expect((await (await signIn(api, 'known@example.com', password, '2001:db8:beef:1::10', device)).json()).code).toBe(Code.OK)
+
+      const release = await fillGate(api)
+      const body = { email: 'ghost.new@example.com', password: 'a new long passphrase', verifyCode: '123456' }
+      // Routes ignore case and a trailing slash, and so does the guard.
+      const calls = ['/auth/register', '/auth/resetPassword', '/AUTH/Register/']
+      for (const [i, path] of calls.entries()) {
+        const address = `2001:db8:${(0x7700 + i).toString(16)}:1::1`
+        await expectTurnedAway(await post(api, path, body, address))
+        expect(await counted(api, `2001:db8:${(0x7700 + i).toString(16)}:1`), path).toBe(false)
+      }
+
+      // The person's own browser, from a new address, is not shed: it reaches the limiter (and the gate, where it is served first).
+      await post(api, '/auth/resetPassword', { ...body, email: 'known@example.com' }, '2001:db8:9999:1::1', device)
+      expect(await counted(api, '2001:db8:9999:1')).toBe(true)
+      await release()
+    })
   })
 })
 
 describe('signing in during a flood from one /64 per request', () => {
   it('the person at an address they signed in from before is answered ahead of every queued stranger, never 429', async () => {
-    const database = await createTestDatabase()
-    const clock = createTestClock()
-    const api = await startApi({
-      env: {} as NodeJS.ProcessEnv,
-      databaseUrl: database.url,
-      port: 0,
-      mailer: createMemoryMailer(),
-      logger: createLogger('silent'),
-      now: clock.now,
-      housekeeping: false,
-      hashGate: { slots: 1, maxQueue: 12, maxWaitMs: 60_000 },
-      config: { authRateLimit: 100_000, loginFailLimit: 100_000 },
-    })
-    try {
+    await withGatedApi(12, async (api, seed) => {
       const password = 'a person who signs in'
-      const facade = { db: api.db, clock, hashCost: 'test' } as unknown as TestApi
-      await seedUser(facade, { email: 'person@example.com', password })
+      await seedUser(seed, { email: 'person@example.com', password })
       // An old-format hash that takes seconds to check holds the one slot while the flood queues.
-      const { user: slow } = await seedUser(facade, { email: 'slow@example.com' })
+      const { user: slow } = await seedUser(seed, { email: 'slow@example.com' })
       const slowHash = ['scrypt', 15, 8, 16, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
       await api.db.updateTable('users').set({ password_hash: slowHash }).where('id', '=', slow.id).execute()
 
       const order: string[] = []
-      const signIn = (who: string, email: string, pw: string, address: string) =>
-        fetch(`${api.url}/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-          body: JSON.stringify({ email, password: pw }),
-        }).then(async (r) => {
+      const tracked = (who: string, email: string, pw: string, address: string) =>
+        signIn(api, email, pw, address).then(async (r) => {
           const body = await r.json()
           order.push(r.status === 429 ? `${who}:429` : who)
           return { status: r.status, body }
         })
       const home = '2001:db8:aaaa:1::10'
       // The person signed in from home before: home (its /64) is a known place of theirs.
-      expect((await signIn('person', 'person@example.com', password, home)).body.code).toBe(Code.OK)
+      expect((await tracked('person', 'person@example.com', password, home)).body.code).toBe(Code.OK)
       order.length = 0
 
-      const blocker = signIn('blocker', 'slow@example.com', 'a guess', '192.0.2.1')
+      const blocker = tracked('blocker', 'slow@example.com', 'a guess', '192.0.2.1')
       await new Promise((r) => setTimeout(r, 300))
       const flood = Array.from({ length: 60 }, (_, i) =>
-        signIn('stranger', `ghost.${i}@example.com`, 'not the password', `2001:db8:${(0x100 + i).toString(16)}:${i}::1`),
+        tracked('stranger', `ghost.${i}@example.com`, 'not the password', `2001:db8:${(0x100 + i).toString(16)}:${i}::1`),
       )
       // Every stranger past the line of 12 refused: the whole flood has arrived and 12 wait.
       const giveUp = Date.now() + 20_000
@@ -196,15 +231,12 @@ describe('signing in during a flood from one /64 per request', () => {
           throw new Error(`the flood did not queue behind the slow hash: ${order.join(' ')}`)
         await new Promise((r) => setTimeout(r, 2))
       }
-      const person = await signIn('person', 'person@example.com', password, '2001:db8:aaaa:1::99')
+      const person = await tracked('person', 'person@example.com', password, '2001:db8:aaaa:1::99')
       await Promise.all([blocker, ...flood])
       expect(person.status).toBe(200)
       expect(person.body.code).toBe(Code.OK)
       // The slow hash, then the person, then the twelve strangers who had queued before the person.
       expect(order.filter((o) => o !== 'stranger:429')).toEqual(['blocker', 'person', ...Array(12).fill('stranger')])
-    } finally {
-      await api.close()
-      await database.drop()
-    }
+    })
   })
 })

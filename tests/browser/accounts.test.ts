@@ -40,6 +40,7 @@ for (const js of [true, false]) {
 
       await page.getByLabel('Verification code').fill('000000')
       await page.getByLabel('Choose a password', { exact: true }).fill(TEST_PASSWORD)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Create account' }).click()
       await expect.poll(() => formError(page).textContent()).toContain('The verification code is wrong or has expired')
       // One message in one place: the refusal is not repeated as a toast.
@@ -79,8 +80,10 @@ for (const js of [true, false]) {
       await expectToast(page, 'Welcome back')
       await expect.poll(() => page.getByText('Good to see you again.').isVisible()).toBe(true)
 
+      await readFirst(page)
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click()
       await page.waitForURL(`${app.url}/account`)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.waitForURL(`${app.url}/`)
       await expectToast(page, 'You are signed out')
@@ -105,15 +108,18 @@ for (const js of [true, false]) {
     it('forgot password: code, new password, then sign in with it', async () => {
       const { context, page, email } = await seededOnLogin(js, '/forgot-password')
       await page.getByLabel('E-mail', { exact: true }).fill(email)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Send code' }).click()
       await page.getByLabel('Verification code').waitFor()
       await page.getByLabel('Verification code').fill(app.api.lastCode(email, CodeType.RESET_PASSWORD))
       await page.getByLabel('New password', { exact: true }).fill('a completely new passphrase')
+      await readFirst(page)
       await page.getByRole('button', { name: 'Set new password' }).click()
       await page.waitForURL(`${app.url}/login`)
       await expectToast(page, 'Password changed')
       await page.getByLabel('E-mail', { exact: true }).fill(email)
       await page.getByLabel('Password', { exact: true }).fill('a completely new passphrase')
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/`)
       await context.close()
@@ -121,6 +127,7 @@ for (const js of [true, false]) {
 
     it('sign in with an e-mail code', async () => {
       const { context, page, email } = await seededOnLogin(js)
+      await readFirst(page)
       await page.getByRole('link', { name: 'E-mail code' }).click()
       await page.waitForURL(/mode=code/)
       await readFirst(page)
@@ -128,6 +135,7 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Send code' }).click()
       await page.getByLabel('Verification code').waitFor()
       await page.getByLabel('Verification code').fill(app.api.lastCode(email, CodeType.LOGIN))
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/`)
       await expect.poll(() => page.getByText(/^Hi, /).isVisible()).toBe(true)

@@ -158,3 +158,63 @@ describe('Withdraw says the limits while the amount is typed', () => {
     })
   }
 })
+
+describe('nothing a person reads is cut at 320 px', () => {
+  /** Each piece of text in `selector`: how many lines it takes, and whether all of it fits its box (no ellipsis, no overflow). */
+  const textOf = (page: Page, selector: string) =>
+    page.locator(selector).evaluateAll((elements) =>
+      elements.map((el) => {
+        const range = document.createRange()
+        range.selectNodeContents(el)
+        const text = range.getBoundingClientRect()
+        const { left, right, top, bottom, height } = el.getBoundingClientRect()
+        const box = { left, right, top, bottom, height, width: right - left }
+        // Lines are counted on the text alone (an icon beside it is not a line of its own).
+        const tops: number[] = []
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const part = document.createRange()
+          part.selectNodeContents(node)
+          for (const r of Array.from(part.getClientRects())) if (r.width > 1) tops.push(r.top)
+        }
+        tops.sort((a, b) => a - b)
+        const lines = tops.filter((top, i) => i === 0 || top - tops[i - 1] > 8).length
+        return { text: (el.textContent ?? '').trim(), lines, fits: el.scrollWidth <= el.clientWidth && text.width <= box.width + 0.5, box }
+      }),
+    )
+  type Box = { left: number; right: number; top: number; bottom: number }
+  const apart = (a: Box, b: Box) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top
+
+  it("the wallet's Bank cards and Withdraw read on one line each, side by side, 44 px tall", async () => {
+    const u = await walletUser(app.api, { balance: 500_000 })
+    const { context, page } = await phone(browser, true, SIZES[1])
+    await signIn(context, app.url, u.token)
+    await page.goto(`${app.url}/wallet`)
+    await hydrated(page)
+    const [cards, withdrawal] = await textOf(page, '.cl-wallet-actions .cl-button')
+    expect([cards.text, withdrawal.text]).toEqual(['Bank cards', 'Withdraw'])
+    for (const button of [cards, withdrawal]) {
+      expect(button.lines, button.text).toBe(1)
+      expect(button.box.height, button.text).toBeGreaterThanOrEqual(44)
+      expect(button.box.right, button.text).toBeLessThanOrEqual(SIZES[1].width)
+    }
+    expect(apart(cards.box, withdrawal.box)).toBe(true)
+    await context.close()
+  })
+
+  it("an open order on Home shows the brand's whole name beside or above its amount, never cut", async () => {
+    const u = await walletUser(app.api)
+    await sold(app.api, u.token)
+    const { context, page } = await phone(browser, true, SIZES[1])
+    await signIn(context, app.url, u.token)
+    await page.goto(`${app.url}/`)
+    await hydrated(page)
+    const [name] = await textOf(page, '.cl-orderrow__name')
+    const [amount] = await textOf(page, '.cl-orderrow__amount')
+    expect(name.text).toBe('Apple')
+    expect(name.fits).toBe(true)
+    expect(amount.fits).toBe(true)
+    expect(apart(name.box, amount.box)).toBe(true)
+    await context.close()
+  })
+})

@@ -143,6 +143,7 @@ for (const js of [true, false]) {
       await page.waitForURL(`${app.url}/notification?page=2`)
       await expect.poll(() => page.getByText('Page 2 of 5').isVisible()).toBe(true)
       await expect.poll(() => page.getByText(': credit 80', { exact: false }).isVisible()).toBe(true)
+      await readFirst(page)
       await page.getByRole('link', { name: 'Newer' }).click()
       await page.waitForURL(`${app.url}/notification`)
       await expect.poll(() => page.getByText('Page 1 of 5').isVisible()).toBe(true)

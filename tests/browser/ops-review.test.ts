@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
-import { expectToast, signIn, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
+import { expectToast, readFirst, signIn, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
 import { desktop, staffDesktop, staffSignInUi } from '../support/console-browser'
 import { newEmail } from '../support/kit'
 import { jpeg, photo, sold } from '../support/selling'
@@ -52,11 +52,13 @@ for (const js of [true, false]) {
       expect(new URL(page.url()).pathname).toBe('/ops/review')
       await page.getByRole('link', { name: first.order.orderNo }).click()
       await page.waitForURL(`**/ops/review/${first.order.id}`)
+      await readFirst(page)
       await page.getByRole('button', { name: /^Claim/ }).click()
       await expectToast(page, `You hold ${first.order.orderNo}`)
       if (js) {
         await page.getByRole('button', { name: 'Zoom in Card 1, photo 1' }).click()
         await expect.poll(() => page.locator('.review-photo img').first().getAttribute('style')).toContain('scale(1.5)')
+        await readFirst(page)
         await page.getByRole('button', { name: 'Rotate Card 1, photo 1' }).click()
         await expect.poll(() => page.locator('.review-photo img').first().getAttribute('style')).toContain('rotate(90deg)')
       } else {
@@ -67,6 +69,7 @@ for (const js of [true, false]) {
       await page.getByLabel('Reason', { exact: true }).selectOption('ALREADY_USED')
       await page.getByLabel('Note to the seller', { exact: true }).fill('The balance was zero when we tried it')
       await page.getByLabel('Proof photo (optional)').setInputFiles(proof)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Reject' }).click()
       await expectToast(page, `${first.order.orderNo} rejected`)
       await context.close()
@@ -75,6 +78,7 @@ for (const js of [true, false]) {
       await other.page.goto(`${app.url}/ops/review/${second.order.id}`)
       await other.page.getByRole('button', { name: /^Claim/ }).click()
       await expectToast(other.page, `You hold ${second.order.orderNo}`)
+      await readFirst(other.page)
       await other.page.getByRole('button', { name: /^Complete/ }).click()
       await expectToast(other.page, `${second.order.orderNo} completed`)
       await other.context.close()

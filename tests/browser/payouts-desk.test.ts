@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expectToast, hydrated, phone, signIn, useBrowserApp } from '../support/app'
+import { expectToast, hydrated, phone, signIn, useBrowserApp, readFirst } from '../support/app'
 import { axeViolations } from '../support/axe'
 import { staffDesktop } from '../support/console-browser'
 import { walletUser, withdraw } from '../support/wallet'
@@ -24,6 +24,7 @@ for (const js of [true, false]) {
       expect(await row.textContent()).toMatch(/₦3,000\.00.*fee ₦50\.00/)
       await row.getByRole('button', { name: /^Mark processing/ }).click()
       await expectToast(page, 'Marked processing')
+      await readFirst(page)
       await page.getByRole('link', { name: /^Processing/ }).click()
       await page.waitForURL(/status=processing/)
       const reference = `NIP-${w.id.slice(0, 8)}`
@@ -31,6 +32,7 @@ for (const js of [true, false]) {
         .locator(`#w-${w.id}`)
         .getByLabel(/^Bank reference/)
         .fill(reference)
+      await readFirst(page)
       await page.locator(`#w-${w.id}`).getByRole('button', { name: 'Paid' }).click()
       await expectToast(page, 'Marked paid')
       await expect.poll(() => page.locator(`#w-${w.id}`).count()).toBe(0)

@@ -103,11 +103,13 @@ for (const js of [true, false]) {
       expect(await page.getByLabel('Face value of card 1').inputValue()).toBe('100')
 
       // Selling needs an account: sign in, and come back with the choices.
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign in to sell' }).click()
       await page.waitForURL(/\/login\?redirectTo=/)
       if (js) await hydrated(page)
       await page.getByLabel('E-mail', { exact: true }).fill(email)
       await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL(`${app.url}/order/sell?brandId=apple&country=US&cardType=ecode&faceValue=100`)
       if (js) await hydrated(page)

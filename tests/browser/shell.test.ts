@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
-import { hydrated, phone, signedInPhone, signIn, toast, useBrowserApp } from '../support/app'
+import { hydrated, phone, readFirst, signedInPhone, signIn, toast, useBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 
 /** The shell every screen shares: toasts, top bar, help button, tab bar, icons, accessibility. */
@@ -18,26 +18,56 @@ describe('the shell (SPEC §2)', () => {
     await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--vh') === '7px')
 
     const counted = await page.evaluate(async () => {
-      const clicks = { a: 0, b: 0 }
+      const clicks = { a: 0, b: 0, field: 0 }
       const a = document.createElement('button')
       const b = document.createElement('button')
+      const field = document.createElement('input')
+      const label = document.createElement('label')
+      const box = document.createElement('input')
+      box.type = 'checkbox'
+      label.append(box, 'Agree')
       a.addEventListener('click', () => clicks.a++)
       b.addEventListener('click', () => clicks.b++)
-      document.body.append(a, b)
+      field.addEventListener('click', () => clicks.field++)
+      document.body.append(a, b, field, label)
       a.click()
       a.click() // within 300 ms on the same control: suppressed
-      b.click() // another control: goes through
+      b.click() // within 300 ms on another control: suppressed too
+      field.click() // a field is not a control: tapping it is never held
       await new Promise((r) => setTimeout(r, 350))
       b.click() // after 300 ms: goes through
-      a.remove()
-      b.remove()
-      return clicks
+      await new Promise((r) => setTimeout(r, 350))
+      label.click() // the label hands its tap to its box: one tap, and the box is ticked
+      const ticked = box.checked
+      for (const el of [a, b, field, label]) el.remove()
+      return { ...clicks, ticked }
     })
-    expect(counted).toEqual({ a: 1, b: 2 })
+    expect(counted).toEqual({ a: 1, b: 1, field: 1, ticked: true })
 
     const res = await page.goto(`${app.url}/no-such-page`)
     expect(res?.status()).toBe(404)
     expect(await page.title()).toBe('Page not found - Cardlane')
+    await context.close()
+  })
+
+  it('a second tap on another link within 300 ms is suppressed: only the first navigation happens', async () => {
+    const { context, page } = await signedInPhone(browser, app)
+    await page.goto(`${app.url}/`)
+    await hydrated(page)
+    const tabs = page.getByRole('navigation', { name: 'Main' })
+    // Both taps in one task: well within 300 ms however loaded the machine is.
+    await page.evaluate(() => {
+      const tab = (href: string) => document.querySelector<HTMLElement>(`nav[aria-label="Main"] a[href="${href}"]`)!
+      tab('/order/sell').click()
+      tab('/history').click()
+    })
+    await page.waitForURL(`${app.url}/order/sell`)
+    await expect.poll(() => tabs.getByRole('link', { name: 'Sell' }).getAttribute('aria-current')).toBe('page')
+    await readFirst(page)
+    expect(new URL(page.url()).pathname).toBe('/order/sell')
+    // A tap after 300 ms is a new intention.
+    await tabs.getByRole('link', { name: 'Orders' }).click()
+    await page.waitForURL(`${app.url}/history`)
     await context.close()
   })
 
@@ -104,6 +134,7 @@ describe('toasts', () => {
     await expect.poll(() => toast(page).textContent()).toContain('Please sign in to continue')
     await page.getByRole('link', { name: 'E-mail code' }).click()
     await page.getByLabel('E-mail', { exact: true }).fill(email)
+    await readFirst(page)
     await page.getByRole('button', { name: 'Send code' }).click()
     await expect.poll(() => toast(page).textContent()).toContain('We sent a 6-digit code')
     expect(await toast(page).count()).toBe(1)

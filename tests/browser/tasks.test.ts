@@ -45,6 +45,7 @@ for (const js of [true, false]) {
       if (js) await hydrated(page)
       await page.getByLabel('New PIN', { exact: true }).fill(PIN)
       await page.getByLabel('New PIN again').fill(PIN)
+      await readFirst(page)
       await page.getByRole('button', { name: 'Set PIN' }).click()
       await page.waitForURL(`${app.url}/tasks`)
       await expectToast(page, 'Withdrawal PIN set')
