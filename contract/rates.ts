@@ -1,5 +1,5 @@
 import { formatMoney, MAX_AMOUNT, minorDigits } from './money'
-import { formatRefusal, Refusals } from './refusals'
+import { formatRefusal } from './refusal-format'
 
 /**
  * The catalogue's arithmetic, the same on both sides (contract/catalogue.ts holds its records):
@@ -87,6 +87,14 @@ export function rateChangePercent(rate: string, before: string | null): number |
 
 // ─── Face values ────────────────────────────────────────────────────────────────────────────────
 
+/** The face-value refusals, beside their rule; refusals.ts lists them with every other. */
+export const faceValueRefusals = {
+  /** The face value is outside the card's limits. */
+  FACE_VALUE_OUT_OF_RANGE: { code: 4204, msg: 'The face value must be between {min} and {max}' },
+  /** The card comes in fixed values and this is not one. */
+  FACE_VALUE_NOT_LISTED: { code: 4205, msg: 'This card comes in {values}. Choose one of them' },
+} as const
+
 /** What UNKNOWN_CARD_TYPE names: the brand, the country and the type of card not bought there. */
 export const unknownCardTypeParams = (brand: string, country: string, cardType: string) => ({
   brand,
@@ -111,13 +119,15 @@ export function faceValueProblem(offer: FaceValueRule, faceValue: number, curren
     if (offer.denominations.includes(faceValue)) return undefined
     return {
       refusal: 'FACE_VALUE_NOT_LISTED' as const,
-      msg: formatRefusal(Refusals.FACE_VALUE_NOT_LISTED, { values: offer.denominations.map((d) => formatMoney(d, currency)).join(', ') }),
+      msg: formatRefusal(faceValueRefusals.FACE_VALUE_NOT_LISTED, {
+        values: offer.denominations.map((d) => formatMoney(d, currency)).join(', '),
+      }),
     }
   }
   if (faceValue < offer.minFaceValue || faceValue > offer.maxFaceValue) {
     return {
       refusal: 'FACE_VALUE_OUT_OF_RANGE' as const,
-      msg: formatRefusal(Refusals.FACE_VALUE_OUT_OF_RANGE, faceValueLimits(offer, currency)),
+      msg: formatRefusal(faceValueRefusals.FACE_VALUE_OUT_OF_RANGE, faceValueLimits(offer, currency)),
     }
   }
   return undefined

@@ -7,21 +7,10 @@
  * A sentence names what it is about with `{placeholders}` (an amount, a limit, a date, a name);
  * `formatRefusal` fills them, on both sides, so no one types the sentence again (decision 028).
  */
-export type Refusal = { readonly code: number; readonly msg: string }
+import { faceValueRefusals } from './rates'
+import { type Refusal } from './refusal-format'
 
-/** The names of a sentence's `{placeholders}`. */
-type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never
-
-/** What a refusal's sentence needs: nothing for a fixed sentence, a value for each placeholder otherwise. */
-export type RefusalParams<R extends Refusal> = [Placeholders<R['msg']>] extends [never]
-  ? []
-  : [Record<Placeholders<R['msg']>, string | number>]
-
-/** The refusal's sentence with its placeholders filled. */
-export function formatRefusal<R extends Refusal>(refusal: R, ...params: RefusalParams<R>): string {
-  const values: Record<string, string | number> = params[0] ?? {}
-  return refusal.msg.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
-}
+export { formatRefusal, type Refusal, type RefusalParams } from './refusal-format'
 
 export const Refusals = {
   /** Wrong e-mail/password pair, or no such account (answered the same on purpose). */
@@ -94,10 +83,8 @@ export const Refusals = {
   UNKNOWN_COUNTRY: { code: 4202, msg: 'We do not buy {brand} cards from that country. Choose another country' },
   /** The brand is not bought as this card type (physical / e-code) in this country. */
   UNKNOWN_CARD_TYPE: { code: 4203, msg: 'We do not buy {brand} {country} cards as {type}. Choose the other type' },
-  /** The face value is outside the card's limits. */
-  FACE_VALUE_OUT_OF_RANGE: { code: 4204, msg: 'The face value must be between {min} and {max}' },
-  /** The card comes in fixed values and this is not one. */
-  FACE_VALUE_NOT_LISTED: { code: 4205, msg: 'This card comes in {values}. Choose one of them' },
+  /** The face value is outside the card's limits; it comes in fixed values and this is not one (rates.ts, beside their rule). */
+  ...faceValueRefusals,
   /** The rate moved since the person saw it: the new rate and payout to confirm. */
   RATE_CHANGED: {
     code: 4206,

@@ -10,8 +10,8 @@ import { useEffect, useRef } from 'react'
 import { AnalyticsEvent, type AnalyticsEventName } from '#contract/analytics-events'
 import type { loader as rootLoader } from '~/root'
 import { sendEvent, sendFirstSuccessfulOrderOnce } from '~/utils/analytics.client'
-import { sellingMessages, successMessages } from '~/utils/messages'
 import { screenFor } from '~/utils/routes'
+import { successMessages } from '~/utils/shell-messages'
 import { useOptionalUser } from '~/utils/user'
 
 /** Which success toast, on which screen, is which key event. */
@@ -19,7 +19,7 @@ const KEY_EVENTS: { message: string; name: AnalyticsEventName; path?: string }[]
   { message: successMessages.registered, name: AnalyticsEvent.REGISTER },
   { message: successMessages.googleNew, name: AnalyticsEvent.REGISTER },
   { message: successMessages.loggedIn, name: AnalyticsEvent.LOGIN },
-  { message: sellingMessages.orderSubmitted, name: AnalyticsEvent.ORDER_SUBMITTED, path: '/order/submit-success' },
+  { message: successMessages.orderSubmitted, name: AnalyticsEvent.ORDER_SUBMITTED, path: '/order/submit-success' },
   { message: successMessages.withdrawn, name: AnalyticsEvent.WITHDRAWAL_CREATED, path: '/wallet/withdraw-success' },
 ]
 

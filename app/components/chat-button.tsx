@@ -9,7 +9,7 @@
 // its window; if the script cannot load, the tap goes to /support after all.
 import { useLocation } from '@remix-run/react'
 import { useRef, useState, type MouseEvent } from 'react'
-import { supportMessages as M } from '~/utils/messages'
+import { supportMessages as M } from '~/utils/shell-messages'
 import { usePublicEnv } from '~/utils/user'
 import { Icon } from './icon'
 import { Link } from './link'

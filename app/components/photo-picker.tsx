@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react'
 import { MAX_IMAGES_PER_CARD } from '#contract/orders'
 import { IMAGE_TYPES, MAX_UPLOAD_BYTES } from '#contract/uploads'
 import { sellingMessages as M } from '~/utils/messages'
+import { refusalMessages as R } from '~/utils/refusal-messages'
 import { uploadPhoto } from '~/utils/upload-photo'
 import { ErrorList } from './forms'
 import { Icon } from './icon'
@@ -86,8 +87,8 @@ export function PhotoPicker({ prefix, position, initialIds, errors, onPendingCha
     if (chosen.length > room) found.push(M.tooManyPhotos(MAX_IMAGES_PER_CARD))
     const accepted: Item[] = []
     for (const file of chosen.slice(0, Math.max(0, room))) {
-      if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) found.push(`${file.name}: ${M.notAPhoto}`)
-      else if (file.size > MAX_UPLOAD_BYTES) found.push(`${file.name}: ${M.photoTooLarge}`)
+      if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) found.push(`${file.name}: ${R.notAPhoto}`)
+      else if (file.size > MAX_UPLOAD_BYTES) found.push(`${file.name}: ${R.cardPhotoTooLarge}`)
       else accepted.push({ key: newKey(), file, progress: 0 })
     }
     setProblems(found)

@@ -5,7 +5,7 @@
 // every screen the help button (chat-button.tsx).
 import { useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { notificationMessages as N } from '~/utils/messages'
+import { notificationMessages as N } from '~/utils/shell-messages'
 import { useOptionalUser } from '~/utils/user'
 import { ChatButton } from './chat-button'
 import { Icon } from './icon'

@@ -13,7 +13,7 @@ import { RewardsSection, taskListStylesheet } from '~/components/task-list'
 import profileStyles from '~/styles/screens/profile.css'
 import { tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
-import { notificationMessages as N } from '~/utils/messages'
+import { notificationMessages as N } from '~/utils/shell-messages'
 import { useUser } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }, taskListStylesheet]

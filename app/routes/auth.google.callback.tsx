@@ -1,8 +1,9 @@
 import { redirect, type LoaderFunctionArgs, type Session } from '@remix-run/node'
 import { forgetGoogleTrip, googleAuthenticator, googleIntent, GoogleLoginError, googleReturnTo } from '~/upstream/google.server'
 import { redirectSignedIn } from '~/utils/auth.server'
-import { flowFallbacks, profileMessages, successMessages } from '~/utils/messages'
+import { flowFallbacks, profileMessages } from '~/utils/messages'
 import { getSession } from '~/utils/session.server'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /**

@@ -28,8 +28,10 @@ import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
 import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { successMessages, walletMessages as W } from '~/utils/messages'
+import { walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
+import { refusalMessages as R } from '~/utils/refusal-messages'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
 
@@ -120,14 +122,14 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
         <div className="cl-callout cl-callout--warning" role="status">
           <Icon name="lock" size={20} className="cl-callout__icon" />
           <div className="cl-callout__body">
-            <p>{W.pinLocked(formatClock(pin.lockedUntil!, timeZone))}</p>
+            <p>{R.pinLocked(formatClock(pin.lockedUntil!, timeZone))}</p>
             <p>You can still set a new PIN with an e-mail code.</p>
           </div>
         </div>
       ) : pin.triesLeft < PIN_MAX_TRIES && !reply ? (
         <div className="cl-callout cl-callout--warning" role="status">
           <Icon name="alert-triangle" size={20} className="cl-callout__icon" />
-          <p className="cl-callout__body">{W.triesLeft(pin.triesLeft)}</p>
+          <p className="cl-callout__body">{R.triesLeft(pin.triesLeft)}</p>
         </div>
       ) : null}
       <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>

@@ -31,8 +31,10 @@ import { requireToken } from '~/utils/auth.server'
 import { guardForm } from '~/utils/form-parse.server'
 import { formRefusal, type FormReply } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { flowMessage, profileMessages as M, successMessages } from '~/utils/messages'
+import { flowMessage, profileMessages as M } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
+import { refusalMessages as R } from '~/utils/refusal-messages'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 import { uploadPhoto } from '~/utils/upload-photo'
 import { usePublicEnv, useUser } from '~/utils/user'
@@ -63,8 +65,8 @@ const MULTIPART_MESSAGES: Record<MultipartError['reason'], string> = {
   'too-many-files': M.oneAtATime,
   'too-many-fields': M.photoUnreadable,
   'field-too-large': M.photoUnreadable,
-  'file-too-large': M.photoTooLarge,
-  'body-too-large': M.photoTooLarge,
+  'file-too-large': R.avatarTooLarge,
+  'body-too-large': R.avatarTooLarge,
 }
 
 /**
@@ -196,8 +198,8 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
   function choose(file: File | undefined) {
     if (!file) return
     const ticket = ++upload.current
-    if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return setPhoto({ status: 'failed', error: M.notAPhoto })
-    if (file.size > MAX_AVATAR_BYTES) return setPhoto({ status: 'failed', error: M.photoTooLarge })
+    if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return setPhoto({ status: 'failed', error: R.notAPhoto })
+    if (file.size > MAX_AVATAR_BYTES) return setPhoto({ status: 'failed', error: R.avatarTooLarge })
     setPhoto({ status: 'uploading', file, progress: 0 })
     uploadPhoto(
       '/edit-profile/photo',

@@ -7,6 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { photoUploadAction, photoUploadLoader } from '~/upstream/photo-upload.server'
 import { uploadAvatarFlow } from '~/upstream/uploads.server'
 import { profileMessages as M } from '~/utils/messages'
+import { refusalMessages as R } from '~/utils/refusal-messages'
 
 export const loader = ({ request }: LoaderFunctionArgs) => photoUploadLoader(request)
 
@@ -15,5 +16,5 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
     // Past 2 MB the flow stops sending and reads the rest away, to answer "too large" in words.
     fileBytes: context.bodyLimit,
     upload: uploadAvatarFlow,
-    words: { oneAtATime: M.oneAtATime, unreadable: M.photoUnreadable, tooLarge: M.photoTooLarge, choose: M.choosePhoto },
+    words: { oneAtATime: M.oneAtATime, unreadable: M.photoUnreadable, tooLarge: R.avatarTooLarge, choose: M.choosePhoto },
   })

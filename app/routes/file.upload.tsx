@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { MAX_UPLOAD_BYTES } from '#contract/uploads'
 import { photoUploadAction, photoUploadLoader } from '~/upstream/photo-upload.server'
 import { uploadPhotoFlow } from '~/upstream/uploads.server'
-import { sellingMessages as M } from '~/utils/messages'
+import { refusalMessages as R } from '~/utils/refusal-messages'
 
 export const loader = ({ request }: LoaderFunctionArgs) => photoUploadLoader(request)
 
@@ -18,7 +18,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
       notMultipart: 'Send the photo as multipart/form-data, in a part named file',
       oneAtATime: 'Send one photo per upload',
       unreadable: 'The upload could not be read. Please try again.',
-      tooLarge: M.photoTooLarge,
+      tooLarge: R.cardPhotoTooLarge,
       choose: 'Choose a photo to upload',
     },
   })

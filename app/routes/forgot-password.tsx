@@ -12,8 +12,8 @@ import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { codePasswordSchema } from '~/utils/email-code'
 import { readForm } from '~/utils/form.server'
 import { rememberLoginEmail } from '~/utils/login-email.server'
-import { successMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]

@@ -20,8 +20,8 @@ import { codeSchema, type CodeStepReply } from '~/utils/email-code'
 import { readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent, useSecretKey } from '~/utils/forms'
 import { takeLoginEmail } from '~/utils/login-email.server'
-import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
+import { successMessages } from '~/utils/shell-messages'
 import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]

@@ -2,8 +2,9 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { logoutFlow } from '~/upstream/accounts.server'
 import { queueRevoke, unheard } from '~/upstream/revoke-queue.server'
 import { getToken } from '~/utils/auth.server'
-import { accessMessages, successMessages } from '~/utils/messages'
+import { accessMessages } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 /** Sign-out is a POST (a link or an image could not sign anyone out). */

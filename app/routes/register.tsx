@@ -13,8 +13,8 @@ import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
 import { codePasswordSchema } from '~/utils/email-code'
 import { readForm } from '~/utils/form.server'
-import { successMessages } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
+import { successMessages } from '~/utils/shell-messages'
 import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]

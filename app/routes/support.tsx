@@ -21,7 +21,7 @@ import { Screen } from '~/components/screen'
 import supportStyles from '~/styles/screens/support.css'
 import { giftCardListFlow } from '~/upstream/catalogue.server'
 import { supportInfoFlow } from '~/upstream/support.server'
-import { supportMessages as M } from '~/utils/messages'
+import { supportMessages as M } from '~/utils/shell-messages'
 import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportStyles }]

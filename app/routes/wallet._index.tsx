@@ -16,7 +16,8 @@ import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
 import { walletOverviewFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
-import { balanceLogLabels, walletMessages as W, withdrawalStatusLabels } from '~/utils/messages'
+import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
+import { refusalMessages as R } from '~/utils/refusal-messages'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
@@ -83,7 +84,7 @@ export default function WalletScreen() {
       ) : pin.lockedUntil ? (
         <div className="cl-callout cl-callout--warning" role="status">
           <Icon name="lock" size={20} className="cl-callout__icon" />
-          <p className="cl-callout__body">{W.pinLocked(formatClock(pin.lockedUntil, limits.timeZone))}</p>
+          <p className="cl-callout__body">{R.pinLocked(formatClock(pin.lockedUntil, limits.timeZone))}</p>
         </div>
       ) : null}
 

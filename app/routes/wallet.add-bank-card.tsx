@@ -26,8 +26,10 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm, SECRET_FIELDS, type FormReply } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { successMessages, walletMessages as W } from '~/utils/messages'
+import { walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
+import { refusalMessages as R } from '~/utils/refusal-messages'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -60,9 +62,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   const [infoResult, banksResult] = await Promise.all([walletInfoFlow(request, context), banksFlow(request, context)])
   const info = loaded(infoResult)
-  if (!info.hasPin) throw await redirectWithToast(request, setPinHref(redirectTo), { type: 'info', message: W.pinFirst })
+  if (!info.hasPin) throw await redirectWithToast(request, setPinHref(redirectTo), { type: 'info', message: R.pinFirst })
   if (info.bankCardCount >= MAX_BANK_CARDS) {
-    throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: W.bankCardLimit(MAX_BANK_CARDS) })
+    throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: R.bankCardLimit(MAX_BANK_CARDS) })
   }
   const banks = [...loaded(banksResult)].sort((a, b) => a.name.localeCompare(b.name))
   return json({ banks, redirectTo, resolvesNames: info.payouts.resolvesNames })
@@ -78,7 +80,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await addBankCardFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)
-      return redirectWithToast(request, setPinHref(back), { type: 'info', message: W.pinFirst })
+      return redirectWithToast(request, setPinHref(back), { type: 'info', message: R.pinFirst })
     const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
     return formRefusal(submission, { refused }, result)
   }
@@ -99,7 +101,7 @@ async function providerAction(request: Request, context: ActionFunctionArgs['con
   const result = await addBankCardFlow(request, context, { bankCode, accountNumber, pin: pin! })
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)
-      return redirectWithToast(request, setPinHref(back), { type: 'info', message: W.pinFirst })
+      return redirectWithToast(request, setPinHref(back), { type: 'info', message: R.pinFirst })
     const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
     return formRefusal(submission, { refused, resolved }, result)
   }

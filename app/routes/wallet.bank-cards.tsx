@@ -23,7 +23,9 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { usePendingIntent, useSecretKey } from '~/utils/forms'
-import { successMessages, walletMessages as W } from '~/utils/messages'
+import { walletMessages as W } from '~/utils/messages'
+import { refusalMessages as R } from '~/utils/refusal-messages'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -100,7 +102,7 @@ export default function BankCardsScreen() {
           </ButtonLink>
         ) : full ? (
           <>
-            <p className="cl-muted cl-small cl-center">{W.bankCardLimit(MAX_BANK_CARDS)}</p>
+            <p className="cl-muted cl-small cl-center">{R.bankCardLimit(MAX_BANK_CARDS)}</p>
             <Button type="button" variant="primary" icon="plus" block disabled>
               Add bank account
             </Button>

@@ -35,7 +35,9 @@ import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { successMessages, walletMessages as W } from '~/utils/messages'
+import { walletMessages as W } from '~/utils/messages'
+import { refusalMessages as R } from '~/utils/refusal-messages'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -70,9 +72,9 @@ function amountField(currency: string, limits?: Limits) {
 /** Why the api would refuse this amount, in its own words, or undefined. */
 function limitProblem(minor: number, { balance, currency, limits }: Limits): string | undefined {
   const money = (n: number) => formatMoney(n, currency)
-  if (minor < limits.min) return W.belowMinimum(money(limits.min))
-  if (minor <= limits.fee) return W.notAboveFee(money(limits.fee))
-  if (minor > limits.remainingToday) return W.overToday(money(limits.remainingToday))
+  if (minor < limits.min) return R.belowMinimum(money(limits.min))
+  if (minor <= limits.fee) return R.notAboveFee(money(limits.fee))
+  if (minor > limits.remainingToday) return R.overToday(money(limits.remainingToday))
   if (minor > balance) return W.overBalance(money(balance))
   return undefined
 }
@@ -119,7 +121,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await createWithdrawalFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code) {
-      return redirectWithToast(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`, { type: 'info', message: W.pinFirst })
+      return redirectWithToast(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`, { type: 'info', message: R.pinFirst })
     }
     return formRefusal(submission, { checked: typed, refused: ['pin'] }, result)
   }
@@ -212,11 +214,11 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
     <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
       <input type="hidden" name="requestId" value={requestId} />
       {locked ? (
-        <Notice icon="lock">{W.pinLocked(formatClock(pin.lockedUntil!, limits.timeZone))}</Notice>
+        <Notice icon="lock">{R.pinLocked(formatClock(pin.lockedUntil!, limits.timeZone))}</Notice>
       ) : blocked ? (
-        <Notice icon="clock">{W.resetBlocked(formatWhen(pin.withdrawBlockedUntil!, limits.timeZone))}</Notice>
+        <Notice icon="clock">{R.resetBlocked(formatWhen(pin.withdrawBlockedUntil!, limits.timeZone))}</Notice>
       ) : pin.triesLeft < 5 ? (
-        <Notice icon="alert-triangle">{W.triesLeft(pin.triesLeft)}</Notice>
+        <Notice icon="alert-triangle">{R.triesLeft(pin.triesLeft)}</Notice>
       ) : null}
 
       <fieldset disabled={locked || blocked}>

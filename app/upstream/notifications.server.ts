@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
 import { notificationsApi as api, type ReadNotificationBody } from '#contract/notifications'
-import { notificationMessages as N } from '~/utils/messages'
+import { notificationMessages as N } from '~/utils/shell-messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 

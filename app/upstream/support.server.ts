@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { supportApi as api } from '#contract/support'
-import { supportMessages as M } from '~/utils/messages'
+import { supportMessages as M } from '~/utils/shell-messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 

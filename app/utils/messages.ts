@@ -1,6 +1,3 @@
-import { pinWrongParams } from '#contract/pin-rules'
-import { formatRefusal, Refusals } from '#contract/refusals'
-
 /**
  * The web's catalogue of sentences a person reads ("messages" means only this, decision 028):
  * SPEC §8's failure lines word for word, then each screen's own words, in one place so they can be
@@ -36,24 +33,6 @@ export const flowFallbacks = {
   removeBankCard: 'Failed to remove the bank account, please try again later',
   withdraw: 'Withdrawal failed, please try again later',
   withdrawal: 'Failed to load the withdrawal, please try again later',
-} as const
-
-/** What the screens say on success. */
-export const successMessages = {
-  loggedIn: 'Welcome back',
-  registered: 'Your account is ready. Welcome!',
-  codeSent: 'We sent a 6-digit code to your e-mail. It expires in 10 minutes.',
-  passwordReset: 'Password changed. Sign in with your new password.',
-  profileUpdated: 'Profile updated',
-  loggedOut: 'You are signed out',
-  googleNew: 'Welcome! Choose the nickname people will see.',
-  pinSet: 'Withdrawal PIN set',
-  pinChanged: 'Withdrawal PIN changed',
-  pinReset: 'New PIN set. For your safety, withdrawals open again in 24 hours.',
-  bankCardAdded: 'Bank account added',
-  bankCardRemoved: 'Bank account removed',
-  defaultCardSet: 'Default bank account changed',
-  withdrawn: 'Withdrawal requested',
 } as const
 
 /**
@@ -107,18 +86,13 @@ export const walletMessages = {
   noActivityText: 'Money from cards you sell lands here. Withdrawals to your bank show here too.',
   pinMissingTitle: 'Set your withdrawal PIN',
   pinMissingText: 'You need a 6-digit PIN to add a bank account and to withdraw.',
-  pinFirst: Refusals.PIN_NOT_SET.msg,
   pinHelp: '6 digits. Not 123456, a run like 345678 or one digit repeated.',
   pinMismatch: 'The two PINs do not match',
   pinRepeat: 'Type the same 6 digits again.',
-  pinLocked: (until: string) => formatRefusal(Refusals.PIN_LOCKED, { until }),
-  triesLeft: (n: number) => formatRefusal(Refusals.PIN_WRONG, pinWrongParams(n)),
   resetWait:
     'After a reset with an e-mail code, withdrawals wait 24 hours, so nobody who gets into your e-mail can empty your wallet at once.',
-  resetBlocked: (until: string) => formatRefusal(Refusals.PIN_RECENTLY_RESET, { until }),
   noBankCard: 'Add the bank account to pay to',
   noBankCardText: 'Withdrawals go to a Nigerian bank account in your name.',
-  bankCardLimit: (max: number) => formatRefusal(Refusals.BANK_CARD_LIMIT, { max }),
   nubanOk: (bank: string) => `The account number checks out for ${bank}.`,
   nubanWrong: 'This account number does not exist at this bank. Check the digits',
   payoutMinutes: (n: number) => `Sent at once: usually in your bank within ${n} minutes.`,
@@ -128,10 +102,7 @@ export const walletMessages = {
   amountInvalid: 'Enter an amount like 5000 or 5000.50',
   amountRequired: 'Enter the amount',
   // The api's refusals, said before sending when the form can tell.
-  belowMinimum: (min: string) => formatRefusal(Refusals.BELOW_MINIMUM, { min }),
-  notAboveFee: (fee: string) => formatRefusal(Refusals.AMOUNT_BELOW_FEE, { fee }),
   overBalance: (balance: string) => `Your available balance is ${balance}`,
-  overToday: (left: string) => formatRefusal(Refusals.OVER_DAILY_MAX, { left }),
   chooseCard: 'Choose the bank account',
   withdrawalNotFound: 'Withdrawal not found',
   withdrawalNotFoundHeading: 'We could not find this withdrawal',
@@ -180,15 +151,12 @@ export const sellingMessages = {
   codeRequired: 'Type the code of the card',
   photosRequired: 'Add a photo of the card',
   tooManyPhotos: (max: number) => `At most ${max} photos a card`,
-  notAPhoto: Refusals.NOT_AN_IMAGE.msg,
-  photoTooLarge: Refusals.FILE_TOO_LARGE.msg,
   photosUploading: 'Wait for the photos to finish uploading',
   tooMuchAtOnce: 'That was more than one submission can take. Add the photos a few at a time.',
   codesCleared: 'For your safety, codes are never sent back to this page: type them again.',
   signInToSell: 'Sign in to add the code or photos. We keep your card choice.',
   rateChangedTitle: 'The rate changed',
   rateChangedConfirm: 'Confirm the new payout',
-  orderSubmitted: 'Order submitted',
   orderCancelled: 'Order cancelled. Its codes can be sold again.',
   proposalAccepted: (amount: string) => `Offer accepted: ${amount} is in your wallet`,
   proposalDeclined: 'Offer declined. The order is closed and nothing was redeemed.',
@@ -236,29 +204,6 @@ export const cardStatusLabels = {
   declined: 'Declined',
 } as const satisfies Record<string, string>
 
-/** The notifications' words: the /notification screen, the bell and the tab's badge. */
-export const notificationMessages = {
-  loadFailed: 'Failed to load your notifications, please try again later',
-  readFailed: 'Failed to update your notifications, please try again later',
-  chooseOne: 'Choose a notification',
-  allRead: 'All notifications marked as read',
-  markAllRead: 'Mark all read',
-  allCaughtUp: 'You are all caught up',
-  /** Above the list, beside "Mark all read". */
-  unreadShort: (count: number) => `${count} unread`,
-  unread: 'Unread',
-  empty: 'No notifications yet',
-  emptyText: 'We tell you here when an order is reviewed, a payout is made or a withdrawal reaches your bank.',
-  emptyPage: 'There is nothing more on this page.',
-  backToNewest: 'Back to the newest',
-  /** The badge's accessible text, hidden at 0. */
-  unreadLabel: (count: number) => (count === 1 ? '1 unread notification' : `${count} unread notifications`),
-  /** What the badge shows: the number, "99+" above 99. */
-  badge: (count: number) => (count > 99 ? '99+' : String(count)),
-  /** The bell's name when nothing is unread. */
-  bell: 'Notifications',
-} as const
-
 /** Task rewards: the Rewards screen and the task list on Home and Account. */
 export const taskMessages = {
   loadFailed: 'Failed to load your rewards, please try again later',
@@ -284,24 +229,11 @@ export const taskMessages = {
   } as Record<string, string | undefined>,
 } as const
 
-/** Help & Support: the floating button and the support screen (app/routes/support.tsx). */
-export const supportMessages = {
-  chatButton: 'Chat with support',
-  helpButton: 'Help & Support',
-  infoFailed: 'Failed to load the current limits, please try again later',
-  /** When the api cannot say today's numbers: where a person still finds them. */
-  limitsUnavailable: 'We cannot load the current limits right now. The Withdraw screen always shows them before you confirm.',
-  reviewUnavailable: 'Each card shows its review time when you choose it on the Sell screen.',
-} as const
-
 /** Edit profile (nickname and photo) and linking Google (issue 9). */
 export const profileMessages = {
   googleLinked: 'Google account linked',
   googleLinkFailed: 'Linking Google failed, please try again later',
   googleUnavailable: 'Google sign-in is not available right now',
-  // The api's own refusals, said before uploading when JavaScript can.
-  notAPhoto: Refusals.NOT_AN_IMAGE.msg,
-  photoTooLarge: Refusals.AVATAR_TOO_LARGE.msg,
   choosePhoto: 'Choose a photo to upload',
   photoUnreadable: 'The photo could not be read. Please choose it again.',
   oneAtATime: 'Choose one photo',

@@ -5,7 +5,7 @@
  *   login       logged-out visitors are sent to /login?redirectTo=…
  *   guest       logged-in users are sent to / (Login, Register)
  */
-import { consoleRouteFor, isConsolePath, type ConsoleAccess } from './console-routes'
+import type { ConsoleAccess } from './console-routes'
 
 export type Access = 'public' | 'login' | 'guest' | ConsoleAccess
 export type ScreenRoute = { path: string; screen: string; title: string; access: Access }
@@ -41,14 +41,14 @@ export const screens: ScreenRoute[] = [
   { path: '/tasks', screen: 'Rewards', title: 'Rewards', access: 'login' },
 ]
 
-function matches(pattern: string, pathname: string) {
+export function matchesPath(pattern: string, pathname: string) {
   const a = pattern.split('/').filter(Boolean)
   const b = pathname.replace(/\/+$/, '').split('/').filter(Boolean)
   return a.length === b.length && a.every((part, i) => part.startsWith(':') || part === b[i])
 }
 
 export function screenFor(pathname: string): ScreenRoute | undefined {
-  return screens.find((s) => matches(s.path, pathname))
+  return screens.find((s) => matchesPath(s.path, pathname))
 }
 
 /** Paths that are not screens (sign-in plumbing, health, analytics) and who may call them. */
@@ -70,13 +70,6 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/edit-profile/photo', access: 'login' },
   { path: '/avatar/:id', access: 'login' },
 ]
-
-/** Unknown paths are public: they answer 404 without revealing whether you are signed in. */
-export function accessFor(pathname: string): Access {
-  // The operator console (/ops/*) has its own table and its own sign-in (console-routes.ts).
-  if (isConsolePath(pathname)) return consoleRouteFor(pathname)?.access ?? 'staff'
-  return screenFor(pathname)?.access ?? resourceRoutes.find((r) => matches(r.path, pathname))?.access ?? 'public'
-}
 
 export function pageTitle(title: string, brand: string) {
   return `${title} - ${brand}`

@@ -11,7 +11,14 @@ const root = path.resolve(__dirname, '../..')
 const SOURCE_DIRS = ['contract', 'api', 'app', 'server', 'scripts', 'tests']
 
 /** The text catalogues: the only files whose names say message. */
-const CATALOGUES = ['api/lib/messages.ts', 'app/utils/console-messages.ts', 'app/utils/messages.ts', 'server/messages.ts']
+const CATALOGUES = [
+  'api/lib/messages.ts',
+  'app/utils/console-messages.ts',
+  'app/utils/messages.ts',
+  'app/utils/refusal-messages.ts',
+  'app/utils/shell-messages.ts',
+  'server/messages.ts',
+]
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

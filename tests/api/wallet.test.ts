@@ -320,8 +320,15 @@ describe('operators', () => {
   it('pay a withdrawal: processing, then success with the reference; the hold leaves; the person is told', async () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     const w = (await withdraw(api, u, 400_000)).body.data
-    const queue = (await admin(api).get<{ list: { id: string; email: string }[] }>('/admin/withdraw/page?status=pending')).body.data.list
-    expect(queue.find((q) => q.id === w.id)).toMatchObject({ email: u.email })
+    // The desk lists oldest first and this file's other tests leave withdrawals waiting: look on every page.
+    const listed: { id: string; email: string }[] = []
+    for (let pageNum = 1; ; pageNum++) {
+      type Page = { list: { id: string; email: string }[]; total: number }
+      const page = (await admin(api).get<Page>(`/admin/withdraw/page?status=pending&pageSize=50&pageNum=${pageNum}`)).body.data
+      listed.push(...page.list)
+      if (page.list.length === 0 || listed.length >= page.total) break
+    }
+    expect(listed.find((q) => q.id === w.id)).toMatchObject({ email: u.email })
     expect((await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'success' })).status).toBe(400) // no reference
     expect((await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'processing' })).body.code).toBe(200)
     const paid = await admin(api).post<Withdrawal>('/admin/withdraw/update', { id: w.id, status: 'success', reference: 'NIP-000123' })

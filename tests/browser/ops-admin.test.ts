@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { expectToast, useBrowserApp } from '../support/app'
+import { expectToast, readFirst, useBrowserApp } from '../support/app'
 import { desktop, staffDesktop } from '../support/console-browser'
 import { newEmail } from '../support/kit'
 import { bearer, seedStaff } from '../support/staff'
@@ -83,10 +83,14 @@ for (const js of [true, false]) {
       await expect.poll(() => question.isVisible()).toBe(true)
       expect(new URL(page.url()).searchParams.get('disable')).toBe(js ? null : target.email)
       // Cancel leaves them as they were.
+      await readFirst(page)
       await question.getByRole('link', { name: 'Cancel' }).click()
       await expect.poll(() => question.isVisible()).toBe(false)
       expect((await app.api.get('/staff/me', { headers: bearer(target.token) })).status).toBe(200)
+      await readFirst(page)
       await row.getByRole('button', { name: 'Disable' }).click()
+      await expect.poll(() => question.isVisible()).toBe(true)
+      await readFirst(page)
       await question.getByRole('button', { name: 'Disable' }).click()
       await expectToast(page, `${target.email} is disabled and signed out`)
       expect(dialogs).toBe(0)

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { StaffRole } from '#contract/endpoint'
 import { commitStaffSession, emptyStaffSession } from '~/utils/staff-session.server'
-import type { RunningApp } from './app'
+import { readFirst, type RunningApp } from './app'
 import { codeAt, seedStaff, STAFF_PASSWORD, type SeededStaff } from './staff'
 
 /** A desktop for the operator console: 1280×800, JavaScript on or off. */
@@ -20,6 +20,7 @@ export async function staffSignInUi(page: Page, app: RunningApp, staff: Pick<See
   await page.getByLabel('Password', { exact: true }).fill(STAFF_PASSWORD)
   await page.getByRole('button', { name: 'Continue' }).click()
   await page.getByLabel('Authenticator code').fill(codeAt(app.api, staff.seed))
+  await readFirst(page)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => url.pathname.startsWith('/ops') && !url.pathname.startsWith('/ops/login'))
 }

@@ -16,6 +16,8 @@ import { guardForm } from '~/utils/form-parse.server'
 import { isTransportFailure, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
+import { refusalMessages as R } from '~/utils/refusal-messages'
+import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { choiceQuery, faceValueText, HERE, idsOf, readFaceValue, resolveChoice, type CardState, type Choice } from './choice'
 
@@ -129,7 +131,7 @@ const MULTIPART_MESSAGES: Record<MultipartError['reason'], string> = {
   'too-many-files': M.tooMuchAtOnce,
   'too-many-fields': M.tooMuchAtOnce,
   'field-too-large': M.tooMuchAtOnce,
-  'file-too-large': M.photoTooLarge,
+  'file-too-large': R.cardPhotoTooLarge,
   'body-too-large': M.tooMuchAtOnce,
 }
 
@@ -254,7 +256,7 @@ async function sell(request: Request, context: AppLoadContext, posted: Posted) {
   if (result.success) {
     return redirectWithToast(request, `/order/submit-success?id=${encodeURIComponent(result.data.id)}`, {
       type: 'success',
-      message: M.orderSubmitted,
+      message: successMessages.orderSubmitted,
     })
   }
   return saleRefused(request, context, posted, choice, result, submission.value.cards.length)
