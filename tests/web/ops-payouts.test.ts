@@ -15,9 +15,13 @@ async function pendingWithdrawal(amount = 500_000) {
   return { u, w }
 }
 
+/** The desk's row of one withdrawal: oldest first, 50 a page, and other tests leave theirs waiting, so every page is looked at. */
 const row = async (jar: Awaited<ReturnType<typeof staffJar>>['jar'], status: string, id: string) => {
-  const page = await jsonOf(await load(desk.loader, `/ops/payouts?status=${status}`, jar))
-  return page.list.find((w: { id: string }) => w.id === id)
+  for (let page = 1; page <= 100; page++) {
+    const shown = await jsonOf(await load(desk.loader, `/ops/payouts?status=${status}&page=${page}`, jar))
+    const found = shown.list.find((w: { id: string }) => w.id === id)
+    if (found || shown.list.length === 0) return found
+  }
 }
 
 describe('/ops/payouts: the payout desk', () => {
