@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useLocation } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 
 /** SPEC §2 shell behaviour, in the browser only. Scrolling on navigation is <ScrollRestoration>'s (root.tsx). */
 
@@ -22,22 +23,28 @@ export function useViewportHeight() {
  * Capture phase, so it runs before React's and the browser's own handling.
  */
 export function useDoubleTapGuard(windowMs = DOUBLE_TAP_MS) {
+  const last = useRef({ at: -Infinity, handsTo: null as Element | null })
+  // A screen that has arrived starts afresh: the guard holds taps while a tap's navigation is under
+  // way, not the first tap on what it brought (a person reads it first; a test may not wait).
+  const { key } = useLocation()
   useEffect(() => {
-    let last = { at: -Infinity, handsTo: null as Element | null }
+    last.current = { at: -Infinity, handsTo: null }
+  }, [key])
+  useEffect(() => {
     const onClick = (event: MouseEvent) => {
       const control = event.target instanceof Element ? event.target.closest(TAP_CONTROLS) : null
       if (!control) return
       const now = event.timeStamp || performance.now()
-      if (now - last.at < windowMs) {
-        if (control === last.handsTo) {
-          last.handsTo = null
+      if (now - last.current.at < windowMs) {
+        if (control === last.current.handsTo) {
+          last.current.handsTo = null
           return
         }
         event.preventDefault()
         event.stopImmediatePropagation()
         return
       }
-      last = { at: now, handsTo: control instanceof HTMLLabelElement ? control.control : null }
+      last.current = { at: now, handsTo: control instanceof HTMLLabelElement ? control.control : null }
     }
     document.addEventListener('click', onClick, true)
     return () => document.removeEventListener('click', onClick, true)

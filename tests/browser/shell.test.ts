@@ -133,6 +133,8 @@ describe('toasts', () => {
     await hydrated(page)
     await expect.poll(() => toast(page).textContent()).toContain('Please sign in to continue')
     await page.getByRole('link', { name: 'E-mail code' }).click()
+    // The code form has arrived (the password form has an E-mail field too: typing sooner could land in it).
+    await page.getByRole('button', { name: 'Send code' }).waitFor()
     await page.getByLabel('E-mail', { exact: true }).fill(email)
     await readFirst(page)
     await page.getByRole('button', { name: 'Send code' }).click()
