@@ -42,7 +42,8 @@ async function launchChromium() {
     close: async () => {
       child.kill('SIGTERM')
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)))
-      rmSync(profile, { recursive: true, force: true })
+      // Chromium's helpers may still be writing the profile for a moment after the browser exits.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     },
   }
 }
