@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectToast, gotoIn, hydrated, launchChromium, phone, readFirst, type RunningApp, signIn, startApp } from '../support/app'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { expectToast, gotoIn, hydrated, phone, readFirst, signIn, useSellingBrowserApp } from '../support/app'
 import { ops, sold } from '../support/selling'
 import { adjust, walletUser, withdraw } from '../support/wallet'
 
@@ -13,30 +11,8 @@ import { adjust, walletUser, withdraw } from '../support/wallet'
  * the production build and the real api on a throw-away database. The notifications come from the real
  * flows: an operator's credit, a withdrawal, a sold card that an operator claims.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-browser-uploads-'))
+const { app, browser } = useSellingBrowserApp('browser-notification')
 const SECOND = 1_000
-
-beforeAll(async () => {
-  app = await startApp({
-    config: {
-      selling: {
-        codesKey: 'test-codes-key-0123456789abcdef-0123456789',
-        storage: { driver: 'disk', dir: uploadDir },
-        uploadsPerDay: 500,
-      },
-    },
-  })
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-  rmSync(uploadDir, { recursive: true, force: true })
-})
 
 /** The bell in the top bar, by the name a screen reader reads. */
 const bell = (page: Page) => page.getByRole('banner').getByRole('link', { name: /notifications?$/i })

@@ -1,29 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { payoutFor } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
 import type { Order } from '#contract/orders'
 import type { WalletInfo } from '#contract/wallet'
 import { seedUser } from '../support/api'
-import {
-  expectToast,
-  gotoIn,
-  hydrated,
-  launchChromium,
-  phone,
-  readFirst,
-  type RunningApp,
-  signedInPhone,
-  signIn,
-  startApp,
-  TEST_PASSWORD,
-} from '../support/app'
+import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
 import { newEmail } from '../support/kit'
 import { jpeg, newCode, ops, photo, sold, upload } from '../support/selling'
 import { testStaffToken } from '../support/staff'
@@ -33,29 +18,7 @@ import { testStaffToken } from '../support/staff'
  * production build and the real api on a throw-away database (photos in a temporary folder);
  * operators review through the api's /admin calls, as `npm run ops` does.
  */
-let app: RunningApp
-let chrome: Awaited<ReturnType<typeof launchChromium>>
-let browser: Browser
-const uploadDir = mkdtempSync(join(tmpdir(), 'cardlane-browser-uploads-'))
-
-beforeAll(async () => {
-  app = await startApp({
-    config: {
-      selling: {
-        codesKey: 'test-codes-key-0123456789abcdef-0123456789',
-        storage: { driver: 'disk', dir: uploadDir },
-        uploadsPerDay: 500,
-      },
-    },
-  })
-  chrome = await launchChromium()
-  browser = chrome.browser
-})
-afterAll(async () => {
-  await chrome?.close()
-  await app?.close()
-  rmSync(uploadDir, { recursive: true, force: true })
-})
+const { app, browser } = useSellingBrowserApp('browser-selling')
 
 const goto = gotoIn(() => app.url)
 
