@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { expectToast, gotoIn, hydrated, phone, readFirst, signIn, useSellingBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { ops, sold } from '../support/selling'
 import { adjust, walletUser, withdraw } from '../support/wallet'
 
@@ -142,7 +142,6 @@ for (const js of [true, false]) {
 
 describe('accessibility and looks', () => {
   it('axe finds nothing on /notification (notifications and empty) and on a page with the badge, light and dark', async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
     const { u } = await busyPerson()
     const fresh = await walletUser(app.api, { pin: null })
     const found: string[] = []
@@ -154,14 +153,7 @@ describe('accessibility and looks', () => {
       ] as const) {
         const { context, page } = await signedIn(true, who.token, { colorScheme })
         await goto(page, true, path)
-        await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-        await page.evaluate(axeSource)
-        const violations = await page.evaluate(async () => {
-          const result = await (
-            window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-          ).axe.run()
-          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-        })
+        const violations = await axeViolations(page)
         found.push(...violations.map((v) => `${colorScheme} ${path} ${v}`))
         await context.close()
       }

@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type { Page } from 'playwright-core'
+import { mkdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { expectToast, readFirst, useBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { desktop, staffDesktop } from '../support/console-browser'
 import { newEmail } from '../support/kit'
 import { bearer, seedStaff } from '../support/staff'
@@ -120,19 +119,6 @@ for (const js of [true, false]) {
   })
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-async function axeOf(page: Page): Promise<string[]> {
-  await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-  await page.evaluate(axeSource)
-  return page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(context: string): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe.run('body')
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
-}
-
 describe('every page of the dashboard and the admin desk', () => {
   it('axe reports nothing, no console error; screenshots at 1280×800 (the dashboard also at 390)', { timeout: 180_000 }, async () => {
     const dir = process.env.SCREENSHOT_DIR ?? 'test-results/ops-admin'
@@ -153,13 +139,13 @@ describe('every page of the dashboard and the admin desk', () => {
     ] as const
     for (const [name, path] of pages) {
       await page.goto(`${app.url}${path}`)
-      found.push(...(await axeOf(page)).map((v) => `${name} ${v}`))
+      found.push(...(await axeViolations(page, { scope: 'body' })).map((v) => `${name} ${v}`))
       await page.screenshot({ path: `${dir}/${name}-1280.png`, fullPage: true })
     }
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(`${app.url}/ops`)
     await page.screenshot({ path: `${dir}/dashboard-390.png`, fullPage: true })
-    found.push(...(await axeOf(page)).map((v) => `dashboard-390 ${v}`))
+    found.push(...(await axeViolations(page, { scope: 'body' })).map((v) => `dashboard-390 ${v}`))
     expect(found).toEqual([])
     await context.close()
   })

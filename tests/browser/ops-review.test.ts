@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
 import { expectToast, readFirst, signIn, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { desktop, staffDesktop, staffSignInUi } from '../support/console-browser'
 import { newEmail } from '../support/kit'
 import { jpeg, photo, sold } from '../support/selling'
@@ -26,19 +25,6 @@ async function physicalOrder() {
     cards: [{ faceValue: 5_000, imageIds: [await photo(app.api, token)] }],
   })
   return { token, order }
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-  await page.evaluate(axeSource)
-  return page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe.run()
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
 }
 
 for (const js of [true, false]) {
@@ -115,7 +101,7 @@ describe('accessibility and screenshots', () => {
         await page.getByRole('button', { name: /^Claim/ }).click()
         await expectToast(page, 'You hold')
       }
-      found.push(...(await axe(page)).map((v) => `${path} ${v}`))
+      found.push(...(await axeViolations(page)).map((v) => `${path} ${v}`))
       await page.screenshot({ path: join(dir, `${name}-1280.png`), fullPage: true })
       await page.setViewportSize({ width: 390, height: 844 })
       await page.screenshot({ path: join(dir, `${name}-390.png`), fullPage: true })

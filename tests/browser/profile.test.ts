@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -18,6 +17,7 @@ import {
   startApp,
   TEST_PASSWORD,
 } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { newEmail } from '../support/kit'
 
 /**
@@ -71,20 +71,6 @@ async function noisyPng(side = 700): Promise<Buffer> {
   return sharp(raw, { raw: { width: side, height: side, channels: 3 } })
     .png({ compressionLevel: 0 })
     .toBuffer()
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-/** axe-core's violations on the page as it rests (toasts removed), as tests/browser/shell.test.ts runs it. */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-  await page.evaluate(axeSource)
-  return page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe.run()
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
 }
 
 /** The file input, whichever way it is labelled (the "Add a photo" button with JavaScript, "Profile photo" without). */
@@ -241,11 +227,11 @@ describe('screenshots (390×844 and 320 wide, light and dark) for a person to lo
         await page.getByLabel('Nickname').fill('x'.repeat(20))
         await page.getByLabel('Nickname').press('Tab')
         await shot('edit-profile-filled')
-        expect(await axe(page), `axe ${colorScheme} ${size.width}`).toEqual([])
+        expect(await axeViolations(page), `axe ${colorScheme} ${size.width}`).toEqual([])
         await signIn(context, app.url, linked)
         await goto(page, true, '/edit-profile')
         await shot('edit-profile-linked')
-        expect(await axe(page), `axe linked ${colorScheme} ${size.width}`).toEqual([])
+        expect(await axeViolations(page), `axe linked ${colorScheme} ${size.width}`).toEqual([])
         await context.close()
       }
     }

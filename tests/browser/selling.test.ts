@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { createRequire } from 'node:module'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { payoutFor } from '#contract/catalogue'
@@ -9,6 +8,7 @@ import type { Order } from '#contract/orders'
 import type { WalletInfo } from '#contract/wallet'
 import { seedUser } from '../support/api'
 import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { newEmail } from '../support/kit'
 import { jpeg, newCode, ops, photo, sold, upload } from '../support/selling'
 import { testStaffToken } from '../support/staff'
@@ -310,7 +310,6 @@ describe('the upload route behind the real server', () => {
 })
 
 describe('accessibility (axe-core) on every selling screen, light and dark', () => {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`${colorScheme}: no violations`, { timeout: 180_000 }, async () => {
       const { token } = await seedUser(app.api, { email: newEmail('axe') })
@@ -357,14 +356,7 @@ describe('accessibility (axe-core) on every selling screen, light and dark', () 
           if (who === 'member') await signIn(context, app.url, token)
           for (const path of paths) {
             await goto(page, js, path)
-            await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-            await page.evaluate(axeSource)
-            const violations = await page.evaluate(async () => {
-              const result = await (
-                window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-              ).axe.run()
-              return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-            })
+            const violations = await axeViolations(page)
             found.push(...violations.map((v) => `${who} js=${js} ${path} ${v}`))
           }
           await context.close()

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { seedUser } from '../support/api'
 import { hydrated, phone, readFirst, signedInPhone, signIn, toast, useBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { newEmail } from '../support/kit'
 
 /** The shell every screen shares: toasts, top bar, help button, tab bar, icons, accessibility. */
@@ -268,7 +267,6 @@ describe('the production build', () => {
 })
 
 describe('accessibility (axe-core) on every screen, light and dark', () => {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   const visitor = [
     '/',
     '/login',
@@ -291,14 +289,7 @@ describe('accessibility (axe-core) on every screen, light and dark', () => {
         await page.goto(`${app.url}${path}`)
         await hydrated(page)
         // Toasts fade in; audit the page as it rests.
-        await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-        await page.evaluate(axeSource)
-        const violations = await page.evaluate(async () => {
-          const result = await (
-            window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-          ).axe.run()
-          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-        })
+        const violations = await axeViolations(page)
         found.push(...violations.map((v) => `${path} ${v}`))
       }
       for (const path of visitor) await audit(path)

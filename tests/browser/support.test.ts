@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { analyticsStorageKey } from '#contract/analytics'
 import { gotoIn, hydrated, phone, readFirst, signIn, startApp, TEST_PASSWORD, useSellingBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { newCode } from '../support/selling'
 import { PIN, walletUser } from '../support/wallet'
 
@@ -285,7 +285,6 @@ describe('the help button', () => {
 })
 
 describe('screens at 390×844, light and dark, and axe-core', () => {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`${colorScheme}: /support and /download have no violations`, async () => {
       // /download as a deployment shows it: the public address (for the QR code) and the stores.
@@ -311,13 +310,7 @@ describe('screens at 390×844, light and dark, and axe-core', () => {
           await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
           await page.screenshot({ path: join(SHOTS, `download-end-${colorScheme}.png`) })
         }
-        await page.evaluate(axeSource)
-        const violations = await page.evaluate(async () => {
-          const result = await (
-            window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-          ).axe.run()
-          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-        })
+        const violations = await axeViolations(page, { keepToasts: true })
         found.push(...violations.map((v) => `${path} ${v}`))
       }
       for (const name of ['PUBLIC_URL', 'APP_STORE_URL', 'PLAY_STORE_URL']) delete process.env[name]

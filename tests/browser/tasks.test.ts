@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, useBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { newCode, ops, sold } from '../support/selling'
 import { PIN, walletUser } from '../support/wallet'
 
@@ -86,8 +86,6 @@ describe('a refusal reads as a toast, and the page stays usable', () => {
 })
 
 describe('accessibility (axe-core), a clean console, and screenshots of /tasks', () => {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
   it('light and dark: no violations, no console errors', async () => {
     const u = await midwayUser()
     const found: string[] = []
@@ -98,13 +96,7 @@ describe('accessibility (axe-core), a clean console, and screenshots of /tasks',
       })
       await signIn(context, app.url, u.token)
       await goto(page, true, '/tasks')
-      await page.evaluate(axeSource)
-      const violations = await page.evaluate(async () => {
-        const result = await (
-          window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-        ).axe.run()
-        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-      })
+      const violations = await axeViolations(page, { keepToasts: true })
       found.push(...violations.map((v) => `${colorScheme} ${v}`))
       await context.close()
     }

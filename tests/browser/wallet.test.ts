@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, useBrowserApp } from '../support/app'
+import { axeViolations } from '../support/axe'
 import { admin, adjust, PIN, validNuban, walletUser, withdraw, type WalletUser } from '../support/wallet'
 
 /**
@@ -228,9 +228,8 @@ async function screensOf(u: WalletUser, fresh: WalletUser) {
 }
 
 describe('accessibility (axe-core) and a clean console on every wallet screen, light and dark', () => {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   for (const colorScheme of ['light', 'dark'] as const) {
-    it(`${colorScheme}: no violations`, async () => {
+    it(`${colorScheme}: no violations`, { timeout: 180_000 }, async () => {
       const u = await walletUser(app.api, { balance: 2_500_000 })
       const fresh = await walletUser(app.api, { pin: null })
       await adjust(app.api, u.userId, 150_000, 'Goodwill credit')
@@ -243,16 +242,9 @@ describe('accessibility (axe-core) and a clean console on every wallet screen, l
         })
         await signIn(context, app.url, who.token)
         await goto(page, true, path)
-        await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
-        await page.evaluate(axeSource)
         // Home and Account are shared screens (shell.test.ts audits them whole): here, the wallet's part of them.
         const scope = name === 'home' ? '.cl-balance' : name === 'account' ? '#account-wallet + .cl-card' : 'body'
-        const violations = await page.evaluate(async (context) => {
-          const result = await (
-            window as unknown as { axe: { run(context: string): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-          ).axe.run(context)
-          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-        }, scope)
+        const violations = await axeViolations(page, { scope })
         found.push(...violations.map((v) => `${name} ${v}`))
         await context.close()
       }

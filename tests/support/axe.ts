@@ -4,14 +4,22 @@ import type { Page } from 'playwright-core'
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
-/** axe-core's violations on the page (or inside `scope`), one line each: rule and targets. */
-export async function axeViolations(page: Page, scope = 'body'): Promise<string[]> {
-  await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
+type AxeResult = { violations: { id: string; nodes: { target: string[] }[] }[] }
+
+/**
+ * axe-core's violations on the page, one line each: rule and targets. The whole document by
+ * default (its title and language too), or only inside `scope`. Toasts are removed first unless
+ * kept: one fading in or out is caught half-transparent and reads as low contrast.
+ */
+export async function axeViolations(
+  page: Page,
+  { scope, keepToasts = false }: { scope?: string; keepToasts?: boolean } = {},
+): Promise<string[]> {
+  if (!keepToasts) await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
   await page.evaluate(axeSource)
   return page.evaluate(async (context) => {
-    const result = await (
-      window as unknown as { axe: { run(context: string): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe.run(context)
+    const { axe } = window as unknown as { axe: { run(context?: string): Promise<AxeResult> } }
+    const result = context ? await axe.run(context) : await axe.run()
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   }, scope)
 }
