@@ -7,7 +7,6 @@ import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
 import { mainTabs, TabBar, useTabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
 import appStyles from './styles/app.css'
-import tokenStyles from './styles/tokens.css'
 import { UpstreamError } from './upstream/client.server'
 import { loadSessionUser, type SessionUser } from './upstream/profile.server'
 import { accessFor } from './utils/access.server'
@@ -22,7 +21,6 @@ import { successMessages } from './utils/shell-messages'
 import { toastOf, type Toast } from './utils/toast.server'
 
 export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: tokenStyles },
   { rel: 'stylesheet', href: appStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
   { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },

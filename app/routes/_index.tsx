@@ -14,24 +14,16 @@ import { OrderRow } from '~/components/order-status'
 import { RateChecker } from '~/components/rate-checker'
 import { RateRow } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
-import { RewardsSection, taskListStylesheet } from '~/components/task-list'
+import { RewardsSection } from '~/components/task-list'
 import homeStyles from '~/styles/screens/home.css'
-import ordersStyles from '~/styles/screens/orders.css'
-import sellStyles from '~/styles/screens/sell.css'
-import walletStyles from '~/styles/screens/wallet.css'
 import { featuredCardsFlow } from '~/upstream/catalogue.server'
 import { homeFlow } from '~/upstream/profile.server'
 import { getToken } from '~/utils/auth.server'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
 import { useOptionalUser, usePublicEnv, useSignedIn, useWelcome, type User } from '~/utils/user'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: homeStyles },
-  { rel: 'stylesheet', href: walletStyles },
-  { rel: 'stylesheet', href: sellStyles },
-  { rel: 'stylesheet', href: ordersStyles },
-  taskListStylesheet,
-]
+// One stylesheet: home.css bundles the components Home draws (the task list's among them).
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: homeStyles }]
 
 /**
  * A signed-in person's balance, for the card near the top, and the featured cards to sell, one

@@ -9,14 +9,15 @@ import { GoogleLinkRow } from '~/components/google-link-row'
 import { Link } from '~/components/link'
 import { ListRow } from '~/components/list-row'
 import { Screen } from '~/components/screen'
-import { RewardsSection, taskListStylesheet } from '~/components/task-list'
+import { RewardsSection } from '~/components/task-list'
 import profileStyles from '~/styles/screens/profile.css'
 import { tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
 import { notificationMessages as N } from '~/utils/shell-messages'
 import { useUser } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }, taskListStylesheet]
+// One stylesheet: profile.css bundles the task list's.
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }]
 
 /**
  * The hub of everything that is the person's: profile, rewards, wallet, notifications, sign-in,

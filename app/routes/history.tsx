@@ -14,18 +14,12 @@ import { OrderRow } from '~/components/order-status'
 import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
-import sellStyles from '~/styles/screens/sell.css'
-import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
 import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 import { orderStatusLabels, sellingMessages as M } from '~/utils/messages'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: walletStyles },
-  { rel: 'stylesheet', href: sellStyles },
-  { rel: 'stylesheet', href: ordersStyles },
-]
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
 
 const PAGE_SIZE = 10
 

@@ -20,7 +20,6 @@ import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'
 import { cx } from '~/components/ui'
 import notificationStyles from '~/styles/screens/notification.css'
-import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
 import { notificationPageFlow, readNotificationFlow } from '~/upstream/notifications.server'
 import { orderTimeZone } from '~/upstream/orders.server'
@@ -32,10 +31,7 @@ import { notificationMessages as N } from '~/utils/shell-messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: walletStyles },
-  { rel: 'stylesheet', href: notificationStyles },
-]
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: notificationStyles }]
 
 const PAGE_SIZE = 20
 const MAX_PAGE = 100_000

@@ -22,19 +22,13 @@ import { CardStatusBadge, OrderNotFound, OrderStatusBadge, OrderTimeline } from 
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { ActionBar, Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
-import sellStyles from '~/styles/screens/sell.css'
-import walletStyles from '~/styles/screens/wallet.css'
 import { loadOrder, orderMoveFlow, orderTimeZone, plausibleOrderId } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 import { isTransportFailure, readForm, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: walletStyles },
-  { rel: 'stylesheet', href: sellStyles },
-  { rel: 'stylesheet', href: ordersStyles },
-]
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)

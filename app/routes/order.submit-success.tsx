@@ -14,17 +14,11 @@ import { OrderNotFound, OrderTimeline } from '~/components/order-status'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
-import sellStyles from '~/styles/screens/sell.css'
-import walletStyles from '~/styles/screens/wallet.css'
 import { recordFirstSuccessfulOrder } from '~/upstream/analytics.server'
 import { loadOrder, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: walletStyles },
-  { rel: 'stylesheet', href: sellStyles },
-  { rel: 'stylesheet', href: ordersStyles },
-]
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { session } = await requireToken(request)

@@ -17,16 +17,12 @@ import { cardTypeLabel, countryName, RateChange, RateText, sellHref } from '~/co
 import { Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
 import plazaStyles from '~/styles/screens/plaza.css'
-import sellStyles from '~/styles/screens/sell.css'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: sellStyles },
-  { rel: 'stylesheet', href: plazaStyles },
-]
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: plazaStyles }]
 
 const COUNTRY_CODES = Object.keys(COUNTRIES)
 const TYPES = ['physical', 'ecode'] as const

@@ -1,8 +1,9 @@
 // Slow phone on a slow network: Lighthouse (mobile, simulated throttling: its defaults) driving
 // Debian's Chromium, one fresh browser profile per page. Signed-in pages carry the session cookie
 // in extraHeaders. Budgets: LCP ≤ 1.5 s, performance ≥ 98, accessibility 100, best practices 100.
+// LIGHTHOUSE_ONLY='Home (visitor),Wallet' runs only those pages; LIGHTHOUSE_REPORTS=dir keeps the reports.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { work } from './app.mjs'
@@ -59,7 +60,8 @@ export async function lighthouseBudgets(stack, person) {
     { name: 'Withdraw', path: '/wallet/withdraw', signedIn: true },
   ]
   const rows = []
-  for (const page of pages) {
+  const only = process.env.LIGHTHOUSE_ONLY?.split(',')
+  for (const page of only ? pages.filter((p) => only.includes(p.name)) : pages) {
     const url = assertLocal(stack.base + page.path)
     const chromium = await launchChromium()
     try {
@@ -71,6 +73,14 @@ export async function lighthouseBudgets(stack, person) {
         ...(page.signedIn ? { extraHeaders: { Cookie: person.cookie } } : {}),
       })
       const lhr = result.lhr
+      // The whole report, to read what stands before LCP (element, breakdown, requests).
+      if (process.env.LIGHTHOUSE_REPORTS) {
+        mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true })
+        writeFileSync(
+          path.join(process.env.LIGHTHOUSE_REPORTS, `${page.name.replace(/\W+/g, '-').toLowerCase()}.json`),
+          JSON.stringify(lhr),
+        )
+      }
       const score = (c) => Math.round((lhr.categories[c]?.score ?? NaN) * 100)
       const row = {
         page: page.name,

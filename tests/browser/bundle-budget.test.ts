@@ -70,6 +70,52 @@ describe('first visit JavaScript, from the build', () => {
   })
 })
 
+type ServerRoute = { id: string; parentId?: string; module: { default?: unknown; links?: () => { rel: string; href?: string }[] } }
+
+/** The stylesheets a screen's document links in its head (the root's and its route chain's `links`). */
+async function stylesheetsOf(routeId: string) {
+  const build = (await import(path.resolve('build/remix/index.js'))) as { routes: Record<string, ServerRoute> }
+  const chain: ServerRoute[] = []
+  for (let route: ServerRoute | undefined = build.routes[routeId]; route; route = route.parentId ? build.routes[route.parentId] : undefined)
+    chain.unshift(route)
+  return chain.flatMap((route) => (route.module.links?.() ?? []).filter((link) => link.rel === 'stylesheet').map((link) => link.href!))
+}
+
+/** Every route that renders a screen (has a component), from the server build. */
+async function screenRouteIds() {
+  const build = (await import(path.resolve('build/remix/index.js'))) as { routes: Record<string, ServerRoute> }
+  return Object.values(build.routes)
+    .filter((route) => route.id !== 'root' && route.module.default)
+    .map((route) => route.id)
+}
+
+/**
+ * Over the wire a stylesheet is its gzip copy (Chromium asks plain http for gzip, not brotli) plus
+ * its response headers, about 210 bytes as the web sends a static file; 300 leaves room.
+ */
+const HEADERS_BYTES = 300
+const gzipBytes = (hrefs: string[]) =>
+  hrefs.reduce((sum, href) => sum + statSync(path.join(publicDir, `${href}.gz`)).size + HEADERS_BYTES, 0)
+
+describe('render-blocking CSS, from the build', () => {
+  it('the shell links one stylesheet (the tokens are bundled into app.css)', async () => {
+    expect(await stylesheetsOf('root')).toHaveLength(1)
+  })
+
+  it('every screen links at most 10 KB of render-blocking CSS (gzip, with headers) and one stylesheet of its own', async () => {
+    readBuild()
+    const over: string[] = []
+    for (const routeId of await screenRouteIds()) {
+      const hrefs = await stylesheetsOf(routeId)
+      const kb = gzipBytes(hrefs) / KB
+      // The console's screens nest under its layout, which links the console's own sheet.
+      const most = routeId.startsWith('routes/ops') ? 3 : 2
+      if (kb > 10 || hrefs.length > most) over.push(`${routeId}: ${kb.toFixed(1)} KB in ${hrefs.length} stylesheets`)
+    }
+    expect(over).toEqual([])
+  })
+})
+
 describe("the web process's server build", () => {
   it('holds only the brand marks it draws, not the whole of simple-icons (every brand, megabytes for the life of the process)', () => {
     const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
