@@ -159,8 +159,9 @@ async function sendBody(res: ExpressResponse & { flush?: () => void }, body: Rea
       }
       if (result.done) {
         const whole = joined(parts)
-        // The whole body in one turn: its length is known (the compression middleware drops it when it compresses).
-        if (!res.headersSent && !res.hasHeader('Content-Length')) res.setHeader('Content-Length', whole.length)
+        // Whole in one turn, its length is known (compression drops it when it compresses); an
+        // empty body declares none, as a 204 or 304 must not.
+        if (whole.length && !res.headersSent && !res.hasHeader('Content-Length')) res.setHeader('Content-Length', whole.length)
         res.end(whole)
         return
       }
