@@ -1,5 +1,5 @@
 import type { GetLoadContextFunction } from '@remix-run/express'
-import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from '@remix-run/node'
+import { createReadableStreamFromReadable, createRequestHandler, type ServerBuild } from '@remix-run/node'
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { BodyTooLargeError, bodyLimitFor, declaredTooLarge, limitStream, readBodyWithin } from './body-limit'
 import { noStoreNeeded } from './cache-control'
@@ -122,11 +122,59 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-/** As @remix-run/express's sendRemixResponse: every header appended, the body streamed. */
+/**
+ * As @remix-run/express's sendRemixResponse: every header appended, the body streamed; but what
+ * the body already holds goes out as one write (decision 033). A page is rendered to its end before
+ * it is answered (app/entry.server.tsx waits for onAllReady), and React hands it over in pieces of
+ * a few kB: written one by one, each was a block the compression middleware compressed and flushed
+ * on its own, and a socket write of its own. A body that pauses (a stream of a resource route)
+ * still goes out as it comes: what has arrived is written and flushed once the stream has nothing
+ * more to give before the event loop's next turn.
+ */
 async function send(res: ExpressResponse, response: Response) {
   res.statusMessage = response.statusText
   res.status(response.status)
   for (const [key, value] of response.headers) res.append(key, value)
-  if (response.body) await writeReadableStreamToWritable(response.body, res)
+  if (response.body) await sendBody(res, response.body)
   else res.end()
+}
+
+const PAUSED = Symbol('paused')
+const nextTurn = () => new Promise<typeof PAUSED>((resolve) => setImmediate(resolve, PAUSED))
+
+async function sendBody(res: ExpressResponse & { flush?: () => void }, body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader()
+  let parts: Uint8Array[] = []
+  let paused: Promise<typeof PAUSED> | undefined
+  try {
+    let next = reader.read()
+    for (;;) {
+      const result = paused ? await Promise.race([next, paused]) : await next
+      if (result === PAUSED) {
+        res.write(joined(parts))
+        res.flush?.()
+        parts = []
+        paused = undefined
+        continue
+      }
+      if (result.done) {
+        const whole = joined(parts)
+        // Whole in one turn, its length is known (compression drops it when it compresses); an
+        // empty body declares none, as a 204 or 304 must not.
+        if (whole.length && !res.headersSent && !res.hasHeader('Content-Length')) res.setHeader('Content-Length', whole.length)
+        res.end(whole)
+        return
+      }
+      parts.push(result.value)
+      paused ??= nextTurn()
+      next = reader.read()
+    }
+  } catch (error) {
+    res.destroy(error as Error)
+    throw error
+  }
+}
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts)
 }

@@ -61,9 +61,10 @@ const stopChild = (child) =>
 /**
  * Starts api + web for `kind` ('sqlite' | 'postgres'). Answers { base, api, webPid, apiPid,
  * apiRequests() (request lines the api has logged so far), stop() }.
- * `heap`: the web writes a heap snapshot on SIGUSR2 into tmp/bench/.
+ * `heap`: the web writes a heap snapshot on SIGUSR2 into tmp/bench/. `webFlags`: more Node flags
+ * for the web (`--cpu-prof --cpu-prof-dir=…` to profile a run; the profile is written as it stops).
  */
-export async function startStack(kind, { heap = false } = {}) {
+export async function startStack(kind, { heap = false, webFlags = [] } = {}) {
   const dir = path.join(work, kind)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(path.join(dir, 'outbox'), { recursive: true })
@@ -116,7 +117,12 @@ export async function startStack(kind, { heap = false } = {}) {
   await waitFor(`${api}/healthz`, apiChild, 'the api')
   const webChild = spawn(
     process.execPath,
-    ['--max-semi-space-size=32', ...(heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${work}`] : []), 'build/server.js'],
+    [
+      '--max-semi-space-size=32',
+      ...(heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${work}`] : []),
+      ...webFlags,
+      'build/server.js',
+    ],
     {
       cwd: root,
       env: {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { accessMessages } from '~/utils/messages'
@@ -234,6 +234,19 @@ describe('compression', () => {
     const windowBits = (first & 1) === 0 ? 16 : ((first >> 1) & 7) > 0 ? 17 + ((first >> 1) & 7) : undefined
     expect(windowBits).toBeDefined()
     expect(windowBits).toBeLessThanOrEqual(18)
+  })
+
+  it('a page goes out in one write (decision 033): its length declared, not sent in chunks, compressed whole', async () => {
+    const plain = await fetchRaw(`${web.url}/user/privacy`, {})
+    expect(plain.body.toString('utf8')).toContain('</html>')
+    expect(plain.headers['transfer-encoding']).toBeUndefined()
+    expect(plain.headers['content-length']).toBe(String(plain.body.length))
+    // One brotli stream of the whole page, no flushed block per piece React wrote: as small as the page compressed at once.
+    const br = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
+    const page = brotliDecompressSync(br.body)
+    expect(page.toString('utf8')).toContain('</html>')
+    const once = brotliCompressSync(page, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } })
+    expect(br.body.length).toBeLessThanOrEqual(once.length + 16)
   })
 
   it('a body that pauses (deferred data) still streams: the first part reaches the client before the rest is made', async () => {
