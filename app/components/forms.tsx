@@ -96,10 +96,11 @@ export function useErrorAction(errorId: string, action?: string): string | undef
 }
 
 /**
- * Where an action answering such a form sends the person on (success, sign in): with an empty
- * fragment, as a browser carries the action's fragment over a redirect to an address without one.
+ * Where an action answering such a form sends the person on (success, sign in). A browser carries
+ * the action's fragment over a redirect to an address without one (an empty one too), so it gets
+ * HTML's own "#top": the next page opens at its top, as it would anyway.
  */
-export const leaveErrorAction = (url: string) => (url.includes('#') ? url : `${url}#`)
+export const leaveErrorAction = (url: string) => (url.includes('#') ? url : `${url}#top`)
 
 type FieldBaseProps = {
   /** Visible label text. */
