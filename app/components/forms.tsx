@@ -2,6 +2,7 @@
 // a list the input points at (aria-describedby) and aria-invalid while it has errors. They take the
 // props conform's getInputProps(fields.x, { type }) returns (key, id, name, form, defaultValue,
 // required, aria-*), and work as plain HTML inputs when JavaScript has not loaded.
+import { useFormAction } from '@remix-run/react'
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from 'react'
 import { Icon } from './icon'
 import { cx, useHydrated } from './ui'
@@ -44,7 +45,8 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
  * Errors about the whole form (wrong password, server refused), shown above the submit button.
  * Pass conform's `form.errorId` as `id` so the form's aria-describedby points here.
  * A new error is brought into view and focused, clear of the sticky bars (html's scroll-padding):
- * without JavaScript by `autofocus` on the page the server drew, with it when the text changes.
+ * with JavaScript when the text changes; without it by the form's action naming it as the
+ * fragment (useErrorAction), and by `autofocus` where a form's action does not.
  */
 export function FormError({ errors, id, children }: { errors?: ListOfErrors; id?: string; children?: ReactNode }) {
   const list = cleanErrors(errors)
@@ -78,6 +80,27 @@ export function FormError({ errors, id, children }: { errors?: ListOfErrors; id?
     </div>
   )
 }
+
+/**
+ * The action of a form that shows a FormError with id `errorId`: without JavaScript, the form's own
+ * action (Remix's default when none is given) with the error as its fragment. `autofocus` alone
+ * scrolls once, when the error is parsed: an answer that arrives in pieces (a slow network or
+ * phone) is scrolled while the page still ends at the error, and what follows (the sticky action
+ * bar) then covers it. A fragment is scrolled to again after each layout until the page has
+ * loaded, and focused. With JavaScript the plain action: FormError's effect runs on the whole
+ * page, and the address bar keeps no fragment.
+ */
+export function useErrorAction(errorId: string, action?: string): string | undefined {
+  const resolved = useFormAction(action)
+  return useHydrated() ? action : `${resolved.split('#')[0]}#${encodeURIComponent(errorId)}`
+}
+
+/**
+ * Where an action answering such a form sends the person on (success, sign in). A browser carries
+ * the action's fragment over a redirect to an address without one (an empty one too), so it gets
+ * HTML's own "#top": the next page opens at its top, as it would anyway.
+ */
+export const leaveErrorAction = (url: string) => (url.includes('#') ? url : `${url}#top`)
 
 type FieldBaseProps = {
   /** Visible label text. */

@@ -19,7 +19,7 @@ import { BankCardLine } from '~/components/bank-card'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { Field, FormError } from '~/components/forms'
+import { Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { Link } from '~/components/link'
 import { InfoList, InfoRow } from '~/components/list-row'
@@ -121,11 +121,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await createWithdrawalFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code) {
-      return redirectWithToast(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`, { type: 'info', message: R.pinFirst })
+      return redirectWithToast(request, leaveErrorAction(`/set-pin?${new URLSearchParams({ redirectTo: HERE })}`), {
+        type: 'info',
+        message: R.pinFirst,
+      })
     }
     return formRefusal(submission, { checked: typed, refused: ['pin'] }, result)
   }
-  return redirectWithToast(request, `/wallet/withdraw-success?id=${encodeURIComponent(result.data.id)}`, {
+  return redirectWithToast(request, leaveErrorAction(`/wallet/withdraw-success?id=${encodeURIComponent(result.data.id)}`), {
     type: 'success',
     message: successMessages.withdrawn,
   })
@@ -209,9 +212,10 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
   const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, '')
   const amountProps = getInputProps(fields.amount, { type: 'text' })
   const { promiseMs, promise } = payoutPromise(info, amount)
+  const errorAction = useErrorAction(form.errorId)
 
   return (
-    <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
+    <Form method="post" action={errorAction} className="cl-form cl-fill" {...getFormProps(form)}>
       <input type="hidden" name="requestId" value={requestId} />
       {locked ? (
         <Notice icon="lock">{R.pinLocked(formatClock(pin.lockedUntil!, limits.timeZone))}</Notice>

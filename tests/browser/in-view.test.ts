@@ -1,5 +1,8 @@
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hydrated, phone, readFirst, signedInPhone, signIn, useSellingBrowserApp } from '../support/app'
 import { newCode, ops, sold } from '../support/selling'
 import { admin, walletUser, withdraw } from '../support/wallet'
@@ -16,6 +19,41 @@ const SIZES = [
   { width: 320, height: 568 },
 ]
 
+/**
+ * The app behind a proxy that sends each page drawn after a post (JavaScript off) in two pieces:
+ * up to the sticky action bar, then, a moment later, the rest; as a slow network or a busy phone
+ * delivers or parses it. A refusal scrolled to only while the page still ends at it lands under
+ * the bar once the rest arrives.
+ */
+function useSlowAnswers() {
+  let server: Server | undefined
+  let url = ''
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const headers = { ...req.headers, 'accept-encoding': 'identity' }
+      const upstream = request(`${app.url}${req.url}`, { method: req.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        if (req.method !== 'POST' || !String(answer.headers['content-type']).startsWith('text/html')) return answer.pipe(res)
+        const parts: Buffer[] = []
+        answer.on('data', (part: Buffer) => parts.push(part))
+        answer.on('end', () => {
+          const page = Buffer.concat(parts)
+          const bar = page.indexOf('class="cl-actionbar')
+          const cut = bar < 0 ? page.length : page.lastIndexOf('<', bar)
+          res.write(page.subarray(0, cut))
+          setTimeout(() => res.end(page.subarray(cut)), 1500)
+        })
+      })
+      req.pipe(upstream)
+    })
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    url = `http://localhost:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
+  return () => url
+}
+const slowUrl = useSlowAnswers()
+
 /** Where the alert is against the viewport and the sticky bars, and whether it (or what is in it) has the focus. */
 async function placeOf(page: Page) {
   return page.evaluate(() => {
@@ -24,26 +62,63 @@ async function placeOf(page: Page) {
     const top = document.querySelector('header.cl-topbar')!.getBoundingClientRect().bottom
     const bars = Array.from(document.querySelectorAll('.cl-actionbar')).map((b) => b.getBoundingClientRect().top)
     const bottom = Math.min(window.innerHeight, ...bars)
-    return { top: box.top, bottom: box.bottom, visibleFrom: top, visibleTo: bottom, focused: alert.contains(document.activeElement) }
+    return {
+      top: box.top,
+      bottom: box.bottom,
+      visibleFrom: top,
+      visibleTo: bottom,
+      focused: alert.contains(document.activeElement),
+      id: alert.id,
+    }
   })
 }
+
+/**
+ * After the submit: the answer's page whole and loaded, then where the refusal settles: focused,
+ * below the top bar, above the actions. The address bar names the refusal without JavaScript (the
+ * fragment that brings it into view), and nothing more with it.
+ */
+async function expectRefusalInView(page: Page, js: boolean, shot: string) {
+  await page.locator('form [role="alert"]').waitFor()
+  await page.locator('.cl-actionbar').first().waitFor()
+  await page.waitForLoadState('load')
+  await expect.poll(() => placeOf(page).then((p) => p.focused && p.top >= p.visibleFrom && p.bottom <= p.visibleTo)).toBe(true)
+  const { id } = await placeOf(page)
+  expect(new URL(page.url()).hash).toBe(js ? '' : `#${id}`)
+  await page.screenshot({ path: `${SHOTS}/${shot}.png` })
+}
+
+const SHOTS = process.env.SHOTS_DIR ?? tmpdir()
 
 let rateStep = 0
 for (const js of [true, false]) {
   for (const size of SIZES) {
-    it(`Sell, JavaScript ${js ? 'on' : 'off'}, ${size.width} px: the refusal is brought into view, clear of the bars, and focused`, async () => {
+    const where = `JavaScript ${js ? 'on' : 'off'}, ${size.width} px, the answer arriving in pieces`
+    it(`Sell, ${where}: the refusal is brought into view, clear of the bars, and focused`, async () => {
       const { context, page } = await signedInPhone(browser, app, { js, ...size })
-      await page.goto(`${app.url}/order/sell?brandId=walmart&country=US&cardType=ecode&faceValue=100`)
+      await page.goto(`${slowUrl()}/order/sell?brandId=walmart&country=US&cardType=ecode&faceValue=100`)
       if (js) await hydrated(page)
       // The rate moves after the page was drawn: the api refuses the old one (a refusal of the whole form).
       await ops(app.api).setRate('walmart', 'US', 'ecode', `1${String(++rateStep).padStart(3, '0')}.50`)
       await page.getByLabel('Code of card 1').fill(newCode())
       await readFirst(page)
       await page.getByRole('button', { name: /^Sell/ }).click()
-      await page.locator('form [role="alert"]').waitFor()
-      // Where it settles (without JavaScript the browser's own autofocus scroll and its restoring of
-      // the form page's scroll can land in either order): focused, below the top bar, above the actions.
-      await expect.poll(() => placeOf(page).then((p) => p.focused && p.top >= p.visibleFrom && p.bottom <= p.visibleTo)).toBe(true)
+      await expectRefusalInView(page, js, `in-view-sell-${js ? 'js' : 'nojs'}-${size.width}`)
+      await context.close()
+    })
+
+    it(`Withdraw, ${where}: a wrong PIN's refusal is brought into view, clear of the bar, and focused`, async () => {
+      const u = await walletUser(app.api, { balance: 5_000_000 })
+      const { context, page } = await phone(browser, js, size)
+      await signIn(context, app.url, u.token)
+      await page.goto(`${slowUrl()}/wallet/withdraw`)
+      if (js) await hydrated(page)
+      await page.getByLabel(/^Amount/).fill('5,000')
+      await page.getByLabel('Your withdrawal PIN').fill('111111') // not the PIN walletUser set
+      await readFirst(page)
+      await page.getByRole('button', { name: 'Withdraw' }).click()
+      await expectRefusalInView(page, js, `in-view-withdraw-${js ? 'js' : 'nojs'}-${size.width}`)
+      expect(await page.locator('form [role="alert"]').textContent()).toContain('Wrong PIN')
       await context.close()
     })
   }

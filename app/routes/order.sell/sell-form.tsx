@@ -7,7 +7,7 @@ import type { Brand, CardTypeOffer, Rate } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
 import { MAX_CARDS_PER_ORDER } from '#contract/orders'
 import { Button } from '~/components/button'
-import { FormError } from '~/components/forms'
+import { FormError, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { PhotoPicker } from '~/components/photo-picker'
 import { RateText } from '~/components/rate-row'
@@ -17,6 +17,8 @@ import { sellingMessages as M } from '~/utils/messages'
 import { CodeFields, FaceValueField } from './card-fields'
 import { choiceQuery, HERE, payoutOf, type CardState } from './choice'
 import type { action, loader } from './route'
+
+const FORM_ERROR_ID = 'sell-form-error'
 
 type FormCard = CardState & { key: string }
 let cardKeys = 0
@@ -68,17 +70,21 @@ export function SellForm({
   const total = payouts.every((p) => p.payout !== null) ? payouts.reduce((sum, p) => sum + (p.payout ?? 0), 0) : null
 
   const formError = actionData?.formError ?? null
+  // The choices stay in the URL, so a page drawn by the server after a post (without
+  // JavaScript) is this card's page again, with the answer.
+  const errorAction = useErrorAction(
+    FORM_ERROR_ID,
+    choiceQuery({ brandId: brand.brandId, country: rate.country, cardType: offer.cardType }),
+  )
   return (
     <Form
       method="post"
-      // The choices stay in the URL, so a page drawn by the server after a post (without
-      // JavaScript) is this card's page again, with the answer.
-      action={choiceQuery({ brandId: brand.brandId, country: rate.country, cardType: offer.cardType })}
+      action={errorAction}
       // Files travel with the form only without JavaScript; with it they are uploaded one by one.
       encType={!hydrated && !isEcode && signedIn ? 'multipart/form-data' : undefined}
       className="cl-form cl-sellform"
       onSubmit={onSubmit}
-      aria-describedby={formError ? 'sell-form-error' : undefined}
+      aria-describedby={formError ? FORM_ERROR_ID : undefined}
     >
       <Quote brandId={brand.brandId} cardType={offer.cardType} rate={rate} requestId={requestId} />
 
@@ -111,7 +117,7 @@ export function SellForm({
       <SellSummary count={cards.length} total={total} payoutCurrency={rate.payoutCurrency} />
 
       {formError ? (
-        <FormError id="sell-form-error" errors={[formError]}>
+        <FormError id={FORM_ERROR_ID} errors={[formError]}>
           {actionData?.newRate ? <p className="cl-sellform__confirm">{M.rateChangedConfirm} below, or change the cards.</p> : null}
         </FormError>
       ) : null}

@@ -7,6 +7,7 @@ import { catalogueFields, faceValueProblem, rateField, type CardType, type CardT
 import { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD, sellBody, type SellBody } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
 import { newRequestId, requestIdField } from '#contract/withdrawals'
+import { leaveErrorAction } from '~/components/forms'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
 import type { FlowFailure } from '~/upstream/flow.server'
 import { sellFlow } from '~/upstream/orders.server'
@@ -232,7 +233,10 @@ function signInFirst(request: Request, { form, cards }: Posted) {
         cards.map((c) => c.faceValue),
       )
     : HERE
-  return redirectWithToast(request, loginUrl(back), { type: 'info', message: 'Sign in to sell your card. Your choices are kept.' })
+  return redirectWithToast(request, leaveErrorAction(loginUrl(back)), {
+    type: 'info',
+    message: 'Sign in to sell your card. Your choices are kept.',
+  })
 }
 
 async function sell(request: Request, context: AppLoadContext, posted: Posted) {
@@ -254,7 +258,7 @@ async function sell(request: Request, context: AppLoadContext, posted: Posted) {
   }
   const result = await sellFlow(request, context, submission.value)
   if (result.success) {
-    return redirectWithToast(request, `/order/submit-success?id=${encodeURIComponent(result.data.id)}`, {
+    return redirectWithToast(request, leaveErrorAction(`/order/submit-success?id=${encodeURIComponent(result.data.id)}`), {
       type: 'success',
       message: successMessages.orderSubmitted,
     })
