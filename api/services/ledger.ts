@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
 import { Refusals } from '#contract/refusals'
 import { type BalanceLogType, type BalanceLogEntry, type RefType } from '#contract/wallet'
 import type { Db, DbKind } from '../db/connect'
@@ -59,28 +60,28 @@ export function toBalanceLogEntry(row: BalanceLogRow): BalanceLogEntry {
 const sameMovement = (row: BalanceLogRow, m: Movement) =>
   row.user_id === m.userId && row.type === m.type && Number(row.amount) === m.amount && Number(row.frozen_change) === (m.frozenChange ?? 0)
 
-/** The wallet row, made empty on first use. Inside a write transaction. */
-export async function ensureWallet(trx: Db, userId: string, currency: string, now: number): Promise<WalletRow> {
-  await trx
-    .insertInto('wallets')
-    .values({ user_id: userId, currency, balance: 0, frozen: 0, updated_at: now })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .execute()
-  return trx.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow()
-}
+/** A person's wallet is made empty on first use: the row to insert. */
+const emptyWallet = (userId: string, currency: string, now: number) => ({
+  user_id: userId,
+  currency,
+  balance: 0,
+  frozen: 0,
+  updated_at: now,
+})
 
 /**
- * Locks the person's wallet row for the rest of the transaction (PostgreSQL; SQLite's
- * BEGIN IMMEDIATE already holds the write lock), making it first if needed. Everything a money
- * decision reads (balance, today's withdrawals) is read after this.
+ * Locks the person's wallet row for the rest of the transaction, making it first if needed, and
+ * answers it. Everything a money decision reads (balance, today's withdrawals) is read after this.
+ * One statement: an upsert whose update changes nothing still takes the row lock on PostgreSQL
+ * (waiting for another holder, then answering the row as that one committed it), and SQLite's
+ * BEGIN IMMEDIATE already holds the write lock.
  */
-export async function lockWallet(trx: Db, kind: DbKind, userId: string, currency: string, now: number): Promise<WalletRow> {
-  await ensureWallet(trx, userId, currency, now)
+export async function lockWallet(trx: Db, _kind: DbKind, userId: string, currency: string, now: number): Promise<WalletRow> {
   return trx
-    .selectFrom('wallets')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .$if(kind === 'postgres', (q) => q.forUpdate())
+    .insertInto('wallets')
+    .values(emptyWallet(userId, currency, now))
+    .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ user_id: eb.ref('excluded.user_id') })))
+    .returningAll()
     .executeTakeFirstOrThrow()
 }
 
@@ -96,30 +97,34 @@ export async function move(trx: Db, m: Movement, currency: string, now: number):
     if (!sameMovement(seen, m)) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
     return { entry: seen, repeated: true }
   }
-  await ensureWallet(trx, m.userId, currency, now)
   const frozenChange = m.frozenChange ?? 0
-  const updated = await trx
-    .updateTable('wallets')
-    .set((eb) => ({
-      balance: eb('balance', '+', m.amount),
-      frozen: eb('frozen', '+', frozenChange),
-      updated_at: now,
-    }))
-    .where('user_id', '=', m.userId)
-    .where((eb) => eb.and([eb(eb('balance', '+', m.amount), '>=', 0), eb(eb('frozen', '+', frozenChange), '>=', 0)]))
-    .returning(['balance', 'frozen'])
-    .executeTakeFirst()
-  if (!updated) throw new InsufficientFunds()
-  // The wallet row is locked by the UPDATE above (SQLite: by BEGIN IMMEDIATE), so this is safe.
-  const last = await trx
-    .selectFrom('balance_logs')
-    .select((eb) => eb.fn.max<number>('seq').as('seq'))
-    .where('user_id', '=', m.userId)
-    .executeTakeFirst()
-  const entry: BalanceLogRow = {
+  const guardedUpdate = () =>
+    trx
+      .updateTable('wallets')
+      .set((eb) => ({
+        balance: eb('balance', '+', m.amount),
+        frozen: eb('frozen', '+', frozenChange),
+        updated_at: now,
+      }))
+      .where('user_id', '=', m.userId)
+      .where((eb) => eb.and([eb(eb('balance', '+', m.amount), '>=', 0), eb(eb('frozen', '+', frozenChange), '>=', 0)]))
+      .returning(['balance', 'frozen'])
+      .executeTakeFirst()
+  let updated = await guardedUpdate()
+  if (!updated) {
+    // No wallet yet (it starts empty; another transaction may be making it just now), or the
+    // movement would take it below zero: asked again once the row surely exists.
+    await trx
+      .insertInto('wallets')
+      .values(emptyWallet(m.userId, currency, now))
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute()
+    updated = await guardedUpdate()
+    if (!updated) throw new InsufficientFunds()
+  }
+  const entry: Omit<BalanceLogRow, 'seq'> = {
     id: newId(),
     user_id: m.userId,
-    seq: Number(last?.seq ?? 0) + 1,
     type: m.type,
     amount: m.amount,
     balance_after: Number(updated.balance),
@@ -131,8 +136,17 @@ export async function move(trx: Db, m: Movement, currency: string, now: number):
     idempotency_key: m.key,
     created_at: now,
   }
-  await trx.insertInto('balance_logs').values(entry).execute()
-  return { entry, repeated: false }
+  // The wallet row is locked by the UPDATE above (SQLite: by BEGIN IMMEDIATE), so the next
+  // number is this person's alone until commit.
+  const { seq } = await trx
+    .insertInto('balance_logs')
+    .values({
+      ...entry,
+      seq: sql<number>`(select coalesce(max(seq), 0) + 1 from balance_logs where user_id = ${m.userId})`,
+    })
+    .returning('seq')
+    .executeTakeFirstOrThrow()
+  return { entry: { ...entry, seq: Number(seq) }, repeated: false }
 }
 
 /** The credit path for order payouts, task rewards and operator adjustments. */

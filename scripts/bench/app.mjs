@@ -9,9 +9,9 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { staffAdminToken } from '../lib/staff-admin.mjs'
-import { assertLocal, freePort, root, sleep } from './lib.mjs'
+import { assertLocal, freePort, root, sleep, work } from './lib.mjs'
 
-export const work = path.join(root, 'tmp', 'bench')
+export { work }
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres'
 
 function newest(entry) {

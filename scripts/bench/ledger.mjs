@@ -3,65 +3,11 @@
 // throw-away migrated database, from 50 concurrent async clients in this process, each crediting
 // and debiting its own wallet in turn. The PIN check (deliberately slow) is not in the path.
 // Budgets: ≥ 1 000 movements/s with p99 ≤ 50 ms, on SQLite and on PostgreSQL.
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdirSync, rmSync } from 'node:fs'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
-import pg from 'pg'
-import { work } from './app.mjs'
-import { percentile, root, verdict } from './lib.mjs'
-
-const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres'
-
-/** The api's own modules, bundled once (TypeScript, path aliases) for this process to call. */
-async function ledgerModules() {
-  const outfile = path.join(work, 'ledger-entry.mjs')
-  await build({
-    stdin: {
-      contents: [
-        "export { createDb } from './api/db/connect'",
-        "export { migrateToLatest } from './api/db/migrate'",
-        "export { writeTransaction } from './api/db/transaction'",
-        "export { lockWallet, move } from './api/services/ledger'",
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    tsconfig: path.join(root, 'tsconfig.json'),
-    logLevel: 'error',
-  })
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)
-}
+import { randomUUID } from 'node:crypto'
+import { apiModules, percentile, throwAwayDatabase, verdict } from './lib.mjs'
 
 async function runOn(kind, lib, { clients, seconds }) {
-  let url
-  let drop = async () => {}
-  if (kind === 'sqlite') {
-    const dir = path.join(work, 'ledger')
-    rmSync(dir, { recursive: true, force: true })
-    mkdirSync(dir, { recursive: true })
-    url = `file:${path.join(dir, 'ledger.db')}`
-  } else {
-    const name = `cardlane_bench_${randomBytes(4).toString('hex')}`
-    const admin = new pg.Client({ connectionString: PG_ADMIN })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE "${name}"`)
-    await admin.end()
-    url = `postgres://postgres@127.0.0.1:5432/${name}`
-    drop = async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-      await c.end()
-    }
-  }
+  const { url, drop } = await throwAwayDatabase(kind, 'ledger')
   const { db } = lib.createDb(url)
   try {
     await lib.migrateToLatest(db)
@@ -141,7 +87,12 @@ async function runOn(kind, lib, { clients, seconds }) {
 }
 
 export async function ledgerBudgets(kinds, { clients = 50, seconds = 10 } = {}) {
-  const lib = await ledgerModules()
+  const lib = await apiModules('ledger', {
+    './api/db/connect': ['createDb'],
+    './api/db/migrate': ['migrateToLatest'],
+    './api/db/transaction': ['writeTransaction'],
+    './api/services/ledger': ['lockWallet', 'move'],
+  })
   const rows = []
   for (const kind of kinds) rows.push(...(await runOn(kind, lib, { clients, seconds })))
   return rows

@@ -1,11 +1,73 @@
 // What every part of `npm run bench` shares: arguments, /proc readings, wrk, percentiles.
 import { execFile, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+import pg from 'pg'
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
+/** Where the bench keeps its builds, databases and reports between parts. */
+export const work = path.join(root, 'tmp', 'bench')
+
+/**
+ * The api's own modules (TypeScript, path aliases) bundled once for this process to call:
+ * `exports` maps a module under the repository root to the names it gives, e.g.
+ * `{ './api/db/connect': ['createDb'] }`. `name` keeps one part's bundle apart from another's.
+ */
+export async function apiModules(name, exports) {
+  const outfile = path.join(work, `${name}-entry.mjs`)
+  await build({
+    stdin: {
+      contents: Object.entries(exports)
+        .map(([from, names]) => `export { ${names.join(', ')} } from '${from}'`)
+        .join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'error',
+  })
+  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)
+}
+
+const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/**
+ * An empty database that is gone after `drop()`: a SQLite file in its own folder under the bench's
+ * work folder, or a PostgreSQL database of a random name on the local server.
+ */
+export async function throwAwayDatabase(kind, folder) {
+  if (kind === 'sqlite') {
+    const dir = path.join(work, folder)
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+    return { url: `file:${path.join(dir, 'cardlane.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const name = `cardlane_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: PG_ADMIN })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE "${name}"`)
+  await admin.end()
+  return {
+    url: `postgres://postgres@127.0.0.1:5432/${name}`,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
 
 export const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)

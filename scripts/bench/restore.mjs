@@ -4,62 +4,14 @@
 // (the process from start to exit: the manifest check, the copy or pg_restore, the count check).
 // Budget: ≤ 60 s on SQLite and on PostgreSQL.
 import { spawnSync } from 'node:child_process'
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdirSync, rmSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
-import pg from 'pg'
-import { work } from './app.mjs'
-import { root, verdict } from './lib.mjs'
+import { apiModules, root, throwAwayDatabase, verdict, work } from './lib.mjs'
 
-const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres'
 const WALLETS = 1_000
 const ENTRIES = 100
 const BUDGET_S = 60
-
-async function apiModules() {
-  const outfile = path.join(work, 'restore-entry.mjs')
-  await build({
-    stdin: {
-      contents: ["export { createDb } from './api/db/connect'", "export { migrateToLatest } from './api/db/migrate'"].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    tsconfig: path.join(root, 'tsconfig.json'),
-    logLevel: 'error',
-  })
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)
-}
-
-async function throwAway(kind, name) {
-  if (kind === 'sqlite') {
-    const dir = path.join(work, 'restore', name)
-    rmSync(dir, { recursive: true, force: true })
-    mkdirSync(dir, { recursive: true })
-    return { url: `file:${path.join(dir, 'cardlane.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
-  }
-  const db = `cardlane_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE "${db}"`)
-  await admin.end()
-  return {
-    url: `postgres://postgres@127.0.0.1:5432/${db}`,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)
-      await c.end()
-    },
-  }
-}
 
 /** 1 000 people, each with a wallet and 100 credits of 1.00 whose sum is the balance. */
 async function seedLedger(db) {
@@ -116,8 +68,8 @@ function ops(args, env) {
 }
 
 async function runOn(kind, lib) {
-  const source = await throwAway(kind, 'source')
-  const target = await throwAway(kind, 'target')
+  const source = await throwAwayDatabase(kind, path.join('restore', 'source'))
+  const target = await throwAwayDatabase(kind, path.join('restore', 'target'))
   const folder = path.join(work, 'restore', `backup-${kind}`)
   const uploads = path.join(work, 'restore', `uploads-${kind}`)
   rmSync(folder, { recursive: true, force: true })
@@ -149,7 +101,7 @@ async function runOn(kind, lib) {
 }
 
 export async function restoreBudgets(kinds) {
-  const lib = await apiModules()
+  const lib = await apiModules('restore', { './api/db/connect': ['createDb'], './api/db/migrate': ['migrateToLatest'] })
   const rows = []
   for (const kind of kinds) rows.push(await runOn(kind, lib))
   return rows
