@@ -157,10 +157,18 @@ export function bestRateOf<R extends Pick<Rate, 'rate' | 'currency'>>(rates: R[]
   return best
 }
 
+/**
+ * The list and the board in one answer (the Trading Plaza, the rate checker): `brands` as
+ * /v1/giftcard/list answers, `rates` as /v1/giftcard/rates answers for the same query.
+ */
+export const giftCardCatalogueData = z.object({ brands: z.array(brandSchema), rates: z.array(rateSchema) })
+export type GiftCardCatalogue = z.infer<typeof giftCardCatalogueData>
+
 export const catalogueApi = {
   list: get('/v1/giftcard/list', 'public', z.object({}), z.array(brandSchema)),
   /** Home's featured cards for a visitor: the same list a signed-in person's user index carries. */
   featured: get('/v1/giftcard/featured', 'public', z.object({}), z.array(giftCardSchema)),
   rates: get('/v1/giftcard/rates', 'public', ratesQuery, z.array(rateSchema)),
+  catalogue: get('/v1/giftcard/catalogue', 'public', ratesQuery, giftCardCatalogueData),
   quote: get('/v1/giftcard/quote', 'public', quoteQuery, quoteData),
 }

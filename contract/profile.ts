@@ -31,6 +31,8 @@ export const walletSummarySchema = z.object({
   bankCardCount: z.number().int().nonnegative(),
   /** The installation's time zone (IANA), in which order and message times are shown. */
   timeZone: z.string().default('Africa/Lagos'),
+  /** /v1/wallet/info's `payouts.resolvesNames`: Add Bank Card asks the bank for the holder's name. */
+  resolvesNames: z.boolean().default(false),
 })
 export type WalletSummary = z.infer<typeof walletSummarySchema>
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { bankCardSchema } from './bank-cards'
 import { get } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { currencyCode, minorUnits } from './money-fields'
@@ -116,8 +117,13 @@ export type WalletOverview = z.infer<typeof walletOverviewData>
 /** How many withdrawals on their way the overview lists (a person rarely has more than one or two). */
 export const ON_THEIR_WAY_MAX = 10
 
+/** The Withdraw screen in one answer: /v1/wallet/info's and /v1/bankCard/list's, read together. */
+export const withdrawFormData = z.object({ info: walletInfoData, bankCards: z.array(bankCardSchema) })
+export type WithdrawForm = z.infer<typeof withdrawFormData>
+
 export const walletApi = {
   info: get('/v1/wallet/info', 'user', z.object({}), walletInfoData),
   pageBalanceLog: get('/v1/user/pageBalanceLog', 'user', pageQuerySchema, balanceLogPage),
   overview: get('/v1/wallet/overview', 'user', pageQuerySchema, walletOverviewData),
+  withdrawForm: get('/v1/wallet/withdrawForm', 'user', z.object({}), withdrawFormData),
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
 
@@ -41,23 +42,37 @@ export const rateAt = (db: Db, v: VariantKey, at: number): Promise<GiftCardRateR
 
 /** For every variant, the rate in force at `at` (variants without one are left out). */
 export async function ratesAt(db: Db, at: number, filter: Partial<VariantKey> = {}): Promise<Map<string, GiftCardRateRow>> {
-  let q = db
-    .selectFrom('gift_card_rates as r')
-    .selectAll('r')
-    .where('r.set_at', '=', (eb) =>
-      eb
-        .selectFrom('gift_card_rates as r2')
-        .select((e) => e.fn.max('r2.set_at').as('m'))
-        .whereRef('r2.brand_id', '=', 'r.brand_id')
-        .whereRef('r2.country', '=', 'r.country')
-        .whereRef('r2.card_type', '=', 'r.card_type')
-        .where('r2.set_at', '<=', at),
-    )
-  if (filter.brandId) q = q.where('r.brand_id', '=', filter.brandId)
-  if (filter.country) q = q.where('r.country', '=', filter.country)
-  if (filter.cardType) q = q.where('r.card_type', '=', filter.cardType)
-  const rows = await q.execute()
-  return new Map(rows.map((r) => [variantKey({ brandId: r.brand_id, country: r.country, cardType: r.card_type }), r]))
+  return (await ratesAtEach(db, [at], filter))[0]
+}
+
+/** ratesAt for each of `moments` (now and a day ago), in one query: one map per moment, in order. */
+export async function ratesAtEach(db: Db, moments: number[], filter: Partial<VariantKey> = {}): Promise<Map<string, GiftCardRateRow>[]> {
+  const inForce = (i: number) => {
+    let q = db
+      .selectFrom('gift_card_rates as r')
+      .selectAll('r')
+      .select(sql.lit(i).as('moment'))
+      .where('r.set_at', '=', (eb) =>
+        eb
+          .selectFrom('gift_card_rates as r2')
+          .select((e) => e.fn.max('r2.set_at').as('m'))
+          .whereRef('r2.brand_id', '=', 'r.brand_id')
+          .whereRef('r2.country', '=', 'r.country')
+          .whereRef('r2.card_type', '=', 'r.card_type')
+          .where('r2.set_at', '<=', moments[i]),
+      )
+    if (filter.brandId) q = q.where('r.brand_id', '=', filter.brandId)
+    if (filter.country) q = q.where('r.country', '=', filter.country)
+    if (filter.cardType) q = q.where('r.card_type', '=', filter.cardType)
+    return q
+  }
+  let query = inForce(0)
+  for (let i = 1; i < moments.length; i++) query = query.unionAll(inForce(i))
+  const maps = moments.map(() => new Map<string, GiftCardRateRow>())
+  for (const { moment, ...row } of await query.execute()) {
+    maps[Number(moment)].set(variantKey({ brandId: row.brand_id, country: row.country, cardType: row.card_type }), row)
+  }
+  return maps
 }
 
 export const variantKey = (v: VariantKey) => `${v.brandId}|${v.country}|${v.cardType}`

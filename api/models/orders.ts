@@ -181,16 +181,19 @@ export async function countWaiting(db: Db, filter: OrderFilter, now: number): Pr
 export async function pageOrders(db: Db, filter: OrderFilter & { oldestFirst?: boolean }, pageNum: number, pageSize: number) {
   const q = filtered(db, filter)
   const order = filter.oldestFirst ? 'asc' : 'desc'
-  const [rows, count] = await Promise.all([
-    q
-      .selectAll()
-      .orderBy('created_at', order)
-      .orderBy('id', order)
-      .limit(pageSize)
-      .offset((pageNum - 1) * pageSize)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ])
+  // One round trip: the total rides on every row of the page (a window count over the filter).
+  const found = await q
+    .selectAll()
+    .select((eb) => eb.fn.countAll<number>().over().as('total_found'))
+    .orderBy('created_at', order)
+    .orderBy('id', order)
+    .limit(pageSize)
+    .offset((pageNum - 1) * pageSize)
+    .execute()
+  const rows = found.map(({ total_found: _, ...row }) => row)
+  if (found.length > 0) return { rows, total: Number(found[0].total_found) }
+  // A page past the end has no row to carry the total: only then is it asked on its own.
+  const count = pageNum > 1 ? await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: 0 }
   return { rows, total: Number(count.n) }
 }
 

@@ -9,6 +9,7 @@ export function catalogueRoutes(deps: ApiDeps) {
   bind(api.list, () => catalogue.giftCardList(deps))
   bind(api.featured, () => catalogue.featuredGiftCards(deps))
   bind(api.rates, ({ input }) => catalogue.giftCardRates(deps, input))
+  bind(api.catalogue, ({ input }) => catalogue.giftCardCatalogue(deps, input))
   bind(api.quote, ({ input }) => catalogue.quote(deps, input))
   return router
 }

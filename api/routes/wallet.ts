@@ -9,5 +9,6 @@ export function walletRoutes(deps: ApiDeps) {
   bind(api.info, ({ user }) => wallet.walletInfo(deps, user))
   bind(api.pageBalanceLog, ({ user, input }) => wallet.balanceLog(deps, user, input))
   bind(api.overview, ({ user, input }) => wallet.walletOverview(deps, user, input))
+  bind(api.withdrawForm, ({ user }) => wallet.withdrawForm(deps, user))
   return router
 }

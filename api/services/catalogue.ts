@@ -7,6 +7,7 @@ import {
   faceValueProblem,
   formatRate,
   type GiftCard,
+  type GiftCardCatalogue,
   type Logo,
   parseRate,
   payoutFor,
@@ -44,6 +45,29 @@ export function toOffer(v: GiftCardVariantRow): CardTypeOffer {
 
 const countryName = (code: string) => COUNTRIES[code as keyof typeof COUNTRIES]?.name ?? code
 
+type RateFilter = { brandId?: string; country?: string; cardType?: CardType }
+
+/**
+ * What the list and the board are made of, read once: brands, variants, and the rates in force
+ * now and a day ago (one query per kind). Every call below builds its answer from one reading.
+ */
+type Reading = {
+  brands: GiftCardBrandRow[]
+  variants: GiftCardVariantRow[]
+  current: Map<string, GiftCardRateRow>
+  before: Map<string, GiftCardRateRow>
+}
+
+async function read(deps: ApiDeps, filter: RateFilter = {}, brandRows = catalogue.listBrands(deps.db)): Promise<Reading> {
+  const now = deps.now()
+  const [brands, variants, [current, before]] = await Promise.all([
+    brandRows,
+    catalogue.listVariants(deps.db),
+    catalogue.ratesAtEach(deps.db, [now, now - DAY], filter),
+  ])
+  return { brands, variants, current, before }
+}
+
 /** Every brand with what is bought of it; variants without a rate in force are not offered. */
 export async function giftCardList(deps: ApiDeps): Promise<Brand[]> {
   const [brands, variants, rates] = await Promise.all([
@@ -51,6 +75,10 @@ export async function giftCardList(deps: ApiDeps): Promise<Brand[]> {
     catalogue.listVariants(deps.db),
     catalogue.ratesAt(deps.db, deps.now()),
   ])
+  return listOf({ brands, variants, current: rates })
+}
+
+function listOf({ brands, variants, current: rates }: Pick<Reading, 'brands' | 'variants' | 'current'>): Brand[] {
   return brands.map((b) => {
     const countries = new Map<string, Brand['countries'][number]>()
     for (const v of variants) {
@@ -97,35 +125,44 @@ function toRate(
 }
 
 /** The board: every brand × country × type with its rate now and 24 hours ago. */
-export async function giftCardRates(deps: ApiDeps, filter: { brandId?: string; country?: string; cardType?: CardType }): Promise<Rate[]> {
-  const now = deps.now()
-  const [brands, variants, current, before] = await Promise.all([
-    catalogue.listBrands(deps.db),
-    catalogue.listVariants(deps.db),
-    catalogue.ratesAt(deps.db, now, filter),
-    catalogue.ratesAt(deps.db, now - DAY, filter),
-  ])
-  const byId = new Map(brands.map((b) => [b.id, b]))
+export async function giftCardRates(deps: ApiDeps, filter: RateFilter): Promise<Rate[]> {
+  return boardOf(deps, await read(deps, filter))
+}
+
+function boardOf(deps: ApiDeps, { brands, variants, current, before }: Reading, filter: RateFilter = {}): Rate[] {
   const out: Rate[] = []
   for (const b of brands) {
+    if (filter.brandId && b.id !== filter.brandId) continue
     for (const v of variants) {
-      if (v.brand_id !== b.id) continue
+      if (v.brand_id !== b.id || (filter.country && v.country !== filter.country) || (filter.cardType && v.card_type !== filter.cardType))
+        continue
       const key = catalogue.variantKey({ brandId: v.brand_id, country: v.country, cardType: v.card_type })
       const rate = current.get(key)
-      if (rate) out.push(toRate(deps, byId.get(v.brand_id)!, v, rate, before.get(key)))
+      if (rate) out.push(toRate(deps, b, v, rate, before.get(key)))
     }
   }
   return out
 }
 
 /**
- * The featured brands (Home's cards), one line each with its best rate (bestRateOf); a brand with
- * no rate in force is left out. Every signed-in page's /v1/user/index carries this, so it is small.
+ * The list and the board (filtered as /v1/giftcard/rates is) from one reading: the Trading Plaza
+ * and the rate checker in one call.
  */
-export async function featuredGiftCards(deps: ApiDeps): Promise<GiftCard[]> {
-  const [brands, rates] = await Promise.all([catalogue.listBrands(deps.db), giftCardRates(deps, {})])
+export async function giftCardCatalogue(deps: ApiDeps, filter: RateFilter): Promise<GiftCardCatalogue> {
+  const reading = await read(deps)
+  return { brands: listOf(reading), rates: boardOf(deps, reading, filter) }
+}
+
+/**
+ * The featured brands (Home's cards), one line each with its best rate (bestRateOf); a brand with
+ * no rate in force is left out. Every signed-in page's /v1/user/index carries this, so it is small;
+ * the index hands over the brands it read already (`brands`).
+ */
+export async function featuredGiftCards(deps: ApiDeps, brands?: Promise<GiftCardBrandRow[]>): Promise<GiftCard[]> {
+  const reading = await read(deps, {}, brands)
+  const rates = boardOf(deps, reading)
   const cards: GiftCard[] = []
-  for (const b of brands) {
+  for (const b of reading.brands) {
     if (b.featured !== 1) continue
     const bestRate = bestRateOf(rates.filter((r) => r.brandId === b.id))
     if (bestRate) cards.push({ brandId: b.id, name: b.name, logo: toLogo(b), etaMinutes: b.eta_minutes, bestRate })

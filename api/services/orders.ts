@@ -358,11 +358,17 @@ export async function orderPage(deps: SellingDeps, user: User, q: { pageNum: num
 }
 
 /** Orders still waiting for a decision (Home): pending, reviewing or proposed, newest first. */
-export async function openOrders(deps: ApiDeps, user: User, limit: number): Promise<{ count: number; latest: OrderSummary[] }> {
+/** `brands`: the catalogue's brands when the caller read them already (the user index). */
+export async function openOrders(
+  deps: ApiDeps,
+  user: User,
+  limit: number,
+  brandRows?: Promise<GiftCardBrandRow[]>,
+): Promise<{ count: number; latest: OrderSummary[] }> {
   const { rows, total } = await orders.pageOrders(deps.db, { userId: user.id, statuses: [...OPEN_STATUSES, 'proposed'] }, 1, limit)
   if (rows.length === 0) return { count: total, latest: [] }
   const [brands, cards] = await Promise.all([
-    brandsById(deps),
+    brandRows ? brandRows.then((all) => new Map(all.map((b) => [b.id, b]))) : brandsById(deps),
     orders.cardsOf(
       deps.db,
       rows.map((r) => r.id),

@@ -2,36 +2,51 @@ import { OPEN_ORDERS_SHOWN, type SetInfoBody, type SetInfoData, type UserIndexDa
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { unauthorized } from '../lib/envelope'
-import { liveBankCards } from '../models/bank-cards'
+import { listBrands } from '../models/catalogue'
 import { countUnread } from '../models/notifications'
-import { findPin } from '../models/pins'
 import { toUserInfo, updateProfile } from '../models/users'
 import { featuredGiftCards } from './catalogue'
-import { findWallet } from './ledger'
 import { openOrders } from './orders'
 import { taskInfos } from './tasks'
+import { payoutMode } from './wallet'
 
 /** The signed-in person's own profile: what /v1/user/index shows and setInfo changes. */
 export async function userIndex(deps: ApiDeps, user: User): Promise<UserIndexData> {
+  // The catalogue's brands, read once for the featured cards and the open orders' names.
+  const brands = listBrands(deps.db)
   const [giftCardList, unreadCount, wallet, open, tasks] = await Promise.all([
-    featuredGiftCards(deps),
+    featuredGiftCards(deps, brands),
     countUnread(deps.db, user.id),
     walletSummary(deps, user),
-    openOrders(deps, user, OPEN_ORDERS_SHOWN),
+    openOrders(deps, user, OPEN_ORDERS_SHOWN, brands),
     taskInfos(deps, user),
   ])
   return { userInfo: toUserInfo(user), wallet, taskInfos: tasks, giftCardList, unreadCount, openOrders: open }
 }
 
+/** The wallet at a glance in one query: every page asks for it, so it is one round trip, not three. */
 async function walletSummary(deps: ApiDeps, user: User): Promise<WalletSummary> {
-  const [wallet, pin, cards] = await Promise.all([findWallet(deps.db, user.id), findPin(deps.db, user.id), liveBankCards(deps.db, user.id)])
+  const row = await deps.db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('wallets').select('balance').where('user_id', '=', user.id).as('balance'),
+      eb.selectFrom('wallets').select('frozen').where('user_id', '=', user.id).as('frozen'),
+      eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).as('pins'),
+      eb
+        .selectFrom('bank_cards')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', user.id)
+        .where('deleted_at', 'is', null)
+        .as('bankCards'),
+    ])
+    .executeTakeFirstOrThrow()
   return {
-    balance: Number(wallet?.balance ?? 0),
-    frozen: Number(wallet?.frozen ?? 0),
+    balance: Number(row.balance ?? 0),
+    frozen: Number(row.frozen ?? 0),
     currency: deps.config.wallet.currency,
-    hasPin: Boolean(pin),
-    bankCardCount: cards.length,
+    hasPin: Number(row.pins) > 0,
+    bankCardCount: Number(row.bankCards),
     timeZone: deps.config.wallet.timeZone,
+    resolvesNames: payoutMode(deps).resolvesNames,
   }
 }
 

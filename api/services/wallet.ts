@@ -1,22 +1,23 @@
 import type { PageQuery } from '#contract/envelope'
-import { ON_THEIR_WAY_MAX, type PayoutMode, type WalletInfo, type WalletOverview } from '#contract/wallet'
+import { ON_THEIR_WAY_MAX, type PayoutMode, type WalletInfo, type WalletOverview, type WithdrawForm } from '#contract/wallet'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { liveBankCards } from '../models/bank-cards'
 import { openWithdrawals } from '../models/withdrawals'
+import { toBankCard } from './bank-cards'
 import { findWallet, pageBalanceLog } from './ledger'
 import { getPinState } from './pin'
 import { AUTOMATIC_PROMISE, remainingToday, toWithdrawal } from './withdrawals'
 
 /** What the Wallet and Withdraw screens show: balances, PIN state and today's limits. */
-export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo> {
+export async function walletInfo(deps: ApiDeps, user: User, bankCards = liveBankCards(deps.db, user.id)): Promise<WalletInfo> {
   const { wallet } = deps.config
   const now = deps.now()
   const [row, pin, today, cards] = await Promise.all([
     findWallet(deps.db, user.id),
     getPinState(deps, user.id),
     remainingToday(deps, deps.db, user.id, now),
-    liveBankCards(deps.db, user.id),
+    bankCards,
   ])
   return {
     balance: Number(row?.balance ?? 0),
@@ -36,6 +37,13 @@ export async function walletInfo(deps: ApiDeps, user: User): Promise<WalletInfo>
     bankCardCount: cards.length,
     payouts: payoutMode(deps),
   }
+}
+
+/** The Withdraw screen's one call: the wallet info and the bank accounts, each read once. */
+export async function withdrawForm(deps: ApiDeps, user: User): Promise<WithdrawForm> {
+  const bankCards = liveBankCards(deps.db, user.id)
+  const [info, rows] = await Promise.all([walletInfo(deps, user, bankCards), bankCards])
+  return { info, bankCards: rows.map((row) => toBankCard(row, deps.config.wallet.currency)) }
 }
 
 /** How this installation pays withdrawals, for Withdraw's promise and Add Bank Card's name step. */

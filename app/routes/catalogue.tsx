@@ -2,10 +2,10 @@
 // Home's "Check a rate" once the page is up: Home's document carries one line a featured brand,
 // not the whole catalogue (docs/performance.md). Public, like the catalogue itself.
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { checkerCatalogueFlow } from '~/upstream/catalogue.server'
+import { giftCardCatalogueFlow } from '~/upstream/catalogue.server'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const result = await checkerCatalogueFlow(request, context)
+  const result = await giftCardCatalogueFlow(request, context)
   if (!result.success) return json({ brands: null, rates: null, message: result.msg }, { status: 503 })
   // Rates move: the browser may keep this for a short while only; the sell page asks the api anew.
   return json({ ...result.data, message: null }, { headers: { 'Cache-Control': 'public, max-age=30' } })

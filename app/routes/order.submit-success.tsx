@@ -1,6 +1,8 @@
 // Order Submitted (SPEC §2, login): what was just sold — the order number, the payout at the locked
 // rate, the brand's review time and the order's place in the queue — and what happens next. The
-// first successful order is recorded for analytics once per person (SPEC §4), never shown.
+// first successful order is recorded for analytics once per person (SPEC §4) by the browser's
+// collector on the order-submitted toast and by the api when the first order completes; this
+// page asks the api nothing more than the order.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { BrandTile } from '~/components/brand-tile'
@@ -14,19 +16,16 @@ import { OrderNotFound, OrderTimeline } from '~/components/order-status'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
-import { recordFirstSuccessfulOrder } from '~/upstream/analytics.server'
 import { loadOrder, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { session } = await requireToken(request)
+  await requireToken(request)
   const id = new URL(request.url).searchParams.get('id') ?? ''
   const [order, timeZone] = await Promise.all([loadOrder(request, context, id), orderTimeZone(request, context)])
-  const userId = session.get('login_id')
-  const cookie = userId ? await recordFirstSuccessfulOrder(request, context, { userId, email: session.get('login_email') ?? '' }) : null
-  return json({ order, timeZone }, { headers: cookie ? { 'Set-Cookie': cookie } : undefined })
+  return json({ order, timeZone })
 }
 
 export default function SubmitSuccessScreen() {

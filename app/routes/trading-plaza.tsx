@@ -17,7 +17,7 @@ import { cardTypeLabel, countryName, RateChange, RateText, sellHref } from '~/co
 import { Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
 import plazaStyles from '~/styles/screens/plaza.css'
-import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
+import { giftCardCatalogueFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
@@ -37,13 +37,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const country = COUNTRY_CODES.includes(askedCountry) ? askedCountry : ''
   const askedType = url.searchParams.get('cardType') ?? ''
   const cardType = (TYPES as readonly string[]).includes(askedType) ? (askedType as (typeof TYPES)[number]) : ''
-  const [list, rates] = await Promise.all([
-    giftCardListFlow(request, context),
-    giftCardRatesFlow(request, context, { ...(country && { country }), ...(cardType && { cardType }) }),
-  ])
-  const brands = loaded(list)
+  const { brands, rates } = loaded(
+    await giftCardCatalogueFlow(request, context, { ...(country && { country }), ...(cardType && { cardType }) }),
+  )
   const needle = q.toLowerCase()
-  const shown = loaded(rates).filter((r) => !needle || r.brandName.toLowerCase().includes(needle) || r.brandId.includes(needle))
+  const shown = rates.filter((r) => !needle || r.brandName.toLowerCase().includes(needle) || r.brandId.includes(needle))
   // The board grouped by brand, in the catalogue's order; within a brand, its countries as the
   // sell page lists them (the United States first), physical before e-code.
   const groups = brands

@@ -22,7 +22,7 @@ import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { addBankCardFlow, banksFlow, resolveBankCardFlow } from '~/upstream/bank-cards.server'
 import { loaded } from '~/upstream/flow.server'
-import { walletInfoFlow } from '~/upstream/wallet.server'
+import { walletSummaryFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm, SECRET_FIELDS, type FormReply } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
@@ -60,14 +60,14 @@ const setPinHref = (redirectTo: string) => `/set-pin?${new URLSearchParams({ red
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
-  const [infoResult, banksResult] = await Promise.all([walletInfoFlow(request, context), banksFlow(request, context)])
-  const info = loaded(infoResult)
+  const [summaryResult, banksResult] = await Promise.all([walletSummaryFlow(request, context), banksFlow(request, context)])
+  const info = loaded(summaryResult)
   if (!info.hasPin) throw await redirectWithToast(request, setPinHref(redirectTo), { type: 'info', message: R.pinFirst })
   if (info.bankCardCount >= MAX_BANK_CARDS) {
     throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: R.bankCardLimit(MAX_BANK_CARDS) })
   }
   const banks = [...loaded(banksResult)].sort((a, b) => a.name.localeCompare(b.name))
-  return json({ banks, redirectTo, resolvesNames: info.payouts.resolvesNames })
+  return json({ banks, redirectTo, resolvesNames: info.resolvesNames })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -19,7 +19,7 @@ import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { bankCardsFlow, removeBankCardFlow, setDefaultBankCardFlow } from '~/upstream/bank-cards.server'
 import { loaded } from '~/upstream/flow.server'
-import { walletInfoFlow } from '~/upstream/wallet.server'
+import { walletSummaryFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { usePendingIntent, useSecretKey } from '~/utils/forms'
@@ -37,8 +37,8 @@ const defaultSchema = z.object({ id: cardId })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [info, cards] = await Promise.all([walletInfoFlow(request, context), bankCardsFlow(request, context)])
-  return json({ hasPin: loaded(info).hasPin, cards: loaded(cards) })
+  const [summary, cards] = await Promise.all([walletSummaryFlow(request, context), bankCardsFlow(request, context)])
+  return json({ hasPin: loaded(summary).hasPin, cards: loaded(cards) })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

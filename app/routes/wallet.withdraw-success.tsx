@@ -12,7 +12,7 @@ import { ActionBar, Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
-import { walletInfoFlow } from '~/upstream/wallet.server'
+import { walletSummaryFlow } from '~/upstream/wallet.server'
 import { loadWithdrawal } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 
@@ -21,8 +21,8 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyl
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const id = new URL(request.url).searchParams.get('id') ?? ''
-  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, id), walletInfoFlow(request, context)])
-  return json({ withdrawal, timeZone: loaded(info).limits.timeZone })
+  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, id), walletSummaryFlow(request, context)])
+  return json({ withdrawal, timeZone: loaded(info).timeZone })
 }
 
 export default function WithdrawSuccessScreen() {

@@ -28,9 +28,8 @@ import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
 import walletStyles from '~/styles/screens/wallet.css'
-import { bankCardsFlow } from '~/upstream/bank-cards.server'
 import { loaded } from '~/upstream/flow.server'
-import { walletInfoFlow } from '~/upstream/wallet.server'
+import { walletInfoFlow, withdrawFormFlow } from '~/upstream/wallet.server'
 import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
@@ -92,9 +91,8 @@ const checkSchema = (currency: string, limits: Limits) => z.object({ amount: amo
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [infoResult, cardsResult] = await Promise.all([walletInfoFlow(request, context), bankCardsFlow(request, context)])
-  const info = loaded(infoResult)
-  return json({ info, cards: loaded(cardsResult), requestId: newRequestId(), now: Date.now() })
+  const { info, bankCards } = loaded(await withdrawFormFlow(request, context))
+  return json({ info, cards: bankCards, requestId: newRequestId(), now: Date.now() })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

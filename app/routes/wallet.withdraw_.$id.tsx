@@ -12,7 +12,7 @@ import { Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound, WithdrawalStatus, WithdrawalTimeline } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css'
 import { loaded } from '~/upstream/flow.server'
-import { walletInfoFlow } from '~/upstream/wallet.server'
+import { walletSummaryFlow } from '~/upstream/wallet.server'
 import { loadWithdrawal } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { useLiveData } from '~/utils/live-data'
@@ -25,8 +25,8 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyl
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, params.id ?? ''), walletInfoFlow(request, context)])
-  return json({ withdrawal, timeZone: loaded(info).limits.timeZone })
+  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, params.id ?? ''), walletSummaryFlow(request, context)])
+  return json({ withdrawal, timeZone: loaded(info).timeZone })
 }
 
 export default function WithdrawDetailScreen() {

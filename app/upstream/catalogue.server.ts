@@ -26,9 +26,12 @@ export const giftCardRatesFlow = (request: Request, context: AppLoadContext, que
 export const featuredCardsFlow = (request: Request, context: AppLoadContext) =>
   flow(context, M.catalogueFailed, () => callApi(request, context, api.featured, {}))
 
-/** The rate checker's catalogue (brands and the board), loaded by the browser after the page. */
-export const checkerCatalogueFlow = (request: Request, context: AppLoadContext) =>
+/**
+ * The list and the board (filtered by `query`) in one call: the Trading Plaza, and the rate
+ * checker's catalogue, which the browser loads after the page.
+ */
+export const giftCardCatalogueFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.catalogue> = {}) =>
   flow(context, M.catalogueFailed, async () => {
-    const [list, rates] = await Promise.all([callApi(request, context, api.list, {}), callApi(request, context, api.rates, {})])
-    return { brands: inOurOrder(list), rates }
+    const { brands, rates } = await callApi(request, context, api.catalogue, query)
+    return { brands: inOurOrder(brands), rates }
   })

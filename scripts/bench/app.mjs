@@ -167,7 +167,8 @@ function nuban(bank, serial) {
 function codeFor(outbox, email) {
   for (const f of readdirSync(outbox)) {
     const text = readFileSync(path.join(outbox, f), 'utf8')
-    if (text.includes(email)) return /\b(\d{6})\b/.exec(text)?.[1]
+    // The code on a line of its own: the address's random part may be six digits as well.
+    if (text.includes(email)) return /^\s*(\d{6})\s*$/m.exec(text)?.[1]
   }
   return undefined
 }

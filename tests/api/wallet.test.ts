@@ -445,6 +445,7 @@ describe('the wallet at a glance in /v1/user/index', () => {
       hasPin: true,
       bankCardCount: 1,
       timeZone: 'Africa/Lagos',
+      resolvesNames: false,
     })
     const fresh = await seedUser(api, { email: newEmail() })
     expect((await api.get<{ wallet: unknown }>('/v1/user/index', { token: fresh.token })).body.data.wallet).toEqual({
@@ -454,6 +455,7 @@ describe('the wallet at a glance in /v1/user/index', () => {
       hasPin: false,
       bankCardCount: 0,
       timeZone: 'Africa/Lagos',
+      resolvesNames: false,
     })
   })
 })

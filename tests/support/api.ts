@@ -58,6 +58,8 @@ export type TestApi = {
   logs: string[]
   /** How many SQL statements the api has run so far (read it before and after a call). */
   queryCount(): number
+  /** The SQL of every statement the api has run so far, in order (slice from a queryCount()). */
+  queries: string[]
   /** POST a JSON body (or a raw string with your own content type) with headers clientType: h5 and token. */
   post<T = unknown>(path: string, body?: unknown, opts?: RequestOptions & { raw?: string | Buffer }): Promise<ApiAnswer<T>>
   /** GET with the `_t` cache buster the web client adds (SPEC §7). */
@@ -86,7 +88,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const mailer = createMemoryMailer()
   const clock = options.clock ?? createTestClock()
   const logs: string[] = []
-  let queries = 0
+  const queries: string[] = []
   const hashCost: HashCost = options.realHashing ? 'production' : 'test'
   const logger = pino(
     { level: options.logLevel ?? 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
@@ -111,7 +113,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       housekeeping: false,
       // Tests run the payout worker's passes themselves (runPayoutsOnce): no timers.
       payoutWorker: false,
-      onQuery: () => void queries++,
+      onQuery: (sql) => void queries.push(sql),
       hashCost,
       config: {
         // Generous, so suites that make many calls from 127.0.0.1 are not throttled; rate-limit
@@ -163,7 +165,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     clock,
     hashCost,
     logs,
-    queryCount: () => queries,
+    queryCount: () => queries.length,
+    queries,
     lastCode(email, type) {
       const to = email.trim().toLowerCase()
       for (let i = mailer.mails.length - 1; i >= 0; i--) {

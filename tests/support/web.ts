@@ -89,9 +89,14 @@ export function load(handler: unknown, path: string, jar?: CookieJar, params?: R
  * A document request as the web process runs it: the root's and the screen's loaders side by side,
  * sharing one load context (one GET to the api per request), answers in the same order.
  */
-export async function loadDocument(handlers: unknown[], path: string, jar?: CookieJar): Promise<Response[]> {
+export async function loadDocument(
+  handlers: unknown[],
+  path: string,
+  jar?: CookieJar,
+  params: Record<string, string> = {},
+): Promise<Response[]> {
   const context = loadContextFor(makeRequest(path))
-  return await Promise.all(handlers.map((h) => call(h, makeRequest(path, { jar }), {}, undefined, context)))
+  return await Promise.all(handlers.map((h) => call(h, makeRequest(path, { jar }), params, undefined, context)))
 }
 
 /** POST a form to an action as the browser would. */
@@ -160,4 +165,13 @@ declare module 'vitest' {
     toHaveRedirect(location?: string | RegExp): T
     toSendToast(toast: Partial<ToastInput>): Promise<T>
   }
+}
+
+/** The paths the api answered since log line `from` (its request-log lines), in order: a page's api calls. */
+export function apiCallsSince(api: { logs: string[] }, from: number): string[] {
+  return api.logs
+    .slice(from)
+    .map((line) => JSON.parse(line) as { msg?: string; path?: string })
+    .filter((l) => l.msg === 'request' && l.path)
+    .map((l) => l.path!)
 }

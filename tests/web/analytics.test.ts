@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as analytics from '~/routes/analytics'
-import * as success from '~/routes/order.submit-success'
 import { logger } from '~/utils/logger.server'
 import { bodyLimitFor } from '../../server/body-limit'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
-import { sold, useSellingApi } from '../support/selling'
+import { useSellingApi } from '../support/selling'
 import { call, type CookieJar, makeRequest, ORIGIN, signedInJar } from '../support/web'
 import { startMiniWeb, type MiniWeb } from './mini-web'
 
@@ -170,23 +169,5 @@ describe('POST /analytics over HTTP (server.ts)', () => {
     const res = await post(JSON.stringify(pageView()), { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })
     expect(res.status).toBe(403)
     expect((await rows()).length).toBe(before)
-  })
-})
-
-describe('the first successful order from the success page (server side)', () => {
-  it('is not sent for a browser with Do Not Track or Global Privacy Control', async () => {
-    const email = newEmail('dnt-order')
-    const { user, token } = await seedUser(api, { email })
-    const jar = await signedInJar(token, { login_id: user.id, login_email: email })
-    const order = await sold(api, token)
-    for (const headers of [{ DNT: '1' }, { 'Sec-GPC': '1' }] as Record<string, string>[]) {
-      const res = await call(success.loader, makeRequest(`/order/submit-success?id=${order.id}`, { jar, headers }))
-      expect(res.status).toBe(200)
-      expect(res.headers.get('Set-Cookie')).toBeNull()
-    }
-    expect((await rows()).filter((r) => r.user_id === user.id)).toEqual([])
-    // Without them it is, once.
-    await call(success.loader, makeRequest(`/order/submit-success?id=${order.id}`, { jar }))
-    expect((await rows()).filter((r) => r.user_id === user.id).map((r) => r.name)).toEqual(['first_successful_order'])
   })
 })

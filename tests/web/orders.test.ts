@@ -6,7 +6,6 @@ import * as upload from '~/routes/file.upload'
 import * as history from '~/routes/history'
 import * as detail from '~/routes/order.$id'
 import * as success from '~/routes/order.submit-success'
-import { analyticsStorageKey } from '~/upstream/analytics.server'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
 import { jpeg, newCode, ops, sold, upload as uploadPhoto, useSellingApi } from '../support/selling'
@@ -23,16 +22,6 @@ async function seller() {
 }
 
 const wallet = async (token: string) => (await api.get<WalletInfo>('/v1/wallet/info', { token })).body.data
-const analyticsRows = async (userId: string) =>
-  Number(
-    (
-      await api.db
-        .selectFrom('analytics_events')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
 
 describe('/order/submit-success', () => {
   it('shows the order number, the locked payout, the review time and the place in the queue', async () => {
@@ -43,29 +32,6 @@ describe('/order/submit-success', () => {
     expect(data.order.queue).toMatchObject({ position: expect.any(Number), etaMinutes: 15 })
     expect(data.order.queue.expectedBy).toBe(order.createdAt + 15 * 60_000)
     expect(data.timeZone).toBe('Africa/Lagos')
-  })
-
-  it('stores the first successful order event once per person, with a storage key from the user id', async () => {
-    const { user, token, jar } = await seller()
-    const order = await sold(api, token)
-    const before = api.logs.length
-    const first = await load(success.loader, `/order/submit-success?id=${order.id}`, jar)
-    const key = analyticsStorageKey(user.id)
-    expect(key).toMatch(/^cl-first-order-[A-Za-z0-9._-]+$/)
-    expect(first.headers.get('Set-Cookie')).toMatch(
-      new RegExp(`^${key}=1; Path=/order/submit-success; Max-Age=\\d+; HttpOnly; SameSite=Lax`),
-    )
-    expect(await analyticsRows(user.id)).toBe(1)
-    expect(api.logs.slice(before).some((l) => l.includes('/v1/analytics/event'))).toBe(true) // the api logs each call's path
-    // This browser said it already did: no call at all.
-    const seen = api.logs.length
-    const again = await load(success.loader, `/order/submit-success?id=${order.id}`, jar)
-    expect(again.headers.get('Set-Cookie')).toBeNull()
-    expect(api.logs.slice(seen).some((l) => l.includes('/v1/analytics/event'))).toBe(false)
-    // Another browser of the same person: sent, and the api stores it once all the same.
-    const other = await signedInJar(token, { login_id: user.id })
-    await load(success.loader, `/order/submit-success?id=${order.id}`, other)
-    expect(await analyticsRows(user.id)).toBe(1)
   })
 
   it('someone else’s order, an unknown one and none at all: “Order not found” (404)', async () => {

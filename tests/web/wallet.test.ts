@@ -115,6 +115,7 @@ describe('Home and Account', () => {
       hasPin: true,
       bankCardCount: 1,
       timeZone: 'Africa/Lagos',
+      resolvesNames: false,
     })
     expect(api.logs.filter((l) => l.includes('/v1/wallet/info')).length).toBe(before)
   })

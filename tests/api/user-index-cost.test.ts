@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { Code } from '#contract/envelope'
+import type { UserIndexData } from '#contract/profile'
+import { sold, useSellingApi } from '../support/selling'
+import { walletUser } from '../support/wallet'
+
+const api = useSellingApi()
+
+/**
+ * Every signed-in page asks /v1/user/index (the root loader), so its round trips to the database
+ * are the api's share of every page: one query per kind of data, never one per row.
+ */
+const INDEX_QUERIES = 10
+
+async function indexCost(token: string) {
+  const before = api.queryCount()
+  const res = await api.get<UserIndexData>('/v1/user/index', { token })
+  expect(res.body.code).toBe(Code.OK)
+  return { queries: api.queries.slice(before), data: res.body.data }
+}
+
+describe('/v1/user/index', () => {
+  it(`costs at most ${INDEX_QUERIES} queries, and as many with three open orders as with one`, async () => {
+    const one = await walletUser(api, { balance: 50_000 })
+    await sold(api, one.token)
+    const three = await walletUser(api, { balance: 50_000 })
+    for (let i = 0; i < 3; i++) await sold(api, three.token)
+    const a = await indexCost(one.token)
+    const b = await indexCost(three.token)
+    expect([a.data.openOrders.latest.length, b.data.openOrders.latest.length]).toEqual([1, 3])
+    expect(b.queries.length, b.queries.join('\n')).toBeLessThanOrEqual(INDEX_QUERIES)
+    expect(b.queries.length).toBe(a.queries.length)
+    expect(b.data.wallet).toMatchObject({ balance: 50_000, hasPin: true, bankCardCount: 1, resolvesNames: false })
+  })
+
+  it('reads each table once: no kind of data is asked twice', async () => {
+    const p = await walletUser(api)
+    await sold(api, p.token)
+    const { queries } = await indexCost(p.token)
+    const firstTable = (q: string) => /from "(\w+)"/.exec(q)?.[1]
+    const tables = queries.map(firstTable)
+    expect(
+      tables.filter((t, i) => tables.indexOf(t) !== i),
+      queries.join('\n'),
+    ).toEqual([])
+  })
+})
