@@ -70,10 +70,25 @@ describe('first visit JavaScript, from the build', () => {
   })
 })
 
-describe("the web process's server build", () => {
-  it('holds only the brand marks it draws, not the whole of simple-icons (every brand, megabytes for the life of the process)', () => {
+describe('brand marks (decision 015)', () => {
+  // A path of the sprite (Razer's, the longest) must be in no script the browser or the web
+  // process loads: the sprite is a file of its own, cached for good.
+  const razer = /<symbol id="razer-gold"[^>]*><path d="([^"]{40})/.exec(
+    readFileSync(path.resolve('app/components/brand-marks.svg'), 'utf8'),
+  )?.[1]
+
+  it('are drawn from the sprite file, in no browser script', () => {
+    expect(razer).toBeTruthy()
+    const scripts = readdirSync(buildDir, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.js'))
+    expect(scripts.filter((name) => readFileSync(path.join(buildDir, name), 'utf8').includes(razer!))).toEqual([])
+    expect(readdirSync(path.join(buildDir, '_assets')).some((name) => /^brand-marks-[A-Z0-9]+\.svg$/.test(name))).toBe(true)
+  })
+
+  it("nor in the web process's server build, which loads nothing of simple-icons (megabytes for the life of the process)", () => {
     const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
-    expect(server).not.toMatch(/from ["']simple-icons["']/)
-    expect(server).toContain('siSteam')
+    expect(server).not.toContain('simple-icons')
+    expect(server).not.toContain(razer!)
   })
 })
