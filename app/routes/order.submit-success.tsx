@@ -16,9 +16,7 @@ import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
 import sellStyles from '~/styles/screens/sell.css'
 import walletStyles from '~/styles/screens/wallet.css'
-import { recordFirstSuccessfulOrder } from '~/upstream/analytics.server'
-import { loadOrder, orderTimeZone } from '~/upstream/orders.server'
-import { requireToken } from '~/utils/auth.server'
+import { submittedOrderPage } from '~/upstream/orders.server'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: walletStyles },
@@ -27,12 +25,8 @@ export const links: LinksFunction = () => [
 ]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { session } = await requireToken(request)
-  const id = new URL(request.url).searchParams.get('id') ?? ''
-  const [order, timeZone] = await Promise.all([loadOrder(request, context, id), orderTimeZone(request, context)])
-  const userId = session.get('login_id')
-  const cookie = userId ? await recordFirstSuccessfulOrder(request, context, { userId, email: session.get('login_email') ?? '' }) : null
-  return json({ order, timeZone }, { headers: cookie ? { 'Set-Cookie': cookie } : undefined })
+  const { cookie, ...page } = await submittedOrderPage(request, context, new URL(request.url).searchParams.get('id') ?? '')
+  return json(page, { headers: cookie ? { 'Set-Cookie': cookie } : undefined })
 }
 
 export default function SubmitSuccessScreen() {

@@ -13,9 +13,7 @@ import { formatClock, Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
-import { loaded } from '~/upstream/flow.server'
-import { walletOverviewFlow } from '~/upstream/wallet.server'
-import { requireToken } from '~/utils/auth.server'
+import { walletPage } from '~/upstream/wallet.server'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 
@@ -32,10 +30,7 @@ function pageOf(request: Request): number {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireToken(request)
-  // One call: balances, this page of activity, and what is on hold withdrawal by withdrawal.
-  const { info, log, onTheirWay } = loaded(await walletOverviewFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
-  return json({ info, log, onTheirWay })
+  return json(await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
 }
 
 const LOG_ICONS: Record<BalanceLogType, IconName> = {

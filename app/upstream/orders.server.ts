@@ -3,7 +3,9 @@ import type { InputOf } from '#contract/endpoint'
 import { ordersApi as api, type SellBody } from '#contract/orders'
 import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
+import { requireToken } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
+import { recordFirstSuccessfulOrder } from './analytics.server'
 import { callApi } from './call-api.server'
 import { flow, loaded } from './flow.server'
 
@@ -44,4 +46,18 @@ export async function orderTimeZone(request: Request, context: AppLoadContext): 
   // The page's own user index (the root asks the same; the request memo makes it one call).
   const index = await flow(context, '', () => callApi(request, context, profileApi.index, {}))
   return (index.success && index.data.wallet?.timeZone) || 'Africa/Lagos'
+}
+
+/**
+ * The screen after a card is submitted: the order, the time zone of its times, and the cookie of
+ * the first successful order's analytics event, when this is it. Its loader asks this module only:
+ * each server module a route imports is an empty file of the browser build, fetched on a first
+ * visit.
+ */
+export async function submittedOrderPage(request: Request, context: AppLoadContext, id: string) {
+  const { session } = await requireToken(request)
+  const [order, timeZone] = await Promise.all([loadOrder(request, context, id), orderTimeZone(request, context)])
+  const userId = session.get('login_id')
+  const cookie = userId ? await recordFirstSuccessfulOrder(request, context, { userId, email: session.get('login_email') ?? '' }) : null
+  return { order, timeZone, cookie }
 }

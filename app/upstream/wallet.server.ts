@@ -1,9 +1,10 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
 import { walletApi as api } from '#contract/wallet'
+import { requireToken } from '~/utils/auth.server'
 import { flowFallbacks as fallback } from '~/utils/messages'
 import { callApi } from './call-api.server'
-import { flow } from './flow.server'
+import { flow, loaded } from './flow.server'
 
 /** The wallet (DESIGN §3 /v1/wallet/info; the Wallet screen's /v1/wallet/overview), one flow per call a screen makes. */
 export const walletInfoFlow = (request: Request, context: AppLoadContext) =>
@@ -11,3 +12,14 @@ export const walletInfoFlow = (request: Request, context: AppLoadContext) =>
 
 export const walletOverviewFlow = (request: Request, context: AppLoadContext, query: InputOf<typeof api.overview>) =>
   flow(context, fallback.wallet, () => callApi(request, context, api.overview, query))
+
+/**
+ * The wallet's page in one call: balances, a page of activity, what is on hold withdrawal by
+ * withdrawal. The wallet's loader asks this module only: each server module a route imports is an
+ * empty file of the browser build, fetched on a first visit.
+ */
+export async function walletPage(request: Request, context: AppLoadContext, query: InputOf<typeof api.overview>) {
+  await requireToken(request)
+  const { info, log, onTheirWay } = loaded(await walletOverviewFlow(request, context, query))
+  return { info, log, onTheirWay }
+}
