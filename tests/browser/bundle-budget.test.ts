@@ -64,9 +64,32 @@ describe('first visit JavaScript, from the build', () => {
     'routes/account',
     'routes/trading-plaza',
     'routes/wallet.withdraw_.$id',
+    'routes/wallet.withdraw-success',
+    'routes/order.submit-success',
     'routes/tasks',
+    'routes/user.privacy',
+    'routes/download',
   ])('%s loads at most 100 KB of JavaScript (brotli)', (routeId) => {
     expect(brotliBytes(firstVisitFiles(routeId)) / KB).toBeLessThanOrEqual(100)
+  })
+
+  // Each `.server` module a route imports is an empty CommonJS module in the browser build, a file
+  // of its own when routes share it: a request and its headers on a first visit for nothing.
+  // These screens' loaders ask one server module (decision 034).
+  const emptyModule = /^import\{\w+ as \w+\}from"[^"]+";var \w+=\w+\(\(\w+,\w+\)=>\{\w+\.exports=\{\}\}\);export\{\w+ as \w+\};/
+  it.each([
+    'routes/_index',
+    'routes/wallet._index',
+    'routes/account',
+    'routes/order.submit-success',
+    'routes/wallet.withdraw_.$id',
+    'routes/wallet.withdraw-success',
+  ])('%s fetches at most one empty file of a server module', (routeId) => {
+    const shell = shellFiles().files // holds one too, `@remix-run/node`, which every route imports
+    const empty = [...firstVisitFiles(routeId)].filter(
+      (url) => !shell.has(url) && emptyModule.test(readFileSync(path.join(publicDir, url), 'utf8')),
+    )
+    expect(empty.length).toBeLessThanOrEqual(1)
   })
 })
 
