@@ -43,20 +43,22 @@ export function createWebApp(
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
   app.set('trust proxy', env.trustProxy.value)
 
-  app.use(requestIdMiddleware)
   // Remix fingerprints /build assets: cached for a year, sent as the brotli or gzip copy the build
   // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
   // before `compression`, which would otherwise compress them again on every request, and before
   // the documents' security headers: a policy for a page means nothing on a script, and a first
-  // visit downloads some twenty of them (about 1 kB of headers each).
+  // visit downloads some twenty of them (about 1 kB of headers each). For the same reason they
+  // carry no validators or ranges: a file whose name changes with its bytes is never revalidated
+  // (immutable) nor resumed, and no request id: no log line is written for them.
   app.use(
     '/build',
     expressStaticGzip(path.join(publicDir, 'build'), {
       enableBrotli: true,
       orderPreference: ['br', 'gz'],
-      serveStatic: { immutable: true, maxAge: '1y', setHeaders: assetHeaders },
+      serveStatic: { immutable: true, maxAge: '1y', etag: false, lastModified: false, acceptRanges: false, setHeaders: assetHeaders },
     }),
   )
+  app.use(requestIdMiddleware)
   app.use(securityHeaders(env))
   // Brotli's default window is 4 MB, and its encoder holds about 9 MB of native memory for each
   // page over 64 kB while it is sent; a document is far smaller than 256 kB, so that window

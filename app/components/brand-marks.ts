@@ -1,18 +1,10 @@
-// The brands of our catalogue that simple-icons draws (decision 015), by brandId. Named imports
-// only: the browser bundle gets these few paths, never the whole set. A brand without a mark there
-// keeps its initials (BrandTile).
-import { siApple, siEbay, siGoogleplay, siPlaystation, siSteam, siTarget } from 'simple-icons'
+// The brands of our catalogue that simple-icons draws (decision 015), by brandId: brand-marks.json
+// names each brand's icon, and scripts/brand-marks.mjs writes their paths into brand-marks.svg, a
+// sprite the build fingerprints and serves as an immutable file. Bundles carry its URL and the
+// brandIds, never a path. A brand without a mark keeps its initials (BrandTile).
+import marks from './brand-marks.json'
+import spriteUrl from './brand-marks.svg'
 
-/** A 24×24 SVG path (simple-icons' grid). */
-export type BrandMark = { path: string }
-
-const marks: Record<string, BrandMark> = {
-  apple: siApple,
-  steam: siSteam,
-  'google-play': siGoogleplay,
-  ebay: siEbay,
-  playstation: siPlaystation,
-  target: siTarget,
-}
-
-export const brandMark = (brandId: string | undefined): BrandMark | undefined => (brandId ? marks[brandId] : undefined)
+/** The sprite's symbol for a brand (`<use href>`), or undefined when it has no mark. */
+export const brandMarkHref = (brandId: string | undefined): string | undefined =>
+  brandId && Object.hasOwn(marks, brandId) ? `${spriteUrl}#${brandId}` : undefined

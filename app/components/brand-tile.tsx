@@ -1,10 +1,10 @@
 // A brand's logo on its colour (contract/catalogue.ts logoSchema): the brand's mark from
-// simple-icons where it has one (brand-marks.ts, decision 015), drawn inline from the server (no
-// file to fetch), else its initials. Decorative (the brand's name is always written beside it),
+// simple-icons where it has one (brand-marks.ts, decision 015), a symbol of one cached sprite file
+// so no path is in JavaScript, else its initials. Decorative (the brand's name is always written beside it),
 // but still readable: marks and initials are held to WCAG's 3:1, and a colour pair that falls
 // short, whoever set it, is drawn in white or near-black instead.
 import type { Logo } from '#contract/catalogue'
-import { brandMark } from './brand-marks'
+import { brandMarkHref } from './brand-marks'
 import { cx } from './ui'
 
 /** Relative luminance of a #rrggbb colour (WCAG 2); null for anything else. Kept per colour: a
@@ -52,7 +52,7 @@ export function BrandTile({
   size?: 'sm' | 'md' | 'lg'
   className?: string
 }) {
-  const mark = brandMark(brandId)
+  const mark = brandMarkHref(brandId)
   return (
     <span
       className={cx('cl-brandtile', `cl-brandtile--${size}`, mark && 'cl-brandtile--mark', className)}
@@ -60,8 +60,9 @@ export function BrandTile({
       aria-hidden="true"
     >
       {mark ? (
-        <svg viewBox="0 0 24 24" className="cl-brandtile__mark" focusable="false">
-          <path d={mark.path} fill="currentColor" />
+        // The symbol's path takes its fill from here: the tile's readable foreground.
+        <svg viewBox="0 0 24 24" className="cl-brandtile__mark" fill="currentColor" focusable="false">
+          <use href={mark} />
         </svg>
       ) : (
         logo.initials

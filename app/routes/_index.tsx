@@ -1,7 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import type { OrderSummary } from '#contract/orders'
-import type { TaskInfo } from '#contract/tasks'
 import { Avatar } from '~/components/avatar'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
@@ -16,9 +15,7 @@ import { RateRow } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import { RewardsSection } from '~/components/task-list'
 import homeStyles from '~/styles/screens/home.css'
-import { featuredCardsFlow } from '~/upstream/catalogue.server'
-import { homeFlow } from '~/upstream/profile.server'
-import { getToken } from '~/utils/auth.server'
+import { homePage } from '~/upstream/profile.server'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
 import { useOptionalUser, usePublicEnv, useSignedIn, useWelcome, type User } from '~/utils/user'
 
@@ -33,13 +30,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: homeStyles
  * rather than the page.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (await getToken(request)) {
-    const home = await homeFlow(request, context)
-    if (!home.success) return json({ featured: null, openOrders: null, tasks: [] as TaskInfo[] })
-    return json(home.data)
-  }
-  const featured = await featuredCardsFlow(request, context)
-  return json({ featured: featured.success ? featured.data : null, openOrders: null, tasks: [] as TaskInfo[] })
+  return json(await homePage(request, context))
 }
 
 /** What Cardlane promises, in the words a seller cares about (the competitors' failures, fixed). */

@@ -11,8 +11,7 @@ import { ListRow } from '~/components/list-row'
 import { Screen } from '~/components/screen'
 import { RewardsSection } from '~/components/task-list'
 import profileStyles from '~/styles/screens/profile.css'
-import { tasksFlow } from '~/upstream/tasks.server'
-import { requireToken } from '~/utils/auth.server'
+import { accountTasks } from '~/upstream/tasks.server'
 import { notificationMessages as N } from '~/utils/shell-messages'
 import { useUser } from '~/utils/user'
 
@@ -26,9 +25,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileSty
  * Without the wallet the rows still lead there; without the tasks the rewards row stays.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireToken(request)
-  const tasks = await tasksFlow(request, context)
-  return json({ tasks: tasks.success ? tasks.data : [] })
+  return json({ tasks: await accountTasks(request, context) })
 }
 
 export default function AccountScreen() {

@@ -16,16 +16,12 @@ import { OrderNotFound, OrderTimeline } from '~/components/order-status'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
-import { loadOrder, orderTimeZone } from '~/upstream/orders.server'
-import { requireToken } from '~/utils/auth.server'
+import { submittedOrderPage } from '~/upstream/orders.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireToken(request)
-  const id = new URL(request.url).searchParams.get('id') ?? ''
-  const [order, timeZone] = await Promise.all([loadOrder(request, context, id), orderTimeZone(request, context)])
-  return json({ order, timeZone })
+  return json(await submittedOrderPage(request, context, new URL(request.url).searchParams.get('id') ?? ''))
 }
 
 export default function SubmitSuccessScreen() {

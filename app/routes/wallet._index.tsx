@@ -9,15 +9,12 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon, type IconName } from '~/components/icon'
 import { Link } from '~/components/link'
-import { formatClock, Money, When } from '~/components/money'
+import { Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
-import { loaded } from '~/upstream/flow.server'
-import { walletOverviewFlow } from '~/upstream/wallet.server'
-import { requireToken } from '~/utils/auth.server'
+import { walletPage } from '~/upstream/wallet.server'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
-import { refusalMessages as R } from '~/utils/refusal-messages'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
@@ -32,10 +29,7 @@ function pageOf(request: Request): number {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireToken(request)
-  // One call: balances, this page of activity, and what is on hold withdrawal by withdrawal.
-  const { info, log, onTheirWay } = loaded(await walletOverviewFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
-  return json({ info, log, onTheirWay })
+  return json(await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
 }
 
 const LOG_ICONS: Record<BalanceLogType, IconName> = {
@@ -49,8 +43,8 @@ const LOG_ICONS: Record<BalanceLogType, IconName> = {
 }
 
 export default function WalletScreen() {
-  const { info, log, onTheirWay } = useLoaderData<typeof loader>()
-  const { currency, limits, pin } = info
+  const { info, log, onTheirWay, pinLocked } = useLoaderData<typeof loader>()
+  const { currency, limits } = info
   const lastPage = Math.max(1, Math.ceil(log.total / log.pageSize))
   return (
     <Screen backTo="/">
@@ -81,10 +75,10 @@ export default function WalletScreen() {
             </p>
           </div>
         </div>
-      ) : pin.lockedUntil ? (
+      ) : pinLocked ? (
         <div className="cl-callout cl-callout--warning" role="status">
           <Icon name="lock" size={20} className="cl-callout__icon" />
-          <p className="cl-callout__body">{R.pinLocked(formatClock(pin.lockedUntil, limits.timeZone))}</p>
+          <p className="cl-callout__body">{pinLocked}</p>
         </div>
       ) : null}
 

@@ -11,18 +11,12 @@ import { Money } from '~/components/money'
 import { ActionBar, Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css'
-import { loaded } from '~/upstream/flow.server'
-import { walletSummaryFlow } from '~/upstream/wallet.server'
-import { loadWithdrawal } from '~/upstream/withdrawals.server'
-import { requireToken } from '~/utils/auth.server'
+import { withdrawalPage } from '~/upstream/withdrawals.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireToken(request)
-  const id = new URL(request.url).searchParams.get('id') ?? ''
-  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, id), walletSummaryFlow(request, context)])
-  return json({ withdrawal, timeZone: loaded(info).timeZone })
+  return json(await withdrawalPage(request, context, new URL(request.url).searchParams.get('id') ?? ''))
 }
 
 export default function WithdrawSuccessScreen() {

@@ -11,10 +11,7 @@ import { Money } from '~/components/money'
 import { Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound, WithdrawalStatus, WithdrawalTimeline } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css'
-import { loaded } from '~/upstream/flow.server'
-import { walletSummaryFlow } from '~/upstream/wallet.server'
-import { loadWithdrawal } from '~/upstream/withdrawals.server'
-import { requireToken } from '~/utils/auth.server'
+import { withdrawalPage } from '~/upstream/withdrawals.server'
 import { useLiveData } from '~/utils/live-data'
 import { walletMessages as W } from '~/utils/messages'
 
@@ -24,9 +21,7 @@ const REFRESH_MS = 5_000
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireToken(request)
-  const [withdrawal, info] = await Promise.all([loadWithdrawal(request, context, params.id ?? ''), walletSummaryFlow(request, context)])
-  return json({ withdrawal, timeZone: loaded(info).timeZone })
+  return json(await withdrawalPage(request, context, params.id ?? ''))
 }
 
 export default function WithdrawDetailScreen() {

@@ -3,6 +3,7 @@ import type { InputOf } from '#contract/endpoint'
 import { ordersApi as api, type SellBody } from '#contract/orders'
 import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
+import { requireToken } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
 import { callApi } from './call-api.server'
 import { flow, loaded } from './flow.server'
@@ -44,4 +45,16 @@ export async function orderTimeZone(request: Request, context: AppLoadContext): 
   // The page's own user index (the root asks the same; the request memo makes it one call).
   const index = await flow(context, '', () => callApi(request, context, profileApi.index, {}))
   return (index.success && index.data.wallet?.timeZone) || 'Africa/Lagos'
+}
+
+/**
+ * The screen after a card is submitted: the order and the time zone of its times (the first
+ * successful order's event is the collector's and the api's, not this page's). Its loader asks this module only:
+ * each server module a route imports is an empty file of the browser build, fetched on a first
+ * visit.
+ */
+export async function submittedOrderPage(request: Request, context: AppLoadContext, id: string) {
+  await requireToken(request)
+  const [order, timeZone] = await Promise.all([loadOrder(request, context, id), orderTimeZone(request, context)])
+  return { order, timeZone }
 }

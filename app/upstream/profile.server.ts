@@ -1,8 +1,11 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { profileApi as api, type SetInfoBody, type UserInfo, type WalletSummary } from '#contract/profile'
+import type { TaskInfo } from '#contract/tasks'
+import { getToken } from '~/utils/auth.server'
 import { flowFallbacks as fallback, sellingMessages } from '~/utils/messages'
 import { emptySession, type AppSession } from '~/utils/session.server'
 import { callApi } from './call-api.server'
+import { featuredCardsFlow } from './catalogue.server'
 import { flow } from './flow.server'
 
 /** The signed-in person's profile (SPEC §7 /v1/user/setInfo; the root reads the index for every page: loadSessionUser). */
@@ -19,6 +22,20 @@ export const homeFlow = (request: Request, context: AppLoadContext) =>
     const index = await callApi(request, context, api.index, {})
     return { featured: index.giftCardList, openOrders: index.openOrders, tasks: index.taskInfos }
   })
+
+/**
+ * Home's data: a signed-in person's (one call), a visitor's featured cards. Home's loader asks this
+ * module only: each server module a route imports is an empty file of the browser build, fetched
+ * on a first visit (issue 19).
+ */
+export async function homePage(request: Request, context: AppLoadContext) {
+  if (await getToken(request)) {
+    const home = await homeFlow(request, context)
+    return home.success ? home.data : { featured: null, openOrders: null, tasks: [] as TaskInfo[] }
+  }
+  const featured = await featuredCardsFlow(request, context)
+  return { featured: featured.success ? featured.data : null, openOrders: null, tasks: [] as TaskInfo[] }
+}
 
 /** The signed-in person as every screen sees them: the contract's userInfo words. */
 export type SessionUser = {

@@ -2,6 +2,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { profileApi } from '#contract/profile'
 import { taskIdField, tasksApi as api, type GetTaskRewardBody } from '#contract/tasks'
+import { requireToken } from '~/utils/auth.server'
 import { taskMessages as T } from '~/utils/messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
@@ -19,3 +20,14 @@ export const claimTaskFlow = (request: Request, context: AppLoadContext, body: G
 
 /** The Claim button's form (here, not in the route: the screen then loads no zod). */
 export const claimTaskForm = z.object({ taskId: taskIdField })
+
+/**
+ * The account screen's tasks (none when the api cannot say). Its loader asks this module only:
+ * each server module a route imports is an empty file of the browser build, fetched on a first
+ * visit.
+ */
+export async function accountTasks(request: Request, context: AppLoadContext) {
+  await requireToken(request)
+  const tasks = await tasksFlow(request, context)
+  return tasks.success ? tasks.data : []
+}

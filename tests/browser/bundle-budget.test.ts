@@ -64,9 +64,32 @@ describe('first visit JavaScript, from the build', () => {
     'routes/account',
     'routes/trading-plaza',
     'routes/wallet.withdraw_.$id',
+    'routes/wallet.withdraw-success',
+    'routes/order.submit-success',
     'routes/tasks',
+    'routes/user.privacy',
+    'routes/download',
   ])('%s loads at most 100 KB of JavaScript (brotli)', (routeId) => {
     expect(brotliBytes(firstVisitFiles(routeId)) / KB).toBeLessThanOrEqual(100)
+  })
+
+  // Each `.server` module a route imports is an empty CommonJS module in the browser build, a file
+  // of its own when routes share it: a request and its headers on a first visit for nothing.
+  // These screens' loaders ask one server module (decision 034).
+  const emptyModule = /^import\{\w+ as \w+\}from"[^"]+";var \w+=\w+\(\(\w+,\w+\)=>\{\w+\.exports=\{\}\}\);export\{\w+ as \w+\};/
+  it.each([
+    'routes/_index',
+    'routes/wallet._index',
+    'routes/account',
+    'routes/order.submit-success',
+    'routes/wallet.withdraw_.$id',
+    'routes/wallet.withdraw-success',
+  ])('%s fetches at most one empty file of a server module', (routeId) => {
+    const shell = shellFiles().files // holds one too, `@remix-run/node`, which every route imports
+    const empty = [...firstVisitFiles(routeId)].filter(
+      (url) => !shell.has(url) && emptyModule.test(readFileSync(path.join(publicDir, url), 'utf8')),
+    )
+    expect(empty.length).toBeLessThanOrEqual(1)
   })
 })
 
@@ -116,10 +139,25 @@ describe('render-blocking CSS, from the build', () => {
   })
 })
 
-describe("the web process's server build", () => {
-  it('holds only the brand marks it draws, not the whole of simple-icons (every brand, megabytes for the life of the process)', () => {
+describe('brand marks (decision 015)', () => {
+  // A path of the sprite (Razer's, the longest) must be in no script the browser or the web
+  // process loads: the sprite is a file of its own, cached for good.
+  const razer = /<symbol id="razer-gold"[^>]*><path d="([^"]{40})/.exec(
+    readFileSync(path.resolve('app/components/brand-marks.svg'), 'utf8'),
+  )?.[1]
+
+  it('are drawn from the sprite file, in no browser script', () => {
+    expect(razer).toBeTruthy()
+    const scripts = readdirSync(buildDir, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.js'))
+    expect(scripts.filter((name) => readFileSync(path.join(buildDir, name), 'utf8').includes(razer!))).toEqual([])
+    expect(readdirSync(path.join(buildDir, '_assets')).some((name) => /^brand-marks-[A-Z0-9]+\.svg$/.test(name))).toBe(true)
+  })
+
+  it("nor in the web process's server build, which loads nothing of simple-icons (megabytes for the life of the process)", () => {
     const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
-    expect(server).not.toMatch(/from ["']simple-icons["']/)
-    expect(server).toContain('siSteam')
+    expect(server).not.toContain('simple-icons')
+    expect(server).not.toContain(razer!)
   })
 })

@@ -109,7 +109,10 @@ describe('fingerprinted assets', () => {
     for (const page of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'referrer-policy']) {
       expect(res.headers[page], page).toBeUndefined()
     }
+    // Nor what an immutable file never uses: validators, ranges, a request id no log line names.
+    for (const unused of ['etag', 'last-modified', 'accept-ranges', 'x-request-id']) expect(res.headers[unused], unused).toBeUndefined()
     const document = await fetch(`${web.url}/login`)
+    expect(document.headers.get('x-request-id')).toBeTruthy()
     expect(document.headers.get('content-security-policy')).toContain("default-src 'self'")
     expect(document.headers.get('x-content-type-options')).toBe('nosniff')
   })

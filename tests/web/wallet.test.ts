@@ -260,6 +260,15 @@ describe('/change-pin', () => {
     const screen = await jsonOf(await load(changePin.loader, '/change-pin', jar))
     expect(screen.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
     expect(screen.timeZone).toBe('Africa/Lagos')
+    // The wallet says it in the same words, written on the server (no refusal table in its bundle).
+    const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit' }).format(
+      screen.pin.lockedUntil,
+    )
+    const walletScreen = await jsonOf(await load(wallet.loader, '/wallet', jar))
+    expect(walletScreen.pinLocked).toBe(`Too many wrong PINs. PIN actions are locked until ${clock}`)
+    expect(
+      (await jsonOf(await load(wallet.loader, '/wallet', await signedInJar((await walletUser(api, { card: false })).token)))).pinLocked,
+    ).toBeNull()
   })
 
   it('Forgot PIN: a code to the person’s own address, then a new PIN; withdrawals wait 24 hours', async () => {
