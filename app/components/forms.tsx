@@ -97,10 +97,13 @@ export function useErrorAction(errorId: string, action?: string): string | undef
 
 /**
  * Where an action answering such a form sends the person on (success, sign in). A browser carries
- * the action's fragment over a redirect to an address without one (an empty one too), so it gets
- * HTML's own "#top": the next page opens at its top, as it would anyway.
+ * the action's fragment over a redirect to an address without one (an empty one too), so a form
+ * posted without JavaScript (a navigation: `Sec-Fetch-Mode: navigate`) is sent to HTML's own
+ * "#top": the next page opens at its top, as it would anyway. A post by Remix's fetch had no
+ * fragment, so its address stays clean.
  */
-export const leaveErrorAction = (url: string) => (url.includes('#') ? url : `${url}#top`)
+export const leaveErrorAction = (request: Request, url: string) =>
+  url.includes('#') || request.headers.get('sec-fetch-mode') !== 'navigate' ? url : `${url}#top`
 
 type FieldBaseProps = {
   /** Visible label text. */

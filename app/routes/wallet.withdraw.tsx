@@ -119,14 +119,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await createWithdrawalFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code) {
-      return redirectWithToast(request, leaveErrorAction(`/set-pin?${new URLSearchParams({ redirectTo: HERE })}`), {
+      return redirectWithToast(request, leaveErrorAction(request, `/set-pin?${new URLSearchParams({ redirectTo: HERE })}`), {
         type: 'info',
         message: R.pinFirst,
       })
     }
     return formRefusal(submission, { checked: typed, refused: ['pin'] }, result)
   }
-  return redirectWithToast(request, leaveErrorAction(`/wallet/withdraw-success?id=${encodeURIComponent(result.data.id)}`), {
+  return redirectWithToast(request, leaveErrorAction(request, `/wallet/withdraw-success?id=${encodeURIComponent(result.data.id)}`), {
     type: 'success',
     message: successMessages.withdrawn,
   })

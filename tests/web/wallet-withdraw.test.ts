@@ -110,6 +110,15 @@ describe('/wallet/withdraw', () => {
     expect((await api.get<{ total: number }>('/v1/withdraw/page', { token: u.token })).body.data.total).toBe(1)
   })
 
+  it('a post without JavaScript (a navigation) goes on to #top, so the refusal fragment of its action does not follow; a post by fetch keeps a clean address', async () => {
+    const u = await walletUser(api, { balance: 1_000_000 })
+    const { jar, form } = await screenOf(u)
+    const navigate = makeRequest('/wallet/withdraw', { form: form(), jar, headers: { 'Sec-Fetch-Mode': 'navigate' } })
+    expect(await call(withdraw.action, navigate, undefined, jar)).toHaveRedirect(/^\/wallet\/withdraw-success\?id=[\w-]+#top$/)
+    const fetched = makeRequest('/wallet/withdraw', { form: form(), jar, headers: { 'Sec-Fetch-Mode': 'cors' } })
+    expect(await call(withdraw.action, fetched, undefined, jar)).toHaveRedirect(/^\/wallet\/withdraw-success\?id=[\w-]+$/)
+  })
+
   it('the same request id with another amount is refused, and nothing moves', async () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     const { jar, form } = await screenOf(u)

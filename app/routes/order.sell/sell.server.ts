@@ -233,7 +233,7 @@ function signInFirst(request: Request, { form, cards }: Posted) {
         cards.map((c) => c.faceValue),
       )
     : HERE
-  return redirectWithToast(request, leaveErrorAction(loginUrl(back)), {
+  return redirectWithToast(request, leaveErrorAction(request, loginUrl(back)), {
     type: 'info',
     message: 'Sign in to sell your card. Your choices are kept.',
   })
@@ -258,7 +258,7 @@ async function sell(request: Request, context: AppLoadContext, posted: Posted) {
   }
   const result = await sellFlow(request, context, submission.value)
   if (result.success) {
-    return redirectWithToast(request, leaveErrorAction(`/order/submit-success?id=${encodeURIComponent(result.data.id)}`), {
+    return redirectWithToast(request, leaveErrorAction(request, `/order/submit-success?id=${encodeURIComponent(result.data.id)}`), {
       type: 'success',
       message: successMessages.orderSubmitted,
     })
