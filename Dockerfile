@@ -28,4 +28,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
 # would want to write its logs to the read-only root). The api: docker run … cardlane node build/api.js
 # — in production it needs DATABASE_URL, TRUST_PROXY, MAIL_TRANSPORT/SMTP_URL, PIN_PEPPER and
 # CODES_KEY (README, "Deployed").
-CMD ["node", "--max-semi-space-size=32", "build/server.js"]
+CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=256", "build/server.js"]

@@ -110,7 +110,7 @@ async function startWeb(apiUrl) {
     'web',
     node,
     // A young generation of 32 MB semi-spaces, as `npm run start:web` has it (decision 011).
-    ['--enable-source-maps', '--max-semi-space-size=32', 'build/server.js'],
+    ['--enable-source-maps', '--max-semi-space-size=32', '--max-old-space-size=256', 'build/server.js'],
     {
       NODE_ENV: 'production',
       API_BASE_URL: apiUrl,

@@ -119,6 +119,7 @@ export async function startStack(kind, { heap = false, webFlags = [] } = {}) {
     process.execPath,
     [
       '--max-semi-space-size=32',
+      '--max-old-space-size=256',
       ...(heap ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${work}`] : []),
       ...webFlags,
       'build/server.js',

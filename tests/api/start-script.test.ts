@@ -185,8 +185,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres' || process.platform !== 'linu
     // The web was pointed at the embedded api.
     const env = await (await fetch(`http://127.0.0.1:${webPort}/env`)).json()
     expect(env).toMatchObject({ API_BASE_URL: `http://127.0.0.1:${apiPort}`, NODE_ENV: 'production' })
-    // The web's young generation as production has it (decision 011): fewer scavenges of the pages in flight.
+    // The web's heap as production has it: young generation (decision 011), old space bounded (decision 037).
     expect(env.execArgv).toContain('--max-semi-space-size=32')
+    expect(env.execArgv).toContain('--max-old-space-size=256')
 
     const email = newEmail('start')
     const sent = await fetch(`http://127.0.0.1:${apiPort}/auth/sendEmailCode`, {
