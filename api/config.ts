@@ -137,6 +137,13 @@ const envSchema = z.object({
   /** A worker's claim on a withdrawal; after a crash another worker takes it once this has passed. */
   PAYOUT_LEASE_SECONDS: intFrom(120, 1, 3_600),
   NODE_ENV: z.string().optional(),
+  // Banks (decision 039).
+  /** How often the bank list is asked of the payout provider. */
+  BANKS_REFRESH_HOURS: intFrom(24, 1, 24 * 30),
+  /** A bank account the bank last named longer ago than this is named again before a payout. */
+  BANK_NAME_RECHECK_DAYS: intFrom(90, 1, 3_650),
+  /** A payout of at least this (minor units) names the account again first. */
+  BANK_NAME_RECHECK_AMOUNT: intFrom(50_000_000, 0, 1e13),
 })
 
 export type ApiConfig = {
@@ -164,7 +171,10 @@ export type ApiConfig = {
   selling: SellingConfig
   tasks: TasksConfig
   payouts: PayoutsConfig
+  banks: BanksConfig
 }
+
+export type BanksConfig = { refreshMs: number; nameRecheckMs: number; nameRecheckAmount: number }
 
 export type PayoutsConfig = {
   provider: 'manual' | 'paystack'
@@ -331,6 +341,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       pollSeconds: e.PAYOUT_POLL_SECONDS,
       requestTimeoutMs: e.PAYSTACK_TIMEOUT_MS,
       leaseMs: e.PAYOUT_LEASE_SECONDS * 1000,
+    },
+    banks: {
+      refreshMs: e.BANKS_REFRESH_HOURS * 3_600_000,
+      nameRecheckMs: e.BANK_NAME_RECHECK_DAYS * 86_400_000,
+      nameRecheckAmount: e.BANK_NAME_RECHECK_AMOUNT,
     },
   }
 }

@@ -9,6 +9,7 @@ import { createDb, type Db, type DbKind } from './db/connect'
 import { migrateToLatest } from './db/migrate'
 import type { ApiDeps } from './deps'
 import { startHousekeeping } from './housekeeping'
+import { startBankRefresh } from './services/banks'
 import { createDbHealth } from './lib/db-health'
 import { createHasher, type HashCost } from './lib/hash'
 import type { HashGateOptions } from './lib/hash-gate'
@@ -163,6 +164,8 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
   })
   const metricsServer = config.metrics.port === null ? undefined : await serveMetrics(deps.metrics.registry, config.metrics)
   const housekeeping = options.housekeeping === false ? undefined : startHousekeeping(deps)
+  // The bank list (decision 039): read at start, refreshed from the payout provider daily.
+  const bankRefresh = options.housekeeping === false ? undefined : startBankRefresh(deps)
   const payoutWorker = options.payoutWorker === false || deps.payouts.name === 'manual' ? undefined : startPayoutWorker(deps)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
@@ -176,6 +179,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
       await Promise.all([drainServer(server, drainMs), payoutWorker?.stop(drainMs)])
       await metricsServer?.close()
       await housekeeping?.stop()
+      await bankRefresh?.stop()
       await deps.mail.idle()
       await mailer.close?.()
       await db.destroy()

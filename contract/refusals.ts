@@ -186,4 +186,6 @@ export const Refusals = {
   ADJUSTMENT_OWN: { code: 4512, msg: 'Another admin must approve an adjustment you asked for' },
   /** No such adjustment waiting (unknown, or already approved or declined). */
   ADJUSTMENT_NOT_PENDING: { code: 4513, msg: 'This adjustment is not waiting for approval' },
+  /** bankCard/add and resolve: the payout provider answered, but the person's bank could not be reached for the name (nothing saved). */
+  BANK_UNREACHABLE: { code: 4430, msg: 'We could not reach your bank right now; try again in a minute' },
 } as const satisfies Record<string, Refusal>

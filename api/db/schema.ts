@@ -15,6 +15,7 @@ export interface Database {
   balance_logs: BalanceLogsTable
   withdrawal_pins: WithdrawalPinsTable
   bank_cards: BankCardsTable
+  banks: BanksTable
   withdrawals: WithdrawalsTable
   withdrawal_events: WithdrawalEventsTable
   notifications: NotificationsTable
@@ -142,6 +143,10 @@ export interface BankCardsTable {
   name_flagged: number
   /** Deleted cards stay for the withdrawals that point at them. */
   deleted_at: number | null
+  /** The payout provider's transfer recipient for this account, once created (migration 0017). */
+  recipient_code: string | null
+  /** When the bank last named this account (null: typed, or saved before names were re-checked). */
+  name_checked_at: number | null
 }
 
 export interface WithdrawalsTable {
@@ -465,3 +470,18 @@ export interface AdjustmentRequestsTable {
   decided_at: number | null
 }
 export type AdjustmentRequestRow = Selectable<AdjustmentRequestsTable>
+
+/** Banks as the payout provider lists them, by its codes (migration 0017, decision 039). */
+export interface BanksTable {
+  currency: string
+  /** The provider's (Paystack's) code. */
+  code: string
+  name: string
+  slug: string
+  /** Paystack's `type` (nuban for Nigerian banks). */
+  type: string
+  /** 0 when the provider no longer lists it as active, or no longer lists it. */
+  active: number
+  refreshed_at: number
+}
+export type BankRow = Selectable<BanksTable>

@@ -1,13 +1,13 @@
-import { MAX_BANK_CARDS, type AddBankCardBody, type BankCard } from '#contract/bank-cards'
+import { accountFitsBank, MAX_BANK_CARDS, NUBAN_WRONG, type AddBankCardBody, type BankCard } from '#contract/bank-cards'
 import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { BankCardRow, User } from '../db/schema'
 import type { ApiDeps } from '../deps'
-import { findBank } from '../lib/banks'
+import { bankName, findBank } from '../lib/banks'
 import { badRequest, refuse } from '../lib/envelope'
-import { ProviderUnavailable } from '../lib/payouts/provider'
 import { newId } from '../lib/tokens'
 import { findOwnBankCard, insertBankCard, liveBankCards, setDefaultBankCard, softDeleteBankCard } from '../models/bank-cards'
+import { bankingOf, nameEnquiry, recipientFor } from './banks'
 import { withPin } from './pin'
 
 /** Bank accounts to withdraw to: at most 5, one default, changed only with the withdrawal PIN. */
@@ -18,7 +18,7 @@ export function toBankCard(row: BankCardRow, currency: string): BankCard {
   return {
     id: row.id,
     bankCode: row.bank_code,
-    bankName: findBank(currency, row.bank_code)?.name ?? `Bank ${row.bank_code}`,
+    bankName: bankName(currency, row.bank_code),
     accountName: row.account_name,
     maskedNumber: maskAccountNumber(row.account_number),
     isDefault: row.is_default === 1,
@@ -50,30 +50,27 @@ export function nameIsFar(profileName: string, bankName: string): boolean {
 
 /**
  * The holder's name of an account. With a payout provider the bank answers (never saved here);
- * with manual payouts no provider is called and the person types the name.
+ * with manual payouts no provider is called and the person types the name. The number is checked
+ * locally only against a NUBAN scheme the bank is known to use; otherwise name enquiry decides.
  */
 export async function resolveAccount(deps: ApiDeps, body: { bankCode: string; accountNumber: string }) {
-  if (!findBank(deps.config.wallet.currency, body.bankCode)) throw refuse(Refusals.UNKNOWN_BANK)
-  if (deps.payouts.name === 'manual') return { source: 'typed' as const, accountName: null }
-  let resolved: { accountName: string } | null
-  try {
-    resolved = await deps.payouts.resolveAccount(body.bankCode, body.accountNumber)
-  } catch (err) {
-    if (err instanceof ProviderUnavailable) throw refuse(Refusals.ACCOUNT_CHECK_UNAVAILABLE)
-    throw err
-  }
-  if (!resolved) throw refuse(Refusals.ACCOUNT_NOT_RESOLVED)
-  return { source: 'bank' as const, accountName: resolved.accountName.trim().slice(0, 80) }
+  const bank = findBank(deps.config.wallet.currency, body.bankCode)
+  if (!bank) throw refuse(Refusals.UNKNOWN_BANK)
+  if (!accountFitsBank(bank, body.accountNumber)) throw badRequest(`accountNumber: ${NUBAN_WRONG}`)
+  const banking = bankingOf(deps)
+  if (!banking) return { source: 'typed' as const, accountName: null }
+  return { source: 'bank' as const, accountName: await nameEnquiry(deps, banking, body.bankCode, body.accountNumber) }
 }
 
 export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBody): Promise<BankCard> {
   const { currency } = deps.config.wallet
   if (!findBank(currency, body.bankCode)) throw refuse(Refusals.UNKNOWN_BANK)
-  const fromBank = deps.payouts.name !== 'manual'
+  const fromBank = bankingOf(deps) !== null
   if (!fromBank && !body.accountName) throw badRequest('accountName: Account name is required')
   // Asked before the PIN, so a provider outage never costs a PIN try; nothing is saved on a refusal.
-  const accountName = fromBank ? (await resolveAccount(deps, body)).accountName! : body.accountName!
-  return withPin(deps, user.id, body.pin, async () => {
+  const resolved = await resolveAccount(deps, body)
+  const accountName = fromBank ? resolved.accountName! : body.accountName!
+  const saved = await withPin(deps, user.id, body.pin, async () => {
     const existing = await liveBankCards(deps.db, user.id)
     if (existing.some((c) => c.bank_code === body.bankCode && c.account_number === body.accountNumber))
       throw refuse(Refusals.BANK_CARD_DUPLICATE)
@@ -89,6 +86,8 @@ export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBo
       deleted_at: null,
       name_from_bank: fromBank ? 1 : 0,
       name_flagged: fromBank && nameIsFar(user.user_name, accountName) ? 1 : 0,
+      recipient_code: null,
+      name_checked_at: fromBank ? deps.now() : null,
     }
     try {
       await insertBankCard(deps.db, row)
@@ -96,8 +95,14 @@ export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBo
       if (isUniqueViolation(err)) throw refuse(Refusals.BANK_CARD_DUPLICATE)
       throw err
     }
-    return toBankCard(row, currency)
+    return row
   })
+  // The transfer recipient now, outside the PIN's transaction; on any trouble the first payout makes it.
+  if (fromBank)
+    await recipientFor(deps, saved).catch((err: unknown) =>
+      deps.logger.info({ err: (err as Error).message, cardId: saved.id }, 'transfer recipient not made yet; the first payout makes it'),
+    )
+  return toBankCard(saved, currency)
 }
 
 export async function deleteBankCard(deps: ApiDeps, user: User, body: { id: string; pin: string }): Promise<null> {

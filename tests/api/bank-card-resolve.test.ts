@@ -71,10 +71,10 @@ describe('with Paystack', () => {
     const accountNumber = validNuban('058')
     fake.trouble('resolve', { kind: '5xx', status: 503 }, { kind: 'timeout' })
     expect((await api.post('/v1/bankCard/resolve', { bankCode: '058', accountNumber }, { token: u.token })).body).toMatchObject(
-      Refusals.ACCOUNT_CHECK_UNAVAILABLE,
+      Refusals.BANK_UNREACHABLE,
     )
     expect((await api.post('/v1/bankCard/add', { bankCode: '058', accountNumber, pin: '999998' }, { token: u.token })).body).toMatchObject(
-      Refusals.ACCOUNT_CHECK_UNAVAILABLE,
+      Refusals.BANK_UNREACHABLE,
     )
     const info = await walletInfo(api, u.token)
     expect(info.bankCardCount).toBe(0)

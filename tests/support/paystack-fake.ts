@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import committedBanks from '../../api/lib/banks-ng.json'
 
 /**
  * A local Paystack for tests: the Transfers API in its wire format (paths, fields, envelopes
@@ -64,6 +65,118 @@ export type FakePaystack = {
   sendWebhook(event: string, data: unknown, opts?: { signature?: string | null; raw?: string }): Promise<number>
   webhookBody(event: string, reference: string, status?: string): { event: string; data: Record<string, unknown> }
   close(): Promise<void>
+  // Banks (decision 039).
+  /** What `GET /bank` lists (default: the committed NGN list, as Paystack's objects). */
+  banks: FakeBank[]
+  /** The query of every `GET /bank`. */
+  bankListCalls: URLSearchParams[]
+  /** Bank codes whose bank does not answer name enquiry (Paystack's processor error). */
+  unreachableBanks: Set<string>
+}
+
+/** A bank as Paystack's `GET /bank` answers it (MiscellaneousListBanksResponseArray). */
+export type FakeBank = {
+  id: number
+  name: string
+  slug: string
+  code: string
+  longcode: string
+  gateway: string | null
+  pay_with_bank: boolean
+  supports_transfer: boolean
+  available_for_direct_debit: boolean
+  active: boolean
+  is_deleted: boolean | null
+  country: string
+  currency: string
+  type: string
+  createdAt: string
+  updatedAt: string
+}
+
+export function fakeBank(name: string, code: string, extra: Partial<FakeBank> = {}): FakeBank {
+  return {
+    id: Number.parseInt(code, 36) % 100_000,
+    name,
+    slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+    code,
+    longcode: '',
+    gateway: null,
+    pay_with_bank: false,
+    supports_transfer: true,
+    available_for_direct_debit: false,
+    active: true,
+    is_deleted: false,
+    country: 'Nigeria',
+    currency: 'NGN',
+    type: 'nuban',
+    createdAt: '2016-07-14T10:04:29.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+    ...extra,
+  }
+}
+
+/**
+ * `GET /bank` and name enquiry's stricter answers, in one block. `GET /bank` filters by `country`
+ * and `currency` (a value outside Paystack's enums is a 400), pages by `perPage` (default 50, at
+ * most 100) and `page`, or with `use_cursor=true` by the `next` cursor in `meta`. Name enquiry
+ * needs both parameters (400), knows only listed bank codes (422 invalid_bank_code), and a bank
+ * in `unreachableBanks` answers Paystack's processor error. Answers true when it answered.
+ */
+function bankRoutes(fake: FakePaystack, url: URL, res: ServerResponse): boolean {
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
+    res.end(JSON.stringify(body))
+  }
+  const q = url.searchParams
+  if (url.pathname === '/bank') {
+    fake.bankListCalls.push(new URLSearchParams(q))
+    const country = q.get('country')
+    const currency = q.get('currency')
+    const perPageRaw = q.get('perPage')
+    if (
+      (country !== null && !['ghana', 'kenya', 'nigeria', 'south africa'].includes(country)) ||
+      (currency !== null && !['GHS', 'KES', 'NGN', 'ZAR'].includes(currency)) ||
+      (perPageRaw !== null && !/^\d+$/.test(perPageRaw))
+    )
+      return send(400, { status: false, message: 'Invalid query', type: 'validation_error', code: 'invalid_params' }), true
+    const countryOf: Record<string, string> = { ghana: 'Ghana', kenya: 'Kenya', nigeria: 'Nigeria', 'south africa': 'South Africa' }
+    const all = fake.banks.filter((b) => (!country || b.country === countryOf[country]) && (!currency || b.currency === currency))
+    const perPage = Math.min(100, Math.max(1, Number(perPageRaw ?? 50)))
+    if (q.get('use_cursor') === 'true') {
+      const start = q.get('next') ? Number(Buffer.from(q.get('next')!, 'base64url').toString()) : 0
+      if (!Number.isInteger(start) || start < 0)
+        return send(400, { status: false, message: 'Invalid cursor', type: 'validation_error' }), true
+      const data = all.slice(start, start + perPage)
+      const next = start + perPage < all.length ? Buffer.from(String(start + perPage)).toString('base64url') : null
+      const previous = start > 0 ? Buffer.from(String(Math.max(0, start - perPage))).toString('base64url') : null
+      return send(200, { status: true, message: 'Banks retrieved', data, meta: { next, previous, perPage } }), true
+    }
+    const page = Math.max(1, Number(q.get('page') ?? 1) || 1)
+    return send(200, { status: true, message: 'Banks retrieved', data: all.slice((page - 1) * perPage, page * perPage) }), true
+  }
+  if (url.pathname === '/bank/resolve') {
+    const acct = q.get('account_number')
+    const bank = q.get('bank_code')
+    if (!acct || !bank)
+      return send(400, { status: false, message: 'Account number and bank code are required', type: 'validation_error' }), true
+    if (!fake.banks.some((b) => b.code === bank && b.currency === 'NGN'))
+      return (
+        send(422, { status: false, message: `Unknown bank code: ${bank}`, type: 'validation_error', code: 'invalid_bank_code' }),
+        true
+      )
+    if (fake.unreachableBanks.has(bank))
+      return (
+        send(400, {
+          status: false,
+          message: 'Could not resolve account name. Bank is not available',
+          type: 'api_error',
+          code: 'processor_error',
+        }),
+        true
+      )
+  }
+  return false
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -176,6 +289,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     const url = new URL(req.url ?? '/', 'http://fake')
     const body = req.method === 'POST' ? await readBody(req) : ''
     if (req.headers.authorization !== `Bearer ${secret}`) return json(res, 401, { status: false, message: 'Invalid key' })
+    if (req.method === 'GET' && (url.pathname !== '/bank/resolve' || !troubles.get('resolve')?.length) && bankRoutes(fake, url, res)) return
     const path = url.pathname
     const route: Route | undefined =
       path === '/bank/resolve'
@@ -335,6 +449,9 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     answerWith: 'pending',
     webhookBeforeAnswer: false,
     accounts: new Map(),
+    banks: committedBanks.map((b) => fakeBank(b.name, b.code, { slug: b.slug })),
+    bankListCalls: [],
+    unreachableBanks: new Set(),
     trouble(route: Route, ...list: Trouble[]) {
       troubles.set(route, [...(troubles.get(route) ?? []), ...list])
     },

@@ -9,6 +9,7 @@ import {
   type TransferOrder,
   type TransferState,
 } from './provider'
+import type { BankingProvider, ProviderBank } from './banking'
 
 /**
  * Paystack's Transfers API in its wire format (decision 019: a small client over fetch, no SDK):
@@ -180,4 +181,119 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
     },
   }
   return provider
+}
+
+// Banks (decision 039): the bank list, name enquiry and transfer recipients, read with the error
+// fields Paystack documents (`type`, `code`: validation_error, processor_error, api_error).
+
+type PaystackAnswer = { status: number; body: unknown }
+
+const paystackError = z.object({ status: z.literal(false), type: z.string().optional(), code: z.string().optional() }).passthrough()
+
+const paystackBank = z
+  .object({
+    name: z.string().min(1),
+    slug: z.string(),
+    code: z.string().min(1),
+    type: z.string(),
+    active: z.boolean(),
+    is_deleted: z.boolean().nullish(),
+    currency: z.string(),
+  })
+  .passthrough()
+
+export function paystackBanking({ secretKey, baseUrl, timeoutMs }: PaystackOptions): BankingProvider {
+  /** Any HTTP answer with its JSON body (undefined when not JSON); ProviderUnavailable when none came. */
+  async function ask(method: 'GET' | 'POST', path: string, body?: unknown): Promise<PaystackAnswer> {
+    const where = `paystack ${method} ${path.split('?')[0]}`
+    try {
+      const res = await fetch(baseUrl + path, {
+        method,
+        headers: {
+          authorization: `Bearer ${secretKey}`,
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: 'error',
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      const text = await res.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      return { status: res.status, body: json }
+    } catch (err) {
+      throw new ProviderUnavailable(`${where}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`)
+    }
+  }
+
+  return {
+    async listBanks(currency) {
+      const out: ProviderBank[] = []
+      const page = z.object({
+        status: z.literal(true),
+        data: z.array(z.unknown()),
+        meta: z.object({ next: z.string().nullish() }).passthrough().nullish(),
+      })
+      let next: string | undefined
+      for (let n = 0; n < 50; n++) {
+        const q = new URLSearchParams({ currency, use_cursor: 'true', perPage: '100', ...(next && { next }) })
+        if (currency === 'NGN') q.set('country', 'nigeria')
+        const r = await ask('GET', `/bank?${q}`)
+        const parsed = page.safeParse(r.body)
+        if (r.status !== 200 || !parsed.success) throw new ProviderUnavailable(`paystack GET /bank: ${r.status}`)
+        // A row we cannot read is left out, never fatal to the list.
+        for (const row of parsed.data.data) {
+          const b = paystackBank.safeParse(row)
+          if (b.success && b.data.currency === currency)
+            out.push({ code: b.data.code, name: b.data.name.trim(), slug: b.data.slug, type: b.data.type, active: b.data.active && !b.data.is_deleted })
+        }
+        next = parsed.data.meta?.next ?? undefined
+        if (!next) return out
+      }
+      throw new ProviderUnavailable('paystack GET /bank: too many pages')
+    },
+
+    async nameEnquiry(bankCode, accountNumber) {
+      let r: PaystackAnswer
+      try {
+        r = await ask('GET', `/bank/resolve?${new URLSearchParams({ account_number: accountNumber, bank_code: bankCode })}`)
+      } catch {
+        return { kind: 'bank-unreachable' }
+      }
+      if (r.status === 401 || r.status === 403) throw new ProviderUnavailable(`paystack GET /bank/resolve: ${r.status}`)
+      if (r.status === 200) {
+        const ok = envelope(z.object({ account_name: z.string().trim().min(1) }).passthrough()).safeParse(r.body)
+        return ok.success ? { kind: 'named', accountName: ok.data.data.account_name } : { kind: 'bank-unreachable' }
+      }
+      const err = paystackError.safeParse(r.body)
+      if ([400, 404, 422].includes(r.status) && err.success) {
+        const tags = [err.data.type, err.data.code]
+        // The processor (NIBSS, the bank) did not answer: nothing is known of the account.
+        if (tags.includes('processor_error') || tags.includes('api_error')) return { kind: 'bank-unreachable' }
+        return { kind: 'no-such-account' }
+      }
+      // 429, 5xx and answers we cannot read.
+      return { kind: 'bank-unreachable' }
+    },
+
+    async createRecipient(order) {
+      const r = await ask('POST', '/transferrecipient', {
+        type: 'nuban',
+        name: order.accountName,
+        account_number: order.accountNumber,
+        bank_code: order.bankCode,
+        currency: order.currency,
+      })
+      const ok = envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()).safeParse(r.body)
+      if (r.status >= 200 && r.status < 300 && ok.success) return ok.data.data.recipient_code
+      if (r.status >= 400 && r.status < 500 && r.status !== 429 && paystackError.safeParse(r.body).success)
+        throw new ProviderRefused(`paystack POST /transferrecipient: ${r.status}`, r.status)
+      throw new ProviderUnavailable(`paystack POST /transferrecipient: ${r.status}`)
+    },
+  }
 }
