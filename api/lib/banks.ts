@@ -53,4 +53,3 @@ export function findBank(currency: string, code: string): Bank | undefined {
 export function bankName(currency: string, code: string): string {
   return catalogues.get(currency)?.get(code)?.name ?? `Bank ${code}`
 }
-

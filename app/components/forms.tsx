@@ -120,7 +120,7 @@ type FieldBaseProps = {
 }
 
 /** Works out ids and aria attributes shared by every field type. */
-function useFieldA11y({ inputProps, errors, help, id }: Pick<FieldBaseProps, 'inputProps' | 'errors' | 'help' | 'id'>) {
+export function useFieldA11y({ inputProps, errors, help, id }: Pick<FieldBaseProps, 'inputProps' | 'errors' | 'help' | 'id'>) {
   const fallbackId = useId()
   const inputId = id ?? inputProps.id ?? fallbackId
   // Same suffixes conform uses (`${id}-error`, `${id}-description`), so its aria-describedby matches.
@@ -133,7 +133,7 @@ function useFieldA11y({ inputProps, errors, help, id }: Pick<FieldBaseProps, 'in
   return { inputId, errorId, helpId, list, invalid, describedBy, ariaInvalid }
 }
 
-function FieldFrame({
+export function FieldFrame({
   label,
   help,
   className,

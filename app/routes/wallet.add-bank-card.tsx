@@ -8,15 +8,16 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
-import { useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { z } from 'zod'
-import { accountNameField, accountNumberField, bankCodeField, isValidNuban, MAX_BANK_CARDS } from '#contract/bank-cards'
+import { accountFitsBank, accountNameField, accountNumberField, bankCodeField, MAX_BANK_CARDS } from '#contract/bank-cards'
 import { pinField } from '#contract/pin'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
+import { BankPicker, BankSearchForm } from '~/components/bank-picker'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { Field, FormError, SelectField } from '~/components/forms'
+import { Field, FormError } from '~/components/forms'
 import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
@@ -34,15 +35,28 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
-const addSchema = z
-  .object({ bankCode: bankCodeField, accountNumber: accountNumberField, accountName: accountNameField, pin: pinField })
-  .refine((b) => isValidNuban(b.bankCode, b.accountNumber), { message: W.nubanWrong, path: ['accountNumber'] })
+// The account number is checked against the bank's NUBAN scheme by the api (it knows the bank);
+// with JavaScript the same check runs as it is typed (accountFitsBank).
+const addSchema = z.object({ bankCode: bankCodeField, accountNumber: accountNumberField, accountName: accountNameField, pin: pinField })
 
 /** With a payout provider: first resolve (no PIN), then save with the PIN; a typed name is dropped. */
 const providerSchema = z
   .object({ intent: z.enum(['resolve', 'add']), bankCode: bankCodeField, accountNumber: accountNumberField, pin: pinField.optional() })
-  .refine((b) => isValidNuban(b.bankCode, b.accountNumber), { message: W.nubanWrong, path: ['accountNumber'] })
   .refine((b) => b.intent !== 'add' || b.pin, { message: 'Enter your withdrawal PIN', path: ['pin'] })
+
+/** The api's refusal of the account number ("accountNumber: …"), as that field's error. */
+const numberRefused = (failure: { msg: string }) =>
+  failure.msg.startsWith('accountNumber: ') ? failure.msg.slice('accountNumber: '.length) : undefined
+
+/** The same form again, with `message` on the account number. */
+function withNumberError<S extends z.ZodTypeAny>(formData: FormData, schema: S, message: string) {
+  return parseWithZod(formData, {
+    schema: schema.superRefine((_v, ctx) => ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['accountNumber'] })),
+  })
+}
+
+/** What was searched for in the bank picker without JavaScript (`?bank=`). */
+const bankQuery = (request: Request) => (new URL(request.url).searchParams.get('bank') ?? '').trim().slice(0, 60)
 
 /** The account the bank named, for the confirm step: only shown while the form still holds it. */
 type Resolved = { bankCode: string; accountNumber: string; accountName: string }
@@ -67,7 +81,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: R.bankCardLimit(MAX_BANK_CARDS) })
   }
   const banks = [...loaded(banksResult)].sort((a, b) => a.name.localeCompare(b.name))
-  return json({ banks, redirectTo, resolvesNames: info.resolvesNames })
+  return json({ banks, redirectTo, resolvesNames: info.resolvesNames, query: bankQuery(request) })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -81,6 +95,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)
       return redirectWithToast(request, setPinHref(back), { type: 'info', message: R.pinFirst })
+    const wrongNumber = numberRefused(result)
+    if (wrongNumber) return formRefusal(withNumberError(formData, addSchema, wrongNumber), { refused: [] })
     const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
     return formRefusal(submission, { refused }, result)
   }
@@ -94,7 +110,11 @@ async function providerAction(request: Request, context: ActionFunctionArgs['con
   if (submission.status !== 'success') return formRefusal(submission, { refused: submission.error?.pin ? ['pin'] : [], resolved: null })
   const { intent, bankCode, accountNumber, pin } = submission.value
   const named = await resolveBankCardFlow(request, context, { bankCode, accountNumber })
-  if (!named.success) return formRefusal(submission, { refused: [], resolved: null }, named)
+  if (!named.success) {
+    const wrongNumber = numberRefused(named)
+    if (wrongNumber) return formRefusal(withNumberError(formData, providerSchema, wrongNumber), { refused: [], resolved: null })
+    return formRefusal(submission, { refused: [], resolved: null }, named)
+  }
   if (!named.data.accountName) return formRefusal(submission, { refused: [], resolved: null }, W.nameTyped)
   const resolved: Resolved = { bankCode, accountNumber, accountName: named.data.accountName }
   if (intent === 'resolve') return json({ result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null, refused: [], resolved })
@@ -142,7 +162,13 @@ function AccountForm({
   help: string | undefined
   children: ReactNode
 }) {
-  const { banks, redirectTo } = useLoaderData<typeof loader>()
+  const { banks, redirectTo, query } = useLoaderData<typeof loader>()
+  const formRef = useRef<HTMLFormElement>(null)
+  const read = (code?: string) => {
+    const el = formRef.current?.elements
+    const value = (name: string) => (el?.namedItem(name) as HTMLInputElement | null)?.value ?? ''
+    onTyped({ bankCode: code ?? value('bankCode'), accountNumber: value('accountNumber') })
+  }
   return (
     <Screen backTo={redirectTo || '/wallet/bank-cards'}>
       <ActionToast toast={toast} />
@@ -150,23 +176,15 @@ function AccountForm({
         <h2 className="cl-formhead__title">Where should we pay you?</h2>
         <p className="cl-formhead__lead">{lead}</p>
       </header>
-      <Form
-        method="post"
-        className="cl-form cl-fill"
-        {...formProps}
-        onChange={(event) => {
-          const el = event.currentTarget.elements
-          const value = (name: string) => (el.namedItem(name) as HTMLInputElement | null)?.value ?? ''
-          onTyped({ bankCode: value('bankCode'), accountNumber: value('accountNumber') })
-        }}
-      >
+      <BankSearchForm action="/wallet/add-bank-card" redirectTo={redirectTo} />
+      <Form ref={formRef} method="post" className="cl-form cl-fill" {...formProps} onChange={() => read()}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <SelectField
-          label="Bank"
+        <BankPicker
+          banks={banks}
+          query={query}
           inputProps={getInputProps(bankCode, { type: 'text' })}
           errors={bankCode.errors}
-          placeholder="Choose your bank"
-          options={banks.map((b) => ({ value: b.code, label: b.name }))}
+          onPick={(code) => read(code)}
         />
         <Field
           label="Account number"
@@ -179,7 +197,7 @@ function AccountForm({
             placeholder: '10 digits',
           }}
           errors={numberErrors ?? undefined}
-          help={help ?? 'The 10-digit NUBAN of your account.'}
+          help={help ?? '10 digits; at a wallet, often your phone number.'}
         />
         {children}
       </Form>
@@ -196,7 +214,8 @@ function TypedNameForm() {
   const [typed, setTyped] = useState({ bankCode: '', accountNumber: '' })
   const digits = typed.accountNumber.replace(/[\s-]/g, '')
   const bank = banks.find((b) => b.code === typed.bankCode)
-  const checked = bank && /^\d{10}$/.test(digits) ? isValidNuban(bank.code, digits) : undefined
+  // Only a scheme the bank is known to use says yes or no here; otherwise the bank's name enquiry does.
+  const checked = bank?.nuban && /^\d{10}$/.test(digits) ? accountFitsBank(bank, digits) : undefined
   const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : undefined)
   return (
     <AccountForm
@@ -236,7 +255,8 @@ function ResolvedNameForm() {
   const [typed, setTyped] = useState({ bankCode: reply?.resolved?.bankCode ?? '', accountNumber: reply?.resolved?.accountNumber ?? '' })
   const digits = typed.accountNumber.replace(/[\s-]/g, '')
   const bank = banks.find((b) => b.code === typed.bankCode)
-  const checked = bank && /^\d{10}$/.test(digits) ? isValidNuban(bank.code, digits) : undefined
+  // Only a scheme the bank is known to use says yes or no here; otherwise the bank's name enquiry does.
+  const checked = bank?.nuban && /^\d{10}$/.test(digits) ? accountFitsBank(bank, digits) : undefined
   const asked = providerReply(fetcher.data)
   // The latest answer, the fetcher's (JavaScript) or the page's (a submit); only while the form still holds that account.
   const latest = fetcher.state === 'idle' && asked && fetcher.formData === undefined ? asked : reply
@@ -248,7 +268,7 @@ function ResolvedNameForm() {
   const ask = (bankCode: string, accountNumber: string) => {
     const number = accountNumber.replace(/[\s-]/g, '')
     const b = banks.find((x) => x.code === bankCode)
-    if (b && /^\d{10}$/.test(number) && isValidNuban(b.code, number))
+    if (b && /^\d{10}$/.test(number) && accountFitsBank(b, number))
       fetcher.submit({ intent: 'resolve', bankCode, accountNumber: number, redirectTo }, { method: 'post' })
   }
   const numberErrors = fields.accountNumber.errors ?? (checked === false ? [W.nubanWrong] : lookupError)

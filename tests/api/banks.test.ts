@@ -199,12 +199,16 @@ describe('the transfer recipient and the name before a payout', () => {
   it('a recipient Paystack cannot make now is made on first use', async () => {
     const u = await walletUser(api, { card: false, userName: 'Adaeze Obi' })
     fake.trouble('recipient', { kind: '5xx' })
-    expect((await api.post('/v1/bankCard/add', { bankCode: '058', accountNumber: nuban('058'), pin: PIN }, { token: u.token })).body.code).toBe(200)
+    expect(
+      (await api.post('/v1/bankCard/add', { bankCode: '058', accountNumber: nuban('058'), pin: PIN }, { token: u.token })).body.code,
+    ).toBe(200)
     const row = await api.db.selectFrom('bank_cards').selectAll().where('user_id', '=', u.userId).executeTakeFirstOrThrow()
     expect(row.recipient_code).toBeNull()
     const code = await recipientFor(api.deps, row)
     expect(code).toMatch(/^RCP_/)
-    expect((await api.db.selectFrom('bank_cards').select('recipient_code').where('id', '=', row.id).executeTakeFirstOrThrow()).recipient_code).toBe(code)
+    expect(
+      (await api.db.selectFrom('bank_cards').select('recipient_code').where('id', '=', row.id).executeTakeFirstOrThrow()).recipient_code,
+    ).toBe(code)
   })
 
   it('the name is asked again when the account was named long ago or the amount is large', async () => {

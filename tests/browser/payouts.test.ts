@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runPayoutsOnce } from '../../api/services/payouts'
 import { expectToast, gotoIn, phone, readFirst, signIn, useBrowserApp } from '../support/app'
 import { axeViolations } from '../support/axe'
+import { chooseBank, GTBANK } from '../support/bank-picker'
 import { FAKE_PAYSTACK_SECRET, startFakePaystack } from '../support/paystack-fake'
 import { PIN, validNuban, walletUser } from '../support/wallet'
 
@@ -41,7 +42,7 @@ for (const js of [true, false]) {
       const { context, page } = await sellerPhone(js)
       await goto(page, js, '/wallet/add-bank-card')
       expect(await page.getByLabel('Account name').count()).toBe(0)
-      await page.getByLabel('Bank', { exact: true }).selectOption('058')
+      await chooseBank(page, GTBANK)
       await page.getByLabel('Account number').fill(validNuban('058'))
       // With JavaScript the tenth digit asks the bank; without, the first submit does.
       if (!js) await page.getByRole('button', { name: 'Check the account' }).click()
@@ -89,7 +90,7 @@ describe('accessibility (axe-core): Add Bank Card with the bank’s name shown, 
     it(`${colorScheme}: no violations`, async () => {
       const { context, page } = await sellerPhone(true, colorScheme)
       await goto(page, true, '/wallet/add-bank-card')
-      await page.getByLabel('Bank', { exact: true }).selectOption('058')
+      await chooseBank(page, GTBANK)
       await page.getByLabel('Account number').fill(validNuban('058'))
       await expect.poll(() => page.getByText('is this your account?').isVisible()).toBe(true)
       expect(await axeViolations(page)).toEqual([])

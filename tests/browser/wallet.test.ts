@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { expectToast, gotoIn, hydrated, phone, readFirst, signedInPhone, signIn, useBrowserApp } from '../support/app'
 import { axeViolations } from '../support/axe'
+import { chooseBank, GTBANK } from '../support/bank-picker'
 import { admin, adjust, PIN, validNuban, walletUser, withdraw, type WalletUser } from '../support/wallet'
 
 /**
@@ -62,7 +63,7 @@ for (const js of [true, false]) {
       await page.getByRole('link', { name: 'Add bank account' }).click()
       await page.waitForURL(/\/wallet\/add-bank-card\?redirectTo=%2Fwallet%2Fwithdraw$/)
       if (js) await hydrated(page)
-      await page.getByLabel('Bank', { exact: true }).selectOption('058')
+      await chooseBank(page, GTBANK)
       const number = validNuban('058', '012345678')
       await page.getByLabel('Account number').fill(number.slice(0, 9) + ((Number(number[9]) + 1) % 10))
       if (js) await expect.poll(() => page.getByText('This account number does not exist at this bank').isVisible()).toBe(true)

@@ -127,6 +127,7 @@ function bankRoutes(fake: FakePaystack, url: URL, res: ServerResponse): boolean 
   const send = (status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
     res.end(JSON.stringify(body))
+    return true
   }
   const q = url.searchParams
   if (url.pathname === '/bank') {
@@ -139,42 +140,34 @@ function bankRoutes(fake: FakePaystack, url: URL, res: ServerResponse): boolean 
       (currency !== null && !['GHS', 'KES', 'NGN', 'ZAR'].includes(currency)) ||
       (perPageRaw !== null && !/^\d+$/.test(perPageRaw))
     )
-      return send(400, { status: false, message: 'Invalid query', type: 'validation_error', code: 'invalid_params' }), true
+      return send(400, { status: false, message: 'Invalid query', type: 'validation_error', code: 'invalid_params' })
     const countryOf: Record<string, string> = { ghana: 'Ghana', kenya: 'Kenya', nigeria: 'Nigeria', 'south africa': 'South Africa' }
     const all = fake.banks.filter((b) => (!country || b.country === countryOf[country]) && (!currency || b.currency === currency))
     const perPage = Math.min(100, Math.max(1, Number(perPageRaw ?? 50)))
     if (q.get('use_cursor') === 'true') {
       const start = q.get('next') ? Number(Buffer.from(q.get('next')!, 'base64url').toString()) : 0
-      if (!Number.isInteger(start) || start < 0)
-        return send(400, { status: false, message: 'Invalid cursor', type: 'validation_error' }), true
+      if (!Number.isInteger(start) || start < 0) return send(400, { status: false, message: 'Invalid cursor', type: 'validation_error' })
       const data = all.slice(start, start + perPage)
       const next = start + perPage < all.length ? Buffer.from(String(start + perPage)).toString('base64url') : null
       const previous = start > 0 ? Buffer.from(String(Math.max(0, start - perPage))).toString('base64url') : null
-      return send(200, { status: true, message: 'Banks retrieved', data, meta: { next, previous, perPage } }), true
+      return send(200, { status: true, message: 'Banks retrieved', data, meta: { next, previous, perPage } })
     }
     const page = Math.max(1, Number(q.get('page') ?? 1) || 1)
-    return send(200, { status: true, message: 'Banks retrieved', data: all.slice((page - 1) * perPage, page * perPage) }), true
+    return send(200, { status: true, message: 'Banks retrieved', data: all.slice((page - 1) * perPage, page * perPage) })
   }
   if (url.pathname === '/bank/resolve') {
     const acct = q.get('account_number')
     const bank = q.get('bank_code')
-    if (!acct || !bank)
-      return send(400, { status: false, message: 'Account number and bank code are required', type: 'validation_error' }), true
+    if (!acct || !bank) return send(400, { status: false, message: 'Account number and bank code are required', type: 'validation_error' })
     if (!fake.banks.some((b) => b.code === bank && b.currency === 'NGN'))
-      return (
-        send(422, { status: false, message: `Unknown bank code: ${bank}`, type: 'validation_error', code: 'invalid_bank_code' }),
-        true
-      )
+      return send(422, { status: false, message: `Unknown bank code: ${bank}`, type: 'validation_error', code: 'invalid_bank_code' })
     if (fake.unreachableBanks.has(bank))
-      return (
-        send(400, {
-          status: false,
-          message: 'Could not resolve account name. Bank is not available',
-          type: 'api_error',
-          code: 'processor_error',
-        }),
-        true
-      )
+      return send(400, {
+        status: false,
+        message: 'Could not resolve account name. Bank is not available',
+        type: 'api_error',
+        code: 'processor_error',
+      })
   }
   return false
 }

@@ -91,7 +91,7 @@ describe('/wallet/add-bank-card with a payout provider', () => {
     expect(await listOf(u.token)).toEqual([])
   })
 
-  it('the provider being down is a clear “try again”, at either step; nothing is saved and no PIN try is spent', async () => {
+  it('a bank that cannot be reached (Paystack answers 503) is said so, at either step; nothing is saved and no PIN try is spent', async () => {
     const u = await walletUser(api, { card: false })
     const jar = await signedInJar(u.token)
     const number = validNuban('058')
@@ -102,9 +102,7 @@ describe('/wallet/add-bank-card with a payout provider', () => {
     ]) {
       const res = await submit(addBankCard.action, '/wallet/add-bank-card', form, jar)
       expect(res.status).toBe(400)
-      expect((await jsonOf(res)).result.error['']).toEqual([
-        'We could not check this account with the bank right now. Please try again in a minute',
-      ])
+      expect((await jsonOf(res)).result.error['']).toEqual(['We could not reach your bank right now; try again in a minute'])
     }
     expect(await listOf(u.token)).toEqual([])
     expect((await api.get<{ pin: { triesLeft: number } }>('/v1/wallet/info', { token: u.token })).body.data.pin.triesLeft).toBe(5)

@@ -31,7 +31,7 @@ describe('/wallet/add-bank-card', () => {
     const screen = await jsonOf(await load(addBankCard.loader, '/wallet/add-bank-card', jar))
     const names = screen.banks.map((b: { name: string }) => b.name)
     expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b)))
-    expect(screen.banks).toContainEqual({ code: '058', name: 'Guaranty Trust Bank' })
+    expect(screen.banks).toContainEqual({ code: '058', name: 'Guaranty Trust Bank', nuban: 'dmb' })
 
     const number = validNuban('058')
     const res = await submit(
@@ -62,7 +62,7 @@ describe('/wallet/add-bank-card', () => {
     expect(foreign).toHaveRedirect('/wallet/bank-cards')
   })
 
-  it('refuses a wrong check digit before the api, keeping what was typed but the PIN', async () => {
+  it('refuses a wrong check digit (the api knows the bank’s scheme) beside the number, keeping what was typed but the PIN', async () => {
     const u = await walletUser(api, { card: false })
     const number = validNuban('058')
     const wrong = number.slice(0, 9) + ((Number(number[9]) + 1) % 10)
@@ -172,5 +172,48 @@ describe('/wallet/bank-cards', () => {
       hasPin: false,
       cards: [],
     })
+  })
+})
+
+describe('/wallet/add-bank-card: every bank and wallet (decision 039)', () => {
+  it('offers Paystack’s codes for wallets and microfinance banks; `?bank=` is the search without JavaScript', async () => {
+    const u = await walletUser(api, { card: false })
+    const jar = await signedInJar(u.token)
+    const screen = await jsonOf(await load(addBankCard.loader, '/wallet/add-bank-card?bank=%20opay%20', jar))
+    expect(screen.query).toBe('opay')
+    expect(screen.banks).toEqual(
+      expect.arrayContaining([
+        { code: '999992', name: 'OPay Digital Services Limited (OPay)', nuban: null },
+        { code: '50211', name: 'Kuda Bank', nuban: 'ofi' },
+        { code: '00103', name: 'Globus Bank', nuban: null },
+      ]),
+    )
+  })
+
+  it('a wallet account numbered by phone (OPay) is saved; a microfinance number with a wrong check digit is refused beside it', async () => {
+    const u = await walletUser(api, { card: false })
+    const jar = await signedInJar(u.token)
+    const saved = await submit(
+      addBankCard.action,
+      '/wallet/add-bank-card',
+      { bankCode: '999992', accountNumber: '8031234567', accountName: 'Ada Obi', pin: PIN },
+      jar,
+    )
+    expect(saved).toHaveRedirect('/wallet/bank-cards')
+    const good = validNuban('950211', '123456789')
+    const wrong = good.slice(0, 9) + ((Number(good[9]) + 1) % 10)
+    const res = await submit(
+      addBankCard.action,
+      '/wallet/add-bank-card',
+      { bankCode: '50211', accountNumber: wrong, accountName: 'Ada Obi', pin: PIN },
+      jar,
+    )
+    expect(res.status).toBe(400)
+    const reply = await jsonOf(res)
+    expect(reply.result.error.accountNumber).toEqual(['This account number does not exist at this bank. Check the digits'])
+    expect(JSON.stringify(reply)).not.toContain(PIN)
+    expect(await listOf(u.token)).toEqual([
+      expect.objectContaining({ bankCode: '999992', bankName: 'OPay Digital Services Limited (OPay)' }),
+    ])
   })
 })

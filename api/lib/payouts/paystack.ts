@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
+import type { BankingProvider, ProviderBank } from './banking'
 import {
   ProviderRefused,
   ProviderUnavailable,
@@ -9,7 +10,6 @@ import {
   type TransferOrder,
   type TransferState,
 } from './provider'
-import type { BankingProvider, ProviderBank } from './banking'
 
 /**
  * Paystack's Transfers API in its wire format (decision 019: a small client over fetch, no SDK):
@@ -250,7 +250,13 @@ export function paystackBanking({ secretKey, baseUrl, timeoutMs }: PaystackOptio
         for (const row of parsed.data.data) {
           const b = paystackBank.safeParse(row)
           if (b.success && b.data.currency === currency)
-            out.push({ code: b.data.code, name: b.data.name.trim(), slug: b.data.slug, type: b.data.type, active: b.data.active && !b.data.is_deleted })
+            out.push({
+              code: b.data.code,
+              name: b.data.name.trim(),
+              slug: b.data.slug,
+              type: b.data.type,
+              active: b.data.active && !b.data.is_deleted,
+            })
         }
         next = parsed.data.meta?.next ?? undefined
         if (!next) return out
