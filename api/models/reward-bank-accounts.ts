@@ -9,7 +9,12 @@ import type { Db } from '../db/connect'
  */
 
 export const bankAccountKey = (key: string, row: { bank_code: string; account_number: string }) =>
-  createHmac('sha256', key).update(`bank-account:${row.bank_code}:${row.account_number}`).digest('base64url')
+  createHmac('sha256', key)
+    .update(`bank-account:${keyCode(row.bank_code)}:${row.account_number}`)
+    .digest('base64url')
+
+/** Globus Bank's accounts were saved as `103` before Paystack's `00103` (migration 0017): one key for both. */
+const keyCode = (code: string) => (code === '00103' ? '103' : code)
 
 /** Every bank account this person ever saved (removed ones too: removing one does not make it new). */
 export async function bankAccountsEverSaved(db: Db, key: string, userId: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import { accountFitsBank, isPhoneShaped, nubanCheckDigit, searchBanks, type Bank
 import { Refusals } from '#contract/refusals'
 import { migrations } from '../../api/db/migrate'
 import { banksFor, resetBankList } from '../../api/lib/banks'
+import { bankAccountKey } from '../../api/models/reward-bank-accounts'
 import { needsNameRecheck, recheckName, recipientFor, refreshBanks } from '../../api/services/banks'
 import { useTestApi } from '../support/kit'
 import { FAKE_PAYSTACK_SECRET, fakeBank, startFakePaystack } from '../support/paystack-fake'
@@ -248,5 +249,9 @@ describe('accounts saved with the old codes', () => {
     await migrations['0017_banks'].up(manual.db)
     const list = await manual.get<{ bankCode: string; bankName: string }[]>('/v1/bankCard/list', { token: u.token })
     expect(list.body.data).toMatchObject([{ bankCode: '00103', bankName: 'Globus Bank' }])
+    // Rewards once per bank account: the account is the same one under either code.
+    expect(bankAccountKey('k', { bank_code: '00103', account_number: '0123456789' })).toBe(
+      bankAccountKey('k', { bank_code: '103', account_number: '0123456789' }),
+    )
   })
 })
