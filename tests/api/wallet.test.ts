@@ -121,11 +121,11 @@ describe('the withdrawal PIN', () => {
 })
 
 describe('bank cards', () => {
-  it('lists the Nigerian banks with their CBN codes', async () => {
+  it('lists the Nigerian banks with Paystack’s codes (the CBN code for deposit-money banks)', async () => {
     const banks = (await api.get<{ code: string; name: string }[]>('/v1/bank/list')).body.data
     expect(banks.length).toBeGreaterThanOrEqual(20)
-    expect(banks).toContainEqual({ code: '058', name: 'Guaranty Trust Bank' })
-    expect(banks).toContainEqual({ code: '057', name: 'Zenith Bank' })
+    expect(banks).toContainEqual({ code: '058', name: 'Guaranty Trust Bank', nuban: 'dmb' })
+    expect(banks).toContainEqual({ code: '057', name: 'Zenith Bank', nuban: 'dmb' })
   })
 
   it('adds an account with a valid NUBAN, masked, the first one default; refuses bad ones', async () => {
