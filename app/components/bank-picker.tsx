@@ -4,7 +4,7 @@
 // (`?bank=`, the page narrows the list on the server) and a native <select> of the matches.
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { searchBanks, type Bank } from '#contract/bank-cards'
-import { FieldFrame, useFieldA11y, type FieldInputProps } from './forms'
+import { FieldFrame, SelectField, useFieldA11y, type FieldInputProps } from './forms'
 import { Icon } from './icon'
 import { cx, useHydrated } from './ui'
 
@@ -39,13 +39,12 @@ export function BankPicker(props: Props) {
 
 /** No JavaScript: the search field (its own GET form) and a select of what it found. */
 function BankSelect({ banks, query, inputProps, errors }: Props) {
-  const a11y = useFieldA11y({ inputProps, errors })
   const chosen = typeof inputProps.defaultValue === 'string' ? inputProps.defaultValue : ''
   const found = query ? searchBanks(banks, query) : banks
   const options = found.length ? found : banks
   // The bank already chosen stays choosable whatever was searched.
   const withChosen = chosen && !options.some((b) => b.code === chosen) ? [...banks.filter((b) => b.code === chosen), ...options] : options
-  const searchId = `${a11y.inputId}-search`
+  const searchId = `${inputProps.id ?? 'bank'}-search`
   return (
     <div className="cl-bank-picker">
       <div className="cl-field">
@@ -76,25 +75,21 @@ function BankSelect({ banks, query, inputProps, errors }: Props) {
           </p>
         ) : null}
       </div>
-      <FieldFrame label="Bank" a11y={a11y}>
-        <select
-          key={`${inputProps.key ?? ''}${query}`}
-          name={inputProps.name}
-          form={inputProps.form}
-          id={a11y.inputId}
-          defaultValue={chosen || (query && found.length === 1 ? found[0].code : '')}
-          className="cl-input"
-          aria-invalid={a11y.ariaInvalid || undefined}
-          aria-describedby={a11y.describedBy}
-        >
-          <option value="">{query && found.length ? `Choose one of ${found.length}` : 'Choose your bank'}</option>
-          {withChosen.map((b) => (
-            <option key={b.code} value={b.code}>
-              {b.name}
-            </option>
-          ))}
-        </select>
-      </FieldFrame>
+      <SelectField
+        label="Bank"
+        inputProps={{
+          id: inputProps.id,
+          name: inputProps.name,
+          form: inputProps.form,
+          'aria-describedby': inputProps['aria-describedby'],
+          'aria-invalid': inputProps['aria-invalid'],
+          key: `${inputProps.key ?? ''}${query}`,
+          defaultValue: chosen || (query && found.length === 1 ? found[0].code : ''),
+        }}
+        errors={errors}
+        placeholder={query && found.length ? `Choose one of ${found.length}` : 'Choose your bank'}
+        options={withChosen.map((b) => ({ value: b.code, label: b.name }))}
+      />
     </div>
   )
 }
