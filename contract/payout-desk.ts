@@ -1,0 +1,52 @@
+import { z } from 'zod'
+import { get, noQuery, post } from './endpoint'
+import { currencyCode, minorUnits, positiveAmount } from './money-fields'
+
+/**
+ * Paying by hand (manual mode, or a payout a person must finish): what a payouts person needs to
+ * make the bank transfer. The full account number is answered only by `revealAccount`, asked for
+ * one withdrawal at a time and audited (`withdrawal.reveal_account`), never with a page of the desk.
+ */
+export const payoutAccountSchema = z.object({
+  withdrawalId: z.string(),
+  bankName: z.string(),
+  bankCode: z.string(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+  /** The exact amount to send: the withdrawal's amount less its fee (the `received` of the receipt). */
+  amountToSend: positiveAmount,
+  currency: currencyCode,
+})
+export type PayoutAccount = z.infer<typeof payoutAccountSchema>
+
+/** How fast payouts reached the bank over the last days: null figures when too few were paid. */
+export const payoutSpeedSchema = z.object({
+  days: z.number().int().positive(),
+  /** Paid withdrawals counted (request to paid). */
+  paid: z.number().int().nonnegative(),
+  medianMinutes: z.number().int().nonnegative().nullable(),
+  p90Minutes: z.number().int().nonnegative().nullable(),
+})
+export type PayoutSpeed = z.infer<typeof payoutSpeedSchema>
+
+export const payoutDeskApi = {
+  revealAccount: post(
+    '/admin/withdraw/reveal',
+    'staff:payouts',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    payoutAccountSchema,
+  ),
+}
+
+export const payoutSpeedApi = {
+  speed: get('/v1/withdraw/speed', 'user', noQuery, payoutSpeedSchema),
+}
+
+/** Auto-withdrawal: each order's credit sent on to the default bank account, opted in with the PIN. */
+export const autoWithdrawalSchema = z.object({
+  enabled: z.boolean(),
+  /** Each credit above this waits in the wallet (AUTO_PAYOUT_MAX); 0 when payouts are manual. */
+  maxAmount: minorUnits,
+  available: z.boolean(),
+})
+export type AutoWithdrawal = z.infer<typeof autoWithdrawalSchema>
