@@ -8,7 +8,7 @@ import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
 import { notificationsApi } from './notifications'
 import { ordersApi } from './orders'
-import { payoutDeskApi, payoutSpeedApi } from './payout-desk'
+import { payoutDeskApi } from './payout-desk'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
 import { adminStaffApi, staffApi } from './staff'
@@ -41,7 +41,6 @@ export const contractApis = {
   adminStaff: adminStaffApi,
   adminDesk: adminDeskApi,
   payoutDesk: payoutDeskApi,
-  payoutSpeed: payoutSpeedApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { get, noQuery, post } from './endpoint'
+import { post } from './endpoint'
 import { currencyCode, minorUnits, positiveAmount } from './money-fields'
 
 /**
@@ -19,7 +19,7 @@ export const payoutAccountSchema = z.object({
 })
 export type PayoutAccount = z.infer<typeof payoutAccountSchema>
 
-/** How fast payouts reached the bank over the last days: null figures when too few were paid. */
+/** How fast payouts reached the bank over the last days (Withdraw says it): null figures when too few were paid. */
 export const payoutSpeedSchema = z.object({
   days: z.number().int().positive(),
   /** Paid withdrawals counted (request to paid). */
@@ -36,10 +36,6 @@ export const payoutDeskApi = {
     z.object({ id: z.string().min(1).max(64) }).strict(),
     payoutAccountSchema,
   ),
-}
-
-export const payoutSpeedApi = {
-  speed: get('/v1/withdraw/speed', 'user', noQuery, payoutSpeedSchema),
 }
 
 /** Auto-withdrawal: each order's credit sent on to the default bank account, opted in with the PIN. */

@@ -41,9 +41,23 @@ export const SPEED_MIN_PAID = 20
 /** The value at fraction q of sorted values (nearest rank). */
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
 
+/** Withdraw asks on every visit; a week's figure does not change within a minute. */
+const SPEED_FRESH_MS = 60_000
+const speeds = new WeakMap<ApiDeps, { at: number; speed: Promise<PayoutSpeed> }>()
+
 /** Request to paid, over the last SPEED_DAYS days: the median and the 90th percentile in whole minutes. */
-export async function payoutSpeed(deps: ApiDeps): Promise<PayoutSpeed> {
-  const durations = (await paidDurationsSince(deps.db, deps.now() - SPEED_DAYS * DAY)).sort((a, b) => a - b)
+export function payoutSpeed(deps: ApiDeps): Promise<PayoutSpeed> {
+  const now = deps.now()
+  const kept = speeds.get(deps)
+  if (kept && now >= kept.at && now - kept.at < SPEED_FRESH_MS) return kept.speed
+  const speed = measureSpeed(deps, now)
+  speeds.set(deps, { at: now, speed })
+  speed.catch(() => speeds.delete(deps))
+  return speed
+}
+
+async function measureSpeed(deps: ApiDeps, now: number): Promise<PayoutSpeed> {
+  const durations = (await paidDurationsSince(deps.db, now - SPEED_DAYS * DAY)).sort((a, b) => a - b)
   const enough = durations.length >= SPEED_MIN_PAID
   const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
   return {

@@ -6,6 +6,7 @@ import { liveBankCards } from '../models/bank-cards'
 import { openWithdrawals } from '../models/withdrawals'
 import { toBankCard } from './bank-cards'
 import { findWallet, pageBalanceLog } from './ledger'
+import { payoutSpeed } from './payout-desk'
 import { getPinState } from './pin'
 import { AUTOMATIC_PROMISE, remainingToday, toWithdrawal } from './withdrawals'
 
@@ -42,8 +43,8 @@ export async function walletInfo(deps: ApiDeps, user: User, bankCards = liveBank
 /** The Withdraw screen's one call: the wallet info and the bank accounts, each read once. */
 export async function withdrawForm(deps: ApiDeps, user: User): Promise<WithdrawForm> {
   const bankCards = liveBankCards(deps.db, user.id)
-  const [info, rows] = await Promise.all([walletInfo(deps, user, bankCards), bankCards])
-  return { info, bankCards: rows.map((row) => toBankCard(row, deps.config.wallet.currency)) }
+  const [info, rows, speed] = await Promise.all([walletInfo(deps, user, bankCards), bankCards, payoutSpeed(deps)])
+  return { info, bankCards: rows.map((row) => toBankCard(row, deps.config.wallet.currency)), payoutSpeed: speed }
 }
 
 /** How this installation pays withdrawals, for Withdraw's promise and Add Bank Card's name step. */

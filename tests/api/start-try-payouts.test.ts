@@ -81,7 +81,7 @@ async function freePorts(count: number): Promise<number[]> {
 
 function runStart(env: Record<string, string>, args: string[] = []) {
   const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: root, NO_COLOR: '1', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: root, NO_COLOR: '1', ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   started.push(child)
