@@ -8,7 +8,7 @@ import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
 import { notificationsApi } from './notifications'
 import { ordersApi } from './orders'
-import { payoutDeskApi } from './payout-desk'
+import { autoWithdrawalApi, payoutDeskApi } from './payout-desk'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
 import { adminStaffApi, staffApi } from './staff'
@@ -41,6 +41,7 @@ export const contractApis = {
   adminStaff: adminStaffApi,
   adminDesk: adminDeskApi,
   payoutDesk: payoutDeskApi,
+  autoWithdrawal: autoWithdrawalApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

@@ -3,7 +3,7 @@ import { bankCardSchema } from './bank-cards'
 import { get } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { currencyCode, minorUnits } from './money-fields'
-import { payoutSpeedSchema } from './payout-desk'
+import { autoWithdrawalSchema, payoutSpeedSchema } from './payout-desk'
 import { withdrawalSchema } from './withdrawals'
 
 /**
@@ -112,6 +112,8 @@ export const walletOverviewData = z.object({
   info: walletInfoData,
   log: balanceLogPage,
   onTheirWay: z.array(withdrawalSchema),
+  /** Whether each order's credit is sent on to the bank by itself (contract/payout-desk.ts). */
+  autoWithdrawal: autoWithdrawalSchema.nullable().default(null),
 })
 export type WalletOverview = z.infer<typeof walletOverviewData>
 

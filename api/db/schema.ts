@@ -36,6 +36,7 @@ export interface Database {
   staff_sessions: StaffSessionsTable
   staff_tokens: StaffTokensTable
   adjustment_requests: AdjustmentRequestsTable
+  auto_withdrawals: AutoWithdrawalsTable
 }
 
 export interface UsersTable {
@@ -465,3 +466,9 @@ export interface AdjustmentRequestsTable {
   decided_at: number | null
 }
 export type AdjustmentRequestRow = Selectable<AdjustmentRequestsTable>
+
+/** People who send each order's credit on to their default bank account (opted in with their PIN). */
+export interface AutoWithdrawalsTable {
+  user_id: string
+  enabled_at: number
+}

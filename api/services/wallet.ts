@@ -5,6 +5,7 @@ import type { ApiDeps } from '../deps'
 import { liveBankCards } from '../models/bank-cards'
 import { openWithdrawals } from '../models/withdrawals'
 import { toBankCard } from './bank-cards'
+import { autoWithdrawalState } from './auto-withdrawal'
 import { findWallet, pageBalanceLog } from './ledger'
 import { payoutSpeed } from './payout-desk'
 import { getPinState } from './pin'
@@ -64,11 +65,12 @@ export function balanceLog(deps: ApiDeps, user: User, page: PageQuery) {
 
 /** The Wallet screen's one call: balances, a page of activity, the withdrawals on their way. */
 export async function walletOverview(deps: ApiDeps, user: User, page: PageQuery): Promise<WalletOverview> {
-  const [info, log, open] = await Promise.all([
+  const [info, log, open, autoWithdrawal] = await Promise.all([
     walletInfo(deps, user),
     balanceLog(deps, user, page),
     openWithdrawals(deps.db, user.id, ON_THEIR_WAY_MAX),
+    autoWithdrawalState(deps, user.id),
   ])
   const onTheirWay = (await Promise.all(open.map((row) => toWithdrawal(deps, row)))).sort((a, b) => a.expectedBy - b.expectedBy)
-  return { info, log, onTheirWay }
+  return { info, log, onTheirWay, autoWithdrawal }
 }
