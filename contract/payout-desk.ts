@@ -31,12 +31,7 @@ export const payoutSpeedSchema = z.object({
 export type PayoutSpeed = z.infer<typeof payoutSpeedSchema>
 
 export const payoutDeskApi = {
-  revealAccount: post(
-    '/admin/withdraw/reveal',
-    'staff:payouts',
-    z.object({ id: z.string().min(1).max(64) }).strict(),
-    payoutAccountSchema,
-  ),
+  revealAccount: post('/admin/withdraw/reveal', 'staff:payouts', z.object({ id: z.string().min(1).max(64) }).strict(), payoutAccountSchema),
 }
 
 /**

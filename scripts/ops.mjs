@@ -266,7 +266,9 @@ switch (command) {
     console.log(`  bank            ${a.bankName} (code ${a.bankCode})`)
     console.log(`  holder          ${a.accountName}`)
     console.log(`  account number  ${a.accountNumber}`)
-    console.log(`Then: npm run ops -- withdrawal ${a.withdrawalId} processing, and success --reference <the bank's reference> once it is sent.`)
+    console.log(
+      `Then: npm run ops -- withdrawal ${a.withdrawalId} processing, and success --reference <the bank's reference> once it is sent.`,
+    )
     break
   }
   case 'withdrawal': {

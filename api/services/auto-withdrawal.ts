@@ -67,7 +67,8 @@ async function reasonToKeep(deps: ApiDeps, userId: string, amount: number, now: 
   if (amount <= wallet.withdrawFee) return `it does not cover the withdrawal fee of ${money(wallet.withdrawFee)}`
   const pin = await findPin(deps.db, userId)
   if (!pin) return 'your withdrawal PIN is not set'
-  if (pin.withdraw_blocked_until !== null && Number(pin.withdraw_blocked_until) > now) return 'withdrawals are paused after your PIN was reset'
+  if (pin.withdraw_blocked_until !== null && Number(pin.withdraw_blocked_until) > now)
+    return 'withdrawals are paused after your PIN was reset'
   return undefined
 }
 

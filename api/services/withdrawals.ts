@@ -83,7 +83,8 @@ export async function remainingToday(deps: ApiDeps, db: ApiDeps['db'], userId: s
   return { remaining: Math.max(0, deps.config.wallet.withdrawDailyMax - used), dayEndsAt: end }
 }
 
-const digestOf = (body: Pick<CreateWithdrawalBody, 'bankCardId' | 'amount'>) => requestDigest({ bankCardId: body.bankCardId, amount: body.amount })
+const digestOf = (body: Pick<CreateWithdrawalBody, 'bankCardId' | 'amount'>) =>
+  requestDigest({ bankCardId: body.bankCardId, amount: body.amount })
 
 /** The same requestId again: the first withdrawal, or a refusal when the body differs. */
 function repeatOf(row: WithdrawalRow, body: Pick<CreateWithdrawalBody, 'bankCardId' | 'amount'>): WithdrawalRow {

@@ -1,7 +1,7 @@
 // The account a payouts person pays by hand: bank, holder, the full number (revealed on request)
 // and the exact amount to send, each as text a click selects; with JavaScript, a Copy button too.
 import { useState } from 'react'
-import { amountInputValue, formatMoney } from '#contract/money'
+import { amountInputValue } from '#contract/money'
 import type { PayoutAccount } from '#contract/payout-desk'
 import { useHydrated } from './ui'
 
@@ -20,27 +20,28 @@ export function AccountToPay({ account: a }: { account: PayoutAccount }) {
       </dd>
       <dt>Send exactly</dt>
       <dd>
-        <CopyText text={amountInputValue(a.amountToSend, a.currency)} shown={formatMoney(a.amountToSend, a.currency)} label="amount" />
+        <CopyText text={amountInputValue(a.amountToSend, a.currency)} label="amount" />{' '}
+        <span className="ops-muted ops-inline">{a.currency}</span>
       </dd>
     </dl>
   )
 }
 
-/** `shown` on the screen; `text` is what a click selects and Copy copies (digits only, for a bank's form). */
-function CopyText({ text, shown, label }: { text: string; shown?: string; label: string }) {
+/** `text` is what a click selects and Copy copies (an amount in digits only, as a bank's form takes it). */
+function CopyText({ text, label }: { text: string; label: string }) {
   const hydrated = useHydrated()
   const [copied, setCopied] = useState(false)
   return (
     <span className="ops-copy">
       <span className="ops-mono ops-copy__text">{text}</span>
-      {shown ? <span className="ops-muted ops-inline">{shown}</span> : null}
       {hydrated ? (
         <button
           type="button"
           className="ops-button ops-button--ghost ops-copy__button"
+          aria-label={`Copy ${label}`}
           onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}
         >
-          {copied ? 'Copied' : `Copy ${label}`}
+          {copied ? 'Copied' : 'Copy'}
         </button>
       ) : null}
     </span>

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { adminDeskApi } from '#contract/admin-desk'
 import { Code } from '#contract/envelope'
 import { payoutDeskApi } from '#contract/payout-desk'
+import { Refusals } from '#contract/refusals'
 import { walletApi } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
-import { Refusals } from '#contract/refusals'
 import { useTestApi } from '../support/kit'
 import { bearer, seedStaff } from '../support/staff'
 import { admin, TEST_ADMIN_TOKEN, walletUser, withdraw, type WalletUser } from '../support/wallet'
@@ -112,7 +112,12 @@ describe('POST /admin/withdraw/reveal', () => {
     const staff = await seedStaff(api, { role: 'payouts' })
     const unknown = await api.post('/admin/withdraw/reveal', { id: 'no-such-withdrawal' }, { headers: bearer(staff.token) })
     expect(unknown.body.code).toBe(Refusals.WITHDRAWAL_NOT_FOUND.code)
-    const audited = await api.db.selectFrom('audit_log').select('id').where('action', '=', 'withdrawal.reveal_account').where('target_id', '=', w.id).execute()
+    const audited = await api.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'withdrawal.reveal_account')
+      .where('target_id', '=', w.id)
+      .execute()
     expect(audited).toEqual([])
   })
 })
@@ -121,7 +126,8 @@ describe('the amount to send is one figure', () => {
   it('desk list, reveal and the dashboard’s "paid out" all count the amount less the fee, as the seller’s receipt does', async () => {
     const fee = api.deps.config.wallet.withdrawFee
     const staff = await seedStaff(api, { role: 'payouts' })
-    const board = async () => adminDeskApi.dashboard.data.parse((await api.get('/admin/dashboard', { headers: bearer(staff.token) })).body.data)
+    const board = async () =>
+      adminDeskApi.dashboard.data.parse((await api.get('/admin/dashboard', { headers: bearer(staff.token) })).body.data)
     const before = await board()
     const u = await walletUser(api, { balance: 1_000_000 })
     const w = (await withdraw(api, u, 400_000)).body.data

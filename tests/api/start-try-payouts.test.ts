@@ -70,9 +70,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<net.Server>((resolve) => {
-      const server = net.createServer().listen(0, '127.0.0.1', () => resolve(server))
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve) => {
+          const server = net.createServer().listen(0, '127.0.0.1', () => resolve(server))
+        }),
+    ),
   )
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port)
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))))
@@ -125,7 +129,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres' || process.platform !== 'linu
     const [webPort, apiPort] = await freePorts(2)
     const run = runStart({ PORT: String(webPort), API_PORT: String(apiPort), PAYSTACK_FAKE_PAY_AFTER_SECONDS: '1' }, ['--paystack-fake'])
     await run.waitFor('Cardlane is running', 40_000)
-    expect(run.output()).toMatch(/Payouts: automatic, to a local stand-in for Paystack at http:\/\/127\.0\.0\.1:\d+ \(no money moves\); it pays each transfer after 1 s\./)
+    expect(run.output()).toMatch(
+      /Payouts: automatic, to a local stand-in for Paystack at http:\/\/127\.0\.0\.1:\d+ \(no money moves\); it pays each transfer after 1 s\./,
+    )
     const api = `http://127.0.0.1:${apiPort}`
     const call = async (method: string, url: string, body?: unknown, token?: string) => {
       const res = await fetch(api + url, {
@@ -157,12 +163,24 @@ describe.skipIf(process.env.TEST_DB === 'postgres' || process.platform !== 'linu
       await db.transaction().execute((trx) =>
         move(
           trx,
-          { userId: user.id, type: BalanceLogType.ADJUSTMENT, amount: 1_000_000, refType: 'adjustment', refId: 'try', key: `try:${user.id}` },
+          {
+            userId: user.id,
+            type: BalanceLogType.ADJUSTMENT,
+            amount: 1_000_000,
+            refType: 'adjustment',
+            refId: 'try',
+            key: `try:${user.id}`,
+          },
           'NGN',
           Date.now(),
         ),
       )
-      const w = await call('POST', '/v1/withdraw/create', { bankCardId: card.data.id, amount: 300_000, pin: PIN, requestId: requestId() }, token)
+      const w = await call(
+        'POST',
+        '/v1/withdraw/create',
+        { bankCardId: card.data.id, amount: 300_000, pin: PIN, requestId: requestId() },
+        token,
+      )
       expect(w.code, w.msg).toBe(200)
       let status = w.data.status
       const deadline = Date.now() + 30_000

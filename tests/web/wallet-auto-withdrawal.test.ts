@@ -12,7 +12,10 @@ describe('/wallet: automatic withdrawal', () => {
     const u = await walletUser(api)
     const jar = await signedInJar(u.token)
     const before = await jsonOf(await load(wallet.loader, '/wallet', jar))
-    expect(before.autoWithdrawal).toMatchObject({ enabled: false, bankCard: { bankName: 'Guaranty Trust Bank', maskedNumber: u.card!.maskedNumber } })
+    expect(before.autoWithdrawal).toMatchObject({
+      enabled: false,
+      bankCard: { bankName: 'Guaranty Trust Bank', maskedNumber: u.card!.maskedNumber },
+    })
 
     const wrong = await submit(wallet.action, '/wallet?index', { intent: 'auto-on', pin: '999999' }, jar)
     expect(wrong.status).toBe(400)
