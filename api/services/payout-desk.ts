@@ -34,9 +34,9 @@ export async function revealAccount(deps: ApiDeps, actor: string, id: string): P
 }
 
 const DAY = 86_400_000
-export const SPEED_DAYS = 7
+const SPEED_DAYS = 7
 /** Fewer paid withdrawals than this in the window, and no figure is shown (decision 040). */
-export const SPEED_MIN_PAID = 20
+const SPEED_MIN_PAID = 20
 
 /** The value at fraction q of sorted values (nearest rank). */
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!

@@ -44,7 +44,7 @@ export async function startPaystackFake({ root, webhookUrl, payAfterMs, log = ()
 }
 
 /** Pays every transfer pending for `afterMs` or more (its webhook follows); the api's polls find it too if the webhook is lost. */
-export async function payDue(fake, afterMs, log, now = Date.now()) {
+async function payDue(fake, afterMs, log, now = Date.now()) {
   const due = [...fake.transfers.values()].filter((t) => t.status === 'pending' && now - Date.parse(t.createdAt) >= afterMs)
   for (const t of due) {
     try {

@@ -91,7 +91,7 @@ export async function refuseTakenPorts(wanted, command) {
 }
 
 /** A child's exit code for "my settings are refused" (sysexits' EX_CONFIG, as api/main.ts exits): restarting would only repeat it. */
-export const SETTINGS_REFUSED = 78
+const SETTINGS_REFUSED = 78
 
 /** The first restart waits this long; each quick death after it waits twice as long, up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 500
