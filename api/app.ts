@@ -16,6 +16,7 @@ import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
 import { notificationsRoutes } from './routes/notifications'
 import { ordersRoutes } from './routes/orders'
+import { payoutDeskRoutes } from './routes/payout-desk'
 import { pinRoutes } from './routes/pin'
 import { profileRoutes } from './routes/profile'
 import { staffRoutes } from './routes/staff'
@@ -99,6 +100,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(notificationsRoutes(deps))
   app.use(tasksRoutes(deps))
   app.use(staffRoutes(selling))
+  app.use(payoutDeskRoutes(deps))
 
   app.use(notFound)
   app.use(errorHandler(deps.logger, deps.dbHealth))

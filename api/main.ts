@@ -7,13 +7,17 @@ import { loadConfig } from './config'
 import { createLogger } from './lib/logger'
 import { startApi } from './server'
 
+/** The exit code of settings the api refuses (sysexits' EX_CONFIG); scripts/lib/processes.mjs knows it too. */
+const SETTINGS_REFUSED = 78
+
 async function main() {
   let config
   try {
     config = loadConfig()
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`)
-    process.exit(1)
+    // EX_CONFIG: a supervisor (scripts/start.mjs) stops instead of restarting into the same refusal.
+    process.exit(SETTINGS_REFUSED)
   }
   const logger = createLogger(config.logLevel)
   const api = await startApi({ config, logger }).catch((err: unknown) => {

@@ -8,6 +8,7 @@ import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
 import { notificationsApi } from './notifications'
 import { ordersApi } from './orders'
+import { autoWithdrawalApi, payoutDeskApi } from './payout-desk'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
 import { adminStaffApi, staffApi } from './staff'
@@ -39,6 +40,8 @@ export const contractApis = {
   staff: staffApi,
   adminStaff: adminStaffApi,
   adminDesk: adminDeskApi,
+  payoutDesk: payoutDeskApi,
+  autoWithdrawal: autoWithdrawalApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

@@ -3,6 +3,7 @@ import { bankCardSchema } from './bank-cards'
 import { get } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { currencyCode, minorUnits } from './money-fields'
+import { autoWithdrawalSchema, payoutSpeedSchema } from './payout-desk'
 import { withdrawalSchema } from './withdrawals'
 
 /**
@@ -111,6 +112,8 @@ export const walletOverviewData = z.object({
   info: walletInfoData,
   log: balanceLogPage,
   onTheirWay: z.array(withdrawalSchema),
+  /** Whether each order's credit is sent on to the bank by itself (contract/payout-desk.ts). */
+  autoWithdrawal: autoWithdrawalSchema.nullable().default(null),
 })
 export type WalletOverview = z.infer<typeof walletOverviewData>
 
@@ -118,7 +121,12 @@ export type WalletOverview = z.infer<typeof walletOverviewData>
 export const ON_THEIR_WAY_MAX = 10
 
 /** The Withdraw screen in one answer: /v1/wallet/info's and /v1/bankCard/list's, read together. */
-export const withdrawFormData = z.object({ info: walletInfoData, bankCards: z.array(bankCardSchema) })
+export const withdrawFormData = z.object({
+  info: walletInfoData,
+  bankCards: z.array(bankCardSchema),
+  /** How fast payouts reached the bank last week (contract/payout-desk.ts). */
+  payoutSpeed: payoutSpeedSchema.nullable().default(null),
+})
 export type WithdrawForm = z.infer<typeof withdrawFormData>
 
 export const walletApi = {

@@ -12,6 +12,7 @@
 //   staff disable <email>                                                 ends their sessions; they cannot sign in again
 //   staff reset <email>                                                   new password and authenticator (lifts a lock): prints a new set-up link
 //   withdrawals [--status pending|processing|success|failed] [--page N]   the queue, oldest first
+//   pay <withdrawal id>                                                   to pay by hand: bank, holder, the full account number (audited) and the amount to send
 //   withdrawal <id> processing                                            start paying it
 //   withdrawal <id> success --reference <bank reference>                  paid
 //   withdrawal <id> failed --reason "<words for the person>"              failed: the hold returns
@@ -162,6 +163,9 @@ async function uploadProof(file) {
 const money = (minor, currency = 'NGN') => new Intl.NumberFormat('en-NG', { style: 'currency', currency }).format(minor / 100)
 const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
 
+/** 150050 → "1500.50", as a bank's transfer form takes it. */
+const toMajor = (minor) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`
+
 /** "1500.50" → 150050, integer arithmetic only. */
 function toMinor(text) {
   const m = /^([+-]?)(\d{1,13})(?:\.(\d{1,2}))?$/.exec(String(text ?? '').replace(/[,_\s]/g, ''))
@@ -249,9 +253,22 @@ switch (command) {
     console.log(`${page.total} withdrawal(s)${flags.status ? ` ${flags.status}` : ''}, oldest first`)
     for (const w of page.list) {
       console.log(
-        `${w.id}  ${w.status.padEnd(10)} ${money(w.received, w.currency).padStart(14)} to ${w.bankCard.bankName} ${w.bankCard.maskedNumber} (${w.bankCard.accountName})  ${w.email}  asked ${when(w.createdAt)}  due ${when(w.expectedBy)}`,
+        `${w.id}  ${w.status.padEnd(10)} send ${money(w.received, w.currency).padStart(14)} to ${w.bankCard.bankName} ${w.bankCard.maskedNumber} (${w.bankCard.accountName})  ${w.email}  asked ${when(w.createdAt)}  due ${when(w.expectedBy)}`,
       )
     }
+    break
+  }
+  case 'pay': {
+    if (!args[0]) fail('usage: pay <withdrawal id>')
+    // The full number is asked for this one withdrawal and audited under you; it is printed, never stored.
+    const a = await call('POST', '/admin/withdraw/reveal', { id: args[0] })
+    console.log(`Withdrawal ${a.withdrawalId}: send exactly ${money(a.amountToSend, a.currency)} (${toMajor(a.amountToSend)})`)
+    console.log(`  bank            ${a.bankName} (code ${a.bankCode})`)
+    console.log(`  holder          ${a.accountName}`)
+    console.log(`  account number  ${a.accountNumber}`)
+    console.log(
+      `Then: npm run ops -- withdrawal ${a.withdrawalId} processing, and success --reference <the bank's reference> once it is sent.`,
+    )
     break
   }
   case 'withdrawal': {
@@ -468,7 +485,7 @@ switch (command) {
   }
   default:
     console.log(
-      'usage: npm run ops -- login|logout|staff|withdrawals|withdrawal|approve|user|adjust|adjustments|adjustment|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats|backup|restore …  (see scripts/ops.mjs)',
+      'usage: npm run ops -- login|logout|staff|withdrawals|pay|withdrawal|approve|user|adjust|adjustments|adjustment|books|shared-bank-accounts|orders|order|rates|rate|eta|reconcile|stats|backup|restore …  (see scripts/ops.mjs)',
     )
     process.exitCode = command ? 2 : 0
 }

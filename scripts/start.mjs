@@ -4,11 +4,14 @@
 // API_BASE_URL set: no embedded api, the web uses that one. API_HOST: where the embedded api
 // listens. When either process dies it is started again, sooner or later (a backoff that grows while
 // it keeps dying soon after starting), and the console says so; one that keeps dying, or whose port
-// another program took, stops both with exit code 1.
+// another program took, stops both with exit code 1, and an api that refuses its settings stops both
+// at once (its message names the variable). `--paystack-fake` (`npm run try:payouts`): automatic
+// payouts against a local stand-in for Paystack (scripts/lib/paystack-fake.mjs); no money moves.
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { startPaystackFake } from './lib/paystack-fake.mjs'
 import { answers, createSupervisor, readSettings, refuseTakenPorts } from './lib/processes.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
@@ -22,6 +25,11 @@ try {
   process.exit(1)
 }
 const { webPort, webHost, apiPort, apiHost, apiBaseUrl, embeddedApiUrl } = settings
+const tryPayouts = process.argv.includes('--paystack-fake')
+if (tryPayouts && apiBaseUrl) {
+  console.error('\n--paystack-fake runs the embedded api against a local Paystack: unset API_BASE_URL.\n')
+  process.exit(1)
+}
 
 // Before a build that takes a while: a taken port is a sentence and exit 1, not a crash later.
 await refuseTakenPorts(
@@ -77,7 +85,30 @@ async function startChildren() {
   if (await startWeb(apiUrl)) printWelcome()
 }
 
+/** Seconds a transfer stays pending at the stand-in before it is paid. */
+const FAKE_PAY_AFTER_SECONDS = Number(process.env.PAYSTACK_FAKE_PAY_AFTER_SECONDS || 5)
+let paystackFake = null
+
+/** The api's settings for automatic payouts against the stand-in (none without --paystack-fake). */
+async function tryPayoutsEnv() {
+  if (!tryPayouts) return {}
+  paystackFake = await startPaystackFake({
+    root,
+    webhookUrl: `${embeddedApiUrl}/v1/webhooks/paystack`,
+    payAfterMs: FAKE_PAY_AFTER_SECONDS * 1000,
+    log: (line) => console.log(`paystack-fake ${line}`),
+  })
+  return {
+    PAYOUT_PROVIDER: 'paystack',
+    PAYSTACK_SECRET_KEY: paystackFake.secret,
+    PAYSTACK_BASE_URL: paystackFake.url,
+    // The stand-in's test key and http:// address are refused in production, as they must be.
+    NODE_ENV: 'development',
+  }
+}
+
 async function startApi() {
+  const payouts = await tryPayoutsEnv()
   const api = supervisor.run(
     'api',
     node,
@@ -96,6 +127,7 @@ async function startApi() {
       MAIL_TRANSPORT: process.env.MAIL_TRANSPORT ?? (process.env.SMTP_URL ? undefined : 'outbox'),
       // Prometheus: the api on METRICS_PORT, the web on the next one (127.0.0.1 only).
       METRICS_PORT: process.env.METRICS_PORT,
+      ...payouts,
     },
     { port: apiPort, variable: 'API_PORT' },
     { restart: { readyUrl: `${embeddedApiUrl}/healthz` } },
@@ -136,6 +168,9 @@ function printWelcome() {
         ? `  api: ${apiBaseUrl} (API_BASE_URL)`
         : `  api: ${embeddedApiUrl}, ${db.startsWith('file:') ? `SQLite at ${db.slice(5)}` : 'PostgreSQL'}`,
       apiBaseUrl || process.env.SMTP_URL ? null : '  E-mail codes are printed here and saved in data/outbox/.',
+      paystackFake
+        ? `  Payouts: automatic, to a local stand-in for Paystack at ${paystackFake.url} (no money moves); it pays each transfer after ${FAKE_PAY_AFTER_SECONDS} s.`
+        : null,
       '',
     ]
       .filter((l) => l !== null)

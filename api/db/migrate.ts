@@ -14,6 +14,7 @@ import * as m0012 from './migrations/0012_payout-state'
 import * as m0013 from './migrations/0013_notifications'
 import * as m0015 from './migrations/0015_unread-count'
 import * as m0017 from './migrations/0017_banks'
+import * as m0018 from './migrations/0018_auto-withdrawal'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013_notifications': m0013,
   '0015_unread-count': m0015,
   '0017_banks': m0017,
+  '0018_auto-withdrawal': m0018,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

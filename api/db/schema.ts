@@ -37,6 +37,7 @@ export interface Database {
   staff_sessions: StaffSessionsTable
   staff_tokens: StaffTokensTable
   adjustment_requests: AdjustmentRequestsTable
+  auto_withdrawals: AutoWithdrawalsTable
 }
 
 export interface UsersTable {
@@ -485,3 +486,8 @@ export interface BanksTable {
   refreshed_at: number
 }
 export type BankRow = Selectable<BanksTable>
+/** People who send each order's credit on to their default bank account (opted in with their PIN). */
+export interface AutoWithdrawalsTable {
+  user_id: string
+  enabled_at: number
+}

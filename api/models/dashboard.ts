@@ -81,7 +81,7 @@ export async function ordersBetween(db: Db, from: number, to: number) {
   return { orders: Number(made.n), credited: Number(credited.sum) }
 }
 
-/** Withdrawals that became paid (success) in [from, to), and their amount. */
+/** Withdrawals that became paid (success) in [from, to), and what reached the banks (amount less fee, as the desk sends). */
 export async function paidOutBetween(db: Db, from: number, to: number) {
   const row = await db
     .selectFrom('withdrawal_events')
@@ -91,7 +91,7 @@ export async function paidOutBetween(db: Db, from: number, to: number) {
     .where('withdrawal_events.at', '<', to)
     .select((eb) => [
       eb.fn.count<number>('withdrawals.id').distinct().as('n'),
-      eb.fn.coalesce(eb.fn.sum<number>('withdrawals.amount'), eb.lit(0)).as('sum'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb('withdrawals.amount', '-', eb.ref('withdrawals.fee'))), eb.lit(0)).as('sum'),
     ])
     .executeTakeFirstOrThrow()
   return { withdrawalsPaid: Number(row.n), paidOut: Number(row.sum) }

@@ -12,6 +12,7 @@ import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { findProofFor } from '../models/uploads'
 import { findUsersByIds } from '../models/users'
+import { sendCreditOn } from './auto-withdrawal'
 import { badMove, holdsClaim, money, payOut, toOrderViews, transition } from './orders'
 
 /**
@@ -167,6 +168,7 @@ export async function completeOrder(deps: SellingDeps, actor: string, body: { id
       await payOut(trx, next, Number(o.quoted_payout), now)
     },
   }))
+  await sendCreditOn(deps, row, Number(row.settled_payout ?? 0))
   return toAdminOrder(deps, row)
 }
 

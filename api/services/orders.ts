@@ -31,6 +31,7 @@ import { addNotification } from '../models/notifications'
 import * as orders from '../models/orders'
 import { ownUploadIds } from '../models/uploads'
 import { recordFirstSuccessfulOrder } from './analytics'
+import { sendCreditOn } from './auto-withdrawal'
 import { checkFaceValues, resolveOffer, toLogo } from './catalogue'
 import { credit, requestDigest } from './ledger'
 
@@ -516,6 +517,7 @@ export async function acceptOrder(deps: SellingDeps, user: User, id: string): Pr
       await payOut(trx, next, Number(o.proposed_payout ?? 0), now)
     },
   }))
+  await sendCreditOn(deps, row, Number(row.settled_payout ?? 0))
   return toOrder(deps, row)
 }
 

@@ -4,8 +4,10 @@ import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { liveBankCards } from '../models/bank-cards'
 import { openWithdrawals } from '../models/withdrawals'
+import { autoWithdrawalState } from './auto-withdrawal'
 import { toBankCard } from './bank-cards'
 import { findWallet, pageBalanceLog } from './ledger'
+import { payoutSpeed } from './payout-desk'
 import { getPinState } from './pin'
 import { AUTOMATIC_PROMISE, remainingToday, toWithdrawal } from './withdrawals'
 
@@ -42,8 +44,8 @@ export async function walletInfo(deps: ApiDeps, user: User, bankCards = liveBank
 /** The Withdraw screen's one call: the wallet info and the bank accounts, each read once. */
 export async function withdrawForm(deps: ApiDeps, user: User): Promise<WithdrawForm> {
   const bankCards = liveBankCards(deps.db, user.id)
-  const [info, rows] = await Promise.all([walletInfo(deps, user, bankCards), bankCards])
-  return { info, bankCards: rows.map((row) => toBankCard(row, deps.config.wallet.currency)) }
+  const [info, rows, speed] = await Promise.all([walletInfo(deps, user, bankCards), bankCards, payoutSpeed(deps)])
+  return { info, bankCards: rows.map((row) => toBankCard(row, deps.config.wallet.currency)), payoutSpeed: speed }
 }
 
 /** How this installation pays withdrawals, for Withdraw's promise and Add Bank Card's name step. */
@@ -63,11 +65,12 @@ export function balanceLog(deps: ApiDeps, user: User, page: PageQuery) {
 
 /** The Wallet screen's one call: balances, a page of activity, the withdrawals on their way. */
 export async function walletOverview(deps: ApiDeps, user: User, page: PageQuery): Promise<WalletOverview> {
-  const [info, log, open] = await Promise.all([
+  const [info, log, open, autoWithdrawal] = await Promise.all([
     walletInfo(deps, user),
     balanceLog(deps, user, page),
     openWithdrawals(deps.db, user.id, ON_THEIR_WAY_MAX),
+    autoWithdrawalState(deps, user.id),
   ])
   const onTheirWay = (await Promise.all(open.map((row) => toWithdrawal(deps, row)))).sort((a, b) => a.expectedBy - b.expectedBy)
-  return { info, log, onTheirWay }
+  return { info, log, onTheirWay, autoWithdrawal }
 }

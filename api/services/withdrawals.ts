@@ -5,7 +5,7 @@ import { BalanceLogType } from '#contract/wallet'
 import { WITHDRAWAL_MOVES, WithdrawalStatus, type CreateWithdrawalBody, type Withdrawal } from '#contract/withdrawals'
 import { isUniqueViolation } from '../db/connect'
 import type { Db } from '../db/connect'
-import type { User, WithdrawalRow } from '../db/schema'
+import type { BankCardRow, User, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { dayBounds } from '../lib/day'
@@ -83,10 +83,11 @@ export async function remainingToday(deps: ApiDeps, db: ApiDeps['db'], userId: s
   return { remaining: Math.max(0, deps.config.wallet.withdrawDailyMax - used), dayEndsAt: end }
 }
 
-const digestOf = (body: CreateWithdrawalBody) => requestDigest({ bankCardId: body.bankCardId, amount: body.amount })
+const digestOf = (body: Pick<CreateWithdrawalBody, 'bankCardId' | 'amount'>) =>
+  requestDigest({ bankCardId: body.bankCardId, amount: body.amount })
 
 /** The same requestId again: the first withdrawal, or a refusal when the body differs. */
-function repeatOf(row: WithdrawalRow, body: CreateWithdrawalBody): WithdrawalRow {
+function repeatOf(row: WithdrawalRow, body: Pick<CreateWithdrawalBody, 'bankCardId' | 'amount'>): WithdrawalRow {
   if (row.request_hash !== digestOf(body)) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
   return row
 }
@@ -110,92 +111,7 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
       )
       throw refuse(Refusals.PIN_RECENTLY_RESET, { until })
     }
-    return writeTransaction(deps.db, deps.dbKind, async (trx) => {
-      const again = await findByRequestId(trx, user.id, body.requestId)
-      if (again) return repeatOf(again, body)
-      // Checked again here, locked: the bank account may have been removed since the first look.
-      const card = await lockOwnBankCard(trx, deps.dbKind, user.id, body.bankCardId)
-      if (!card) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
-      const walletRow = await lockWallet(trx, deps.dbKind, user.id, wallet.currency, now)
-      // Rewards pay once per person: to a bank account that earned them for another account, this
-      // person's own rewards stay in the wallet (claimed before any bank account was saved).
-      const rewards = await rewardsCredited(trx, user.id)
-      if (rewards > 0) {
-        const { heldByOther } = await claimForRewards(trx, user.id, [bankAccountKey(wallet.pinPepper, card)], now)
-        if (heldByOther && body.amount > Number(walletRow.balance) - rewards) throw refuse(Refusals.REWARD_HELD)
-      }
-      const { remaining } = await remainingToday(deps, trx, user.id, now)
-      if (body.amount > remaining) {
-        throw remaining > 0
-          ? refuse(Refusals.OVER_DAILY_MAX, { left: formatMoney(remaining, wallet.currency) })
-          : refuseSaying(Refusals.OVER_DAILY_MAX, 'You have reached today’s withdrawal maximum. Try again tomorrow')
-      }
-      if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
-      const automatic = deps.payouts.name !== 'manual'
-      // Above the line, or to an account whose holder is far from the profile's name: the desk looks first.
-      const needsApproval = body.amount > deps.config.payouts.autoPayoutMax || card.name_flagged === 1
-      const created: WithdrawalRow = {
-        id: newId(),
-        user_id: user.id,
-        bank_card_id: body.bankCardId,
-        request_id: body.requestId,
-        request_hash: digestOf(body),
-        amount: body.amount,
-        fee: wallet.withdrawFee,
-        currency: wallet.currency,
-        status: WithdrawalStatus.PENDING,
-        reference: null,
-        reason: null,
-        expected_by: now + (automatic && !needsApproval ? AUTOMATIC_PROMISE : wallet.payoutHours * HOUR),
-        created_at: now,
-        updated_at: now,
-        payout_provider: automatic ? deps.payouts.name : null,
-        payout_reference: null,
-        // Above the approval line the worker waits for an operator (admin approve).
-        payout_next_at: automatic && !needsApproval ? now : null,
-        payout_lease_until: null,
-        payout_sent_at: null,
-        payout_state: null,
-        payout_attempts: 0,
-        approved_at: null,
-        transfer_code: null,
-        bank_session_id: null,
-      }
-      created.payout_reference = automatic ? payoutReferenceOf(created.id) : null
-      await insertWithdrawal(trx, created)
-      await addWithdrawalEvent(trx, created.id, WithdrawalStatus.PENDING, null, now)
-      try {
-        await move(
-          trx,
-          {
-            userId: user.id,
-            type: BalanceLogType.WITHDRAW,
-            amount: -body.amount,
-            frozenChange: body.amount,
-            refType: 'withdrawal',
-            refId: created.id,
-            key: `withdraw:${created.id}:hold`,
-          },
-          wallet.currency,
-          now,
-        )
-      } catch (err) {
-        if (err instanceof InsufficientFunds) throw refuse(Refusals.INSUFFICIENT_BALANCE)
-        throw err
-      }
-      await addNotification(
-        trx,
-        {
-          userId: user.id,
-          kind: 'withdrawal',
-          refId: created.id,
-          title: 'Withdrawal requested',
-          content: `${formatMoney(body.amount - wallet.withdrawFee, wallet.currency)} is on its way to your bank. It is on hold in your wallet until it is paid.`,
-        },
-        now,
-      )
-      return created
-    })
+    return placeWithdrawal(deps, user, body, now)
   }).catch(async (err: unknown) => {
     // Two instances raced past the checks with one key: the unique index kept one; answer it.
     if (isUniqueViolation(err)) {
@@ -205,6 +121,112 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
     throw err
   })
   return toWithdrawal(deps, row)
+}
+
+/**
+ * The hold of a withdrawal, in one write transaction: the same requestId answers the first one;
+ * the bank account (locked), the rewards rule, today's maximum and the balance are checked; the
+ * row, its first event, the hold and the notification are written. The caller has checked the
+ * person's PIN (createWithdrawal), or their standing consent (auto-withdrawal). `notice` words the
+ * notification instead of the usual one.
+ */
+export async function placeWithdrawal(
+  deps: ApiDeps,
+  user: User,
+  body: Omit<CreateWithdrawalBody, 'pin'>,
+  now: number,
+  notice?: (money: string, card: BankCardRow) => { title: string; content: string },
+): Promise<WithdrawalRow> {
+  const { wallet } = deps.config
+  return writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const again = await findByRequestId(trx, user.id, body.requestId)
+    if (again) return repeatOf(again, body)
+    // Checked again here, locked: the bank account may have been removed since the first look.
+    const card = await lockOwnBankCard(trx, deps.dbKind, user.id, body.bankCardId)
+    if (!card) throw refuse(Refusals.BANK_CARD_NOT_FOUND)
+    const walletRow = await lockWallet(trx, deps.dbKind, user.id, wallet.currency, now)
+    // Rewards pay once per person: to a bank account that earned them for another account, this
+    // person's own rewards stay in the wallet (claimed before any bank account was saved).
+    const rewards = await rewardsCredited(trx, user.id)
+    if (rewards > 0) {
+      const { heldByOther } = await claimForRewards(trx, user.id, [bankAccountKey(wallet.pinPepper, card)], now)
+      if (heldByOther && body.amount > Number(walletRow.balance) - rewards) throw refuse(Refusals.REWARD_HELD)
+    }
+    const { remaining } = await remainingToday(deps, trx, user.id, now)
+    if (body.amount > remaining) {
+      throw remaining > 0
+        ? refuse(Refusals.OVER_DAILY_MAX, { left: formatMoney(remaining, wallet.currency) })
+        : refuseSaying(Refusals.OVER_DAILY_MAX, 'You have reached today’s withdrawal maximum. Try again tomorrow')
+    }
+    if (Number(walletRow.balance) < body.amount) throw refuse(Refusals.INSUFFICIENT_BALANCE)
+    const automatic = deps.payouts.name !== 'manual'
+    // Above the line, or to an account whose holder is far from the profile's name: the desk looks first.
+    const needsApproval = body.amount > deps.config.payouts.autoPayoutMax || card.name_flagged === 1
+    const created: WithdrawalRow = {
+      id: newId(),
+      user_id: user.id,
+      bank_card_id: body.bankCardId,
+      request_id: body.requestId,
+      request_hash: digestOf(body),
+      amount: body.amount,
+      fee: wallet.withdrawFee,
+      currency: wallet.currency,
+      status: WithdrawalStatus.PENDING,
+      reference: null,
+      reason: null,
+      expected_by: now + (automatic && !needsApproval ? AUTOMATIC_PROMISE : wallet.payoutHours * HOUR),
+      created_at: now,
+      updated_at: now,
+      payout_provider: automatic ? deps.payouts.name : null,
+      payout_reference: null,
+      // Above the approval line the worker waits for an operator (admin approve).
+      payout_next_at: automatic && !needsApproval ? now : null,
+      payout_lease_until: null,
+      payout_sent_at: null,
+      payout_state: null,
+      payout_attempts: 0,
+      approved_at: null,
+      transfer_code: null,
+      bank_session_id: null,
+    }
+    created.payout_reference = automatic ? payoutReferenceOf(created.id) : null
+    await insertWithdrawal(trx, created)
+    await addWithdrawalEvent(trx, created.id, WithdrawalStatus.PENDING, null, now)
+    try {
+      await move(
+        trx,
+        {
+          userId: user.id,
+          type: BalanceLogType.WITHDRAW,
+          amount: -body.amount,
+          frozenChange: body.amount,
+          refType: 'withdrawal',
+          refId: created.id,
+          key: `withdraw:${created.id}:hold`,
+        },
+        wallet.currency,
+        now,
+      )
+    } catch (err) {
+      if (err instanceof InsufficientFunds) throw refuse(Refusals.INSUFFICIENT_BALANCE)
+      throw err
+    }
+    const money = formatMoney(body.amount - wallet.withdrawFee, wallet.currency)
+    await addNotification(
+      trx,
+      {
+        userId: user.id,
+        kind: 'withdrawal',
+        refId: created.id,
+        ...(notice?.(money, card) ?? {
+          title: 'Withdrawal requested',
+          content: `${money} is on its way to your bank. It is on hold in your wallet until it is paid.`,
+        }),
+      },
+      now,
+    )
+    return created
+  })
 }
 
 export async function withdrawalDetail(deps: ApiDeps, user: User, id: string): Promise<Withdrawal> {

@@ -1,6 +1,7 @@
 // The payout desk (role payouts; admin too): withdrawals pending / processing / failed, oldest
-// first, with the person, the bank account (holder, bank, last four), amount, fee, age and the
-// provider's side. Each move is a plain form (approve, mark processing, paid with the bank's
+// first, with the person, the bank account (holder, bank, last four), the exact amount to send
+// (amount less fee), age and the provider's side. The full account number is revealed on request,
+// one row at a time (audited by the api), in the answer to that form only, never with the page. Each move is a plain form (approve, mark processing, paid with the bank's
 // reference, failed with a reason); a refusal shows beside its row. With JavaScript the list is
 // revalidated on an interval and when the window regains focus.
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
@@ -8,9 +9,11 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { z } from 'zod'
 import { adminApi, type AdminWithdrawal } from '#contract/admin'
 import { formatMoney } from '#contract/money'
+import { payoutDeskApi, type PayoutAccount } from '#contract/payout-desk'
 import { ConsolePage, Pager } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
+import { AccountToPay } from '~/components/payout-account'
 import payoutStyles from '~/styles/screens/console-payouts.css'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -63,6 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const idField = z.string().min(1).max(64)
 const moveSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('reveal'), id: idField }).strict(),
   z.object({ intent: z.literal('approve'), id: idField }).strict(),
   z.object({ intent: z.literal('processing'), id: idField }).strict(),
   z
@@ -82,7 +86,7 @@ const moveSchema = z.discriminatedUnion('intent', [
 ])
 type Move = z.infer<typeof moveSchema>
 
-const done: Record<Move['intent'], string> = {
+const done: Record<Exclude<Move['intent'], 'reveal'>, string> = {
   approve: 'Approved: the payout is sent next',
   processing: 'Marked processing',
   paid: 'Marked paid',
@@ -104,6 +108,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = moveSchema.safeParse(Object.fromEntries(form))
   if (!parsed.success) return json({ id, message: formProblem(parsed.error) }, { status: 400 })
   const move = parsed.data
+  if (move.intent === 'reveal') {
+    const shown = await staffFlow(request, context, payoutDeskApi.revealAccount, { id: move.id })
+    if (!shown.success) return json({ id: move.id, message: shown.msg }, { status: shown.status === 400 ? 400 : 409 })
+    // The number is in this answer only: no cache keeps it, and the page's loader never has it.
+    return json({ id: move.id, account: shown.data }, { headers: { 'Cache-Control': 'no-store' } })
+  }
   const result =
     move.intent === 'approve'
       ? await staffFlow(request, context, adminApi.approveWithdrawal, { id: move.id })
@@ -145,7 +155,7 @@ export default function PayoutDesk() {
           {problem}
         </p>
       ) : null}
-      {reply && !list.some((w) => w.id === reply.id) ? (
+      {reply && 'message' in reply && !list.some((w) => w.id === reply.id) ? (
         <p className="ops-refusal" role="alert">
           {reply.message}
         </p>
@@ -162,7 +172,7 @@ export default function PayoutDesk() {
               <th scope="col">Person</th>
               <th scope="col">Bank account</th>
               <th scope="col" className="ops-num">
-                Amount
+                Amount to send
               </th>
               <th scope="col">Age</th>
               <th scope="col">Provider</th>
@@ -171,7 +181,13 @@ export default function PayoutDesk() {
           </thead>
           <tbody>
             {list.map((w) => (
-              <Row key={w.id} w={w} now={now} refusal={reply?.id === w.id ? reply.message : undefined} />
+              <Row
+                key={w.id}
+                w={w}
+                now={now}
+                refusal={reply?.id === w.id && 'message' in reply ? reply.message : undefined}
+                account={reply?.id === w.id && 'account' in reply ? reply.account : undefined}
+              />
             ))}
           </tbody>
         </table>
@@ -181,7 +197,7 @@ export default function PayoutDesk() {
   )
 }
 
-function Row({ w, now, refusal }: { w: AdminWithdrawal; now: number; refusal?: string }) {
+function Row({ w, now, refusal, account }: { w: AdminWithdrawal; now: number; refusal?: string; account?: PayoutAccount }) {
   const late = w.expectedBy < now && (w.status === 'pending' || w.status === 'processing')
   return (
     <tr id={`w-${w.id}`} className={refusal ? 'ops-row--refused' : undefined}>
@@ -195,10 +211,21 @@ function Row({ w, now, refusal }: { w: AdminWithdrawal; now: number; refusal?: s
           {w.bankCard.bankName} {w.bankCard.maskedNumber}
         </span>
         {w.nameFlagged ? <span className="ops-flag">Name far from the profile’s</span> : null}
+        {account ? (
+          <AccountToPay account={account} />
+        ) : (
+          <MoveForm id={w.id} intent="reveal">
+            <button type="submit" className="ops-button ops-button--ghost" aria-label={`Show the account number for ${w.email}`}>
+              Show account number
+            </button>
+          </MoveForm>
+        )}
       </td>
       <td className="ops-num">
-        <span className="ops-strong">{formatMoney(w.amount, w.currency)}</span>
-        <span className="ops-muted">fee {formatMoney(w.fee, w.currency)}</span>
+        <span className="ops-strong">{formatMoney(w.received, w.currency)}</span>
+        <span className="ops-muted">
+          {formatMoney(w.amount, w.currency)} less fee {formatMoney(w.fee, w.currency)}
+        </span>
       </td>
       <td>
         <span className={late ? 'ops-age ops-late' : 'ops-age'}>{age(now - w.createdAt)}</span>
@@ -239,7 +266,7 @@ function ProviderCell({ w }: { w: AdminWithdrawal }) {
 }
 
 function Actions({ w }: { w: AdminWithdrawal }) {
-  const label = `${formatMoney(w.amount, w.currency)} for ${w.email}`
+  const label = `${formatMoney(w.received, w.currency)} for ${w.email}`
   if (w.status === 'failed') return <span className="ops-muted">Hold returned</span>
   const automatic = w.payout !== null
   return (

@@ -1,20 +1,33 @@
 // Wallet (SPEC §2, login): what is the person's now (available), what is on hold (withdrawals on
 // their way, each with the time it is due), and every movement, newest first, paged by links.
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
+// Auto-withdrawal is switched here: on with the PIN, off with one button (plain forms).
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { z } from 'zod'
 import { formatMoney } from '#contract/money'
+import type { AutoWithdrawal } from '#contract/payout-desk'
+import { pinField } from '#contract/pin'
 import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
-import { ButtonLink } from '~/components/button'
+import { ActionToast } from '~/components/action-toast'
+import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormError } from '~/components/forms'
 import { Icon, type IconName } from '~/components/icon'
 import { Link } from '~/components/link'
 import { Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
+import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
-import { walletPage } from '~/upstream/wallet.server'
+import { setAutoWithdrawalFlow, walletPage } from '~/upstream/wallet.server'
+import { requireToken } from '~/utils/auth.server'
+import { formRefusal, readForm } from '~/utils/form.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
+import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
@@ -32,6 +45,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
 }
 
+const autoOnSchema = z.object({ pin: pinField })
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireToken(request)
+  const formData = await readForm(context, request)
+  if (formData.get('intent') === 'auto-off') {
+    const off = await setAutoWithdrawalFlow(request, context, { enabled: false })
+    return redirectWithToast(
+      request,
+      '/wallet',
+      off.success ? { type: 'success', message: 'Automatic withdrawal is off' } : { type: 'error', message: off.msg },
+    )
+  }
+  const submission = parseWithZod(formData, { schema: autoOnSchema })
+  if (submission.status !== 'success') return formRefusal(submission, { refused: ['pin'] })
+  const on = await setAutoWithdrawalFlow(request, context, { enabled: true, pin: submission.value.pin })
+  if (!on.success) return formRefusal(submission, { refused: ['pin'] }, on)
+  return redirectWithToast(request, '/wallet', { type: 'success', message: 'Automatic withdrawal is on' })
+}
+
 const LOG_ICONS: Record<BalanceLogType, IconName> = {
   order_payout: 'tag',
   withdraw: 'bank',
@@ -43,7 +76,7 @@ const LOG_ICONS: Record<BalanceLogType, IconName> = {
 }
 
 export default function WalletScreen() {
-  const { info, log, onTheirWay, pinLocked } = useLoaderData<typeof loader>()
+  const { info, log, onTheirWay, pinLocked, autoWithdrawal } = useLoaderData<typeof loader>()
   const { currency, limits } = info
   const lastPage = Math.max(1, Math.ceil(log.total / log.pageSize))
   return (
@@ -81,6 +114,8 @@ export default function WalletScreen() {
           <p className="cl-callout__body">{pinLocked}</p>
         </div>
       ) : null}
+
+      {info.hasPin && autoWithdrawal ? <AutoWithdrawalPanel auto={autoWithdrawal} currency={currency} /> : null}
 
       {onTheirWay.length > 0 ? (
         <section className="cl-section" aria-labelledby="wallet-on-the-way">
@@ -160,6 +195,61 @@ export default function WalletScreen() {
         </ButtonLink>
       </ActionBar>
     </Screen>
+  )
+}
+
+/** Auto-withdrawal: where each sale's money goes, and the switch (the PIN to turn it on). */
+function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currency: string }) {
+  const reply = useActionData<typeof action>()
+  const [form, fields] = useSchemaForm(autoOnSchema, { id: 'auto-withdrawal', lastResult: reply?.result })
+  const turningOn = usePendingIntent('auto-on')
+  const turningOff = usePendingIntent('auto-off')
+  const upTo = formatMoney(auto.maxAmount, currency)
+  const to = auto.bankCard ? (
+    <>
+      {auto.bankCard.bankName} <span className="cl-nowrap">{auto.bankCard.maskedNumber}</span>
+    </>
+  ) : null
+  return (
+    <section className="cl-section" aria-labelledby="wallet-auto">
+      <ActionToast toast={reply?.toast} />
+      <h2 id="wallet-auto" className="cl-section__title">
+        Automatic withdrawal {auto.enabled ? <span className="cl-badge cl-badge--success">On</span> : null}
+      </h2>
+      <Card>
+        {auto.enabled ? (
+          <Form method="post" className="cl-form">
+            <p className="cl-auto__text">
+              Each sale up to {upTo} goes to {to ?? 'your default bank account'} as soon as it is credited. The withdrawal fee applies;
+              larger sales stay in your wallet.
+            </p>
+            <Button type="submit" name="intent" value="auto-off" variant="secondary" block pending={turningOff}>
+              Turn off
+            </Button>
+          </Form>
+        ) : !to ? (
+          <p className="cl-auto__text">
+            Send each sale’s money to your bank as soon as it is credited.{' '}
+            <Link to="/wallet/add-bank-card?redirectTo=%2Fwallet" className="cl-link">
+              Add a bank account
+            </Link>{' '}
+            to turn this on.
+          </p>
+        ) : (
+          <Form method="post" className="cl-form" {...getFormProps(form)}>
+            <p className="cl-auto__text">
+              Send each sale up to {upTo} to {to} as soon as it is credited, without asking each time. The withdrawal fee applies; turn it
+              off whenever you like.
+            </p>
+            <PinField field={fields.pin} reply={reply} label="Your withdrawal PIN" />
+            <FormError errors={form.errors} id={form.errorId} />
+            <Button type="submit" name="intent" value="auto-on" variant="secondary" block pending={turningOn}>
+              Turn on
+            </Button>
+          </Form>
+        )}
+      </Card>
+    </section>
   )
 }
 

@@ -1,6 +1,7 @@
 // Withdraw (SPEC §2, login): the account to pay to, the amount, and before the PIN everything a
 // person wants to know — the fee, what arrives, the minimum, today's maximum and what is left of
-// it, and by when it will be in the bank. The request id comes from the loader as a hidden field,
+// it, by when it will be in the bank, and how fast payouts really were last week (when enough
+// were paid to say). The request id comes from the loader as a hidden field,
 // so a double submit makes one withdrawal with and without JavaScript.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
@@ -10,6 +11,7 @@ import { useMemo, useState } from 'react'
 import { z } from 'zod'
 import type { BankCard } from '#contract/bank-cards'
 import { amountInputValue, formatMoney, parseAmount } from '#contract/money'
+import type { PayoutSpeed } from '#contract/payout-desk'
 import { pinField } from '#contract/pin'
 import { Refusals } from '#contract/refusals'
 import type { WalletInfo } from '#contract/wallet'
@@ -89,10 +91,31 @@ const withdrawSchema = (currency: string, limits?: Limits) =>
 /** "Check" (without JavaScript): the summary for the amount typed, no PIN needed, and why it would be refused. */
 const checkSchema = (currency: string, limits: Limits) => z.object({ amount: amountField(currency, limits) })
 
+/**
+ * `?amount=…&avoid=<bank card id>`: a failed payout's receipt sends the person here to send that
+ * amount to another account. An amount that does not read as one is ignored, never an error.
+ */
+function presetOf(url: URL, currency: string): { amount: string | null; avoid: string | null } {
+  const text = (url.searchParams.get('amount') ?? '').slice(0, 40)
+  const minor = text ? readAmount(text, currency) : undefined
+  const avoid = url.searchParams.get('avoid')
+  return {
+    amount: minor !== undefined && minor > 0 ? amountInputValue(minor, currency) : null,
+    avoid: avoid && /^[\w-]{1,64}$/.test(avoid) ? avoid : null,
+  }
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  const { info, bankCards } = loaded(await withdrawFormFlow(request, context))
-  return json({ info, cards: bankCards, requestId: newRequestId(), now: Date.now() })
+  const { info, bankCards, payoutSpeed } = loaded(await withdrawFormFlow(request, context))
+  return json({
+    info,
+    cards: bankCards,
+    speed: payoutSpeed,
+    preset: presetOf(new URL(request.url), info.currency),
+    requestId: newRequestId(),
+    now: Date.now(),
+  })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -184,22 +207,41 @@ function payoutPromise({ payouts, limits, currency }: WalletInfo, amount: number
   return { promiseMs: limits.payoutHours * HOUR, promise: W.payoutApproval(formatMoney(payouts.autoPayoutMax, currency)) }
 }
 
+/** "18 minutes", "1 minute", "about 5 hours". */
+function duration(minutes: number) {
+  if (minutes < 120) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
+  return `about ${Math.round(minutes / 60)} hours`
+}
+
+/** Last week's payouts, request to paid: the median, and the 90th percentile when it says more. */
+function SpeedLine({ speed }: { speed: PayoutSpeed | null }) {
+  if (!speed || speed.medianMinutes === null || speed.p90Minutes === null) return null
+  return (
+    <p className="cl-promise">
+      Most payouts last week reached the bank in {duration(speed.medianMinutes)}
+      {speed.p90Minutes > speed.medianMinutes ? `; 9 in 10 within ${duration(speed.p90Minutes)}` : ''}.
+    </p>
+  )
+}
+
 function WithdrawForm({ cards }: { cards: BankCard[] }) {
-  const { info, requestId, now } = useLoaderData<typeof loader>()
+  const { info, requestId, now, speed, preset } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const hydrated = useHydrated()
   const { currency, limits, pin } = info
   const schema = useMemo(() => withdrawSchema(currency, info), [currency, info])
-  const preferred = cards.find((c) => c.isDefault) ?? cards[0]
+  const others = preset.avoid ? cards.filter((c) => c.id !== preset.avoid) : cards
+  const preferred = others.find((c) => c.isDefault) ?? others[0] ?? cards[0]
   const [form, fields] = useSchemaForm(schema, {
     id: 'withdraw',
     lastResult: actionData?.result,
-    defaultValue: { bankCardId: preferred.id },
+    defaultValue: { bankCardId: preferred.id, ...(preset.amount && { amount: preset.amount }) },
   })
   // With JavaScript the summary follows the typed amount; without, the server's last reading of it.
   const [typed, setTyped] = useState<string | null>(null)
   const live = typed === null ? null : (readAmount(typed, currency) ?? null)
-  const amount = typed === null ? (actionData?.checked ?? null) : live
+  const presetMinor = preset.amount === null ? null : (readAmount(preset.amount, currency) ?? null)
+  const amount = typed === null ? (actionData?.checked ?? presetMinor) : live
   // Said while typing, before the PIN: below the minimum, over today's maximum or the balance.
   const problem = amount !== null && amount > 0 ? limitProblem(amount, info) : undefined
   const pending = usePendingIntent('withdraw')
@@ -303,6 +345,7 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
               {promise}
             </p>
           ) : null}
+          <SpeedLine speed={speed} />
         </Card>
         {hydrated ? null : (
           <Button type="submit" name="intent" value="check" variant="secondary" block formNoValidate pending={checking}>

@@ -1,9 +1,12 @@
 // Withdrawal Detail (SPEC §2, login): where one withdrawal stands — its figures, the account, by
 // when it is due, and its timeline to paid (with the bank's reference) or failed (with the reason,
-// and the full amount back in the wallet). Another person's or an unknown id is a 404. While the
-// payout is on its way the receipt asks again by itself (with JavaScript), and stops once it is final.
+// the full amount back in the wallet, and a link to send it to another account). Another person's
+// or an unknown id is a 404. While the payout is on its way the receipt asks again by itself (with
+// JavaScript), and stops once it is final.
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { amountInputValue } from '#contract/money'
+import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
@@ -21,11 +24,18 @@ const REFRESH_MS = 5_000
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return json(await withdrawalPage(request, context, params.id ?? ''))
+  const page = await withdrawalPage(request, context, params.id ?? '')
+  const w = page.withdrawal
+  // The money is back in the wallet: offer to send the same amount to another account.
+  const anotherAccount =
+    w.status === 'failed' || w.status === 'reversed'
+      ? `/wallet/withdraw?${new URLSearchParams({ amount: amountInputValue(w.amount, w.currency), avoid: w.bankCard.id })}`
+      : null
+  return json({ ...page, anotherAccount })
 }
 
 export default function WithdrawDetailScreen() {
-  const { withdrawal: w, timeZone } = useLoaderData<typeof loader>()
+  const { withdrawal: w, timeZone, anotherAccount } = useLoaderData<typeof loader>()
   useLiveData(REFRESH_MS, { while: w.status === 'pending' || w.status === 'processing' })
   return (
     <Screen backTo="/wallet">
@@ -60,6 +70,11 @@ export default function WithdrawDetailScreen() {
             <p>{w.reason ?? 'The bank did not accept the payout.'}</p>
           </div>
         </div>
+      ) : null}
+      {anotherAccount ? (
+        <ButtonLink to={anotherAccount} variant="primary" block>
+          Send it to another account
+        </ButtonLink>
       ) : null}
       <Card title="Progress">
         <WithdrawalTimeline withdrawal={w} timeZone={timeZone} />

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
+import { autoWithdrawalApi } from '#contract/payout-desk'
 import { profileApi } from '#contract/profile'
 import { walletApi as api } from '#contract/wallet'
 import { formatClock } from '~/components/money'
@@ -38,7 +39,11 @@ export const walletSummaryFlow = (request: Request, context: AppLoadContext) =>
  */
 export async function walletPage(request: Request, context: AppLoadContext, query: InputOf<typeof api.overview>) {
   await requireToken(request)
-  const { info, log, onTheirWay } = loaded(await walletOverviewFlow(request, context, query))
+  const { info, log, onTheirWay, autoWithdrawal } = loaded(await walletOverviewFlow(request, context, query))
   const pinLocked = info.hasPin && info.pin.lockedUntil ? R.pinLocked(formatClock(info.pin.lockedUntil, info.limits.timeZone)) : null
-  return { info, log, onTheirWay, pinLocked }
+  return { info, log, onTheirWay, pinLocked, autoWithdrawal }
 }
+
+/** Auto-withdrawal on (with the PIN) or off, from the Wallet screen. */
+export const setAutoWithdrawalFlow = (request: Request, context: AppLoadContext, body: InputOf<typeof autoWithdrawalApi.set>) =>
+  flow(context, fallback.wallet, () => callApi(request, context, autoWithdrawalApi.set, body))

@@ -90,6 +90,9 @@ export async function refuseTakenPorts(wanted, command) {
   process.exit(1)
 }
 
+/** A child's exit code for "my settings are refused" (sysexits' EX_CONFIG, as api/main.ts exits): restarting would only repeat it. */
+const SETTINGS_REFUSED = 78
+
 /** The first restart waits this long; each quick death after it waits twice as long, up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 500
 const RESTART_MAX_MS = 15_000
@@ -191,6 +194,12 @@ export function createSupervisor({ command }) {
       children.delete(child)
       if (stopping) return
       const how = signal ? `was killed (${signal})` : `exited with code ${code}`
+      if (code === SETTINGS_REFUSED) {
+        // Its own lines above name each refused setting and what it must be.
+        console.error(`\nThe ${name} process refused its settings (above): change the variable it names, then run ${command} again.`)
+        stop(1)
+        return
+      }
       if (restarted(startedAt, how, portInUse)) return
       console.error(`\nThe ${name} process ${how}, so ${command} stops too.`)
       if (portInUse && listen.port) {
