@@ -41,7 +41,12 @@ function trickle(port: number, everyMs: number, giveUpMs: number): Promise<Outco
       clearInterval(drip)
       clearTimeout(giveUp)
       const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]
-      resolve({ status: status ? Number(status) : null, text: received.split('\r\n\r\n')[1] ?? '', closedAfterMs: Date.now() - started, bytesSent })
+      resolve({
+        status: status ? Number(status) : null,
+        text: received.split('\r\n\r\n')[1] ?? '',
+        closedAfterMs: Date.now() - started,
+        bytesSent,
+      })
     }
     const giveUp = setTimeout(() => socket.destroy(), giveUpMs)
     socket.on('data', (chunk) => (received += chunk.toString('utf8')))
