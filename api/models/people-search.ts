@@ -46,7 +46,11 @@ export async function searchPeople(db: Db, q: string, limit: number): Promise<Pe
       .execute(),
   ])
   const hits = new Map<string, PersonHit>()
-  const add = (r: { id: string; email: string; user_name: string; created_at: number }, foundBy: FoundBy, orderNo: string | null = null) => {
+  const add = (
+    r: { id: string; email: string; user_name: string; created_at: number },
+    foundBy: FoundBy,
+    orderNo: string | null = null,
+  ) => {
     if (hits.size < limit && !hits.has(r.id))
       hits.set(r.id, { userId: r.id, email: r.email, userName: r.user_name, createdAt: Number(r.created_at), foundBy, orderNo })
   }
