@@ -45,7 +45,7 @@ export const dashboardData = z.object({
     /** Orders made today and the payouts credited for orders completed today (minor units). */
     orders: z.number().int().nonnegative().nullable(),
     credited: z.number().int().nonnegative().nullable(),
-    /** Withdrawals paid today and their amount (minor units). */
+    /** Withdrawals paid today (and not reversed since) and what the banks received: amounts less fees (minor units). */
     withdrawalsPaid: z.number().int().nonnegative().nullable(),
     paidOut: z.number().int().nonnegative().nullable(),
   }),
