@@ -154,7 +154,7 @@ function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']>
           segments: [{ label: 'Median review time', value: d.medianMinutes ?? 0, tone: 'info' }],
           marker: d.medianEtaMinutes,
           // A review decided within a minute draws no bar: its figure still shows the day.
-          value: d.medianMinutes === null ? undefined : formatMinutes(d.medianMinutes),
+          value: d.medianMinutes === null ? undefined : d.medianMinutes === 0 ? '< 1 min' : formatMinutes(d.medianMinutes),
         }))}
         table={table}
       />
