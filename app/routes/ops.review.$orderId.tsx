@@ -118,12 +118,14 @@ type Match = { key: string; summary: string; orderId: string | null; lines: stri
 function groupSignals(signals: OrderSignals, order: AdminOrder): Match[] {
   const position = new Map(order.cards.map((c) => [c.cardId, c.position]))
   const card = (cardId: string) => `Card ${position.get(cardId) ?? '?'}`
+  const photoOf = new Map(order.cards.flatMap((c) => c.imageIds.map((id, i) => [id, `Card ${c.position}, photo ${i + 1}`] as const)))
   const byOther = new Map<string, { email: string; orderNo: string | null; orderId: string | null; photos: Set<string>; lines: string[] }>()
   for (const m of signals.samePhoto) {
     const key = `${m.email}\n${m.orderNo ?? ''}`
     const group = byOther.get(key) ?? { email: m.email, orderNo: m.orderNo, orderId: m.orderId, photos: new Set(), lines: [] }
     group.photos.add(m.imageId)
-    group.lines.push(`${card(m.cardId)}: ${m.distance === 0 ? 'the same picture' : `${m.distance} bits apart`}`)
+    const which = photoOf.get(m.imageId) ?? card(m.cardId)
+    group.lines.push(`${which}: ${m.distance === 0 ? 'the same picture' : `${m.distance} bits apart`}`)
     byOther.set(key, group)
   }
   const photos = [...byOther.entries()].map(([key, g]) => {

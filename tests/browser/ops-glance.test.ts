@@ -107,7 +107,7 @@ for (const js of [true, false]) {
       expect(await lines.count()).toBe(1)
       const summary = `8 photos match another account’s order ${earlier.orderNo}`
       expect(await lines.first().textContent()).toContain(summary)
-      const detail = signals.getByText('Card 1: the same picture').first()
+      const detail = signals.getByText('Card 1, photo 8: the same picture')
       expect(await detail.isVisible()).toBe(false)
       await page.getByText(summary).click()
       await expect.poll(() => detail.isVisible()).toBe(true)
