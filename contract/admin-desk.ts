@@ -45,7 +45,7 @@ export const dashboardData = z.object({
     /** Orders made today and the payouts credited for orders completed today (minor units). */
     orders: z.number().int().nonnegative().nullable(),
     credited: z.number().int().nonnegative().nullable(),
-    /** Withdrawals paid today and their amount (minor units). */
+    /** Withdrawals paid today (and not reversed since) and what the banks received: amounts less fees (minor units). */
     withdrawalsPaid: z.number().int().nonnegative().nullable(),
     paidOut: z.number().int().nonnegative().nullable(),
   }),
@@ -57,8 +57,25 @@ export type DashboardData = z.infer<typeof dashboardData>
 
 export const userLedgerQuery = pageQuerySchema.extend({ userId: z.string().trim().min(1).max(64) }).strict()
 
+/** A console search: part of an e-mail or a name, a user id, an order's number, a withdrawal's id or reference. */
+export const peopleQuery = z.object({ q: z.string().trim().min(2, 'q: at least 2 characters').max(254) }).strict()
+
+export const personHit = z.object({
+  userId: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  createdAt: z.number().int(),
+  /** What matched: the person's own e-mail, name or id, or one of their orders or withdrawals. */
+  foundBy: z.enum(['email', 'name', 'id', 'order', 'withdrawal']),
+  /** The order whose number matched (foundBy `order`), else null. */
+  orderNo: z.string().nullable(),
+})
+export type PersonHit = z.infer<typeof personHit>
+
 export const adminDeskApi = {
   dashboard: get('/admin/dashboard', 'staff', z.object({}).strict(), dashboardData),
   /** A person's ledger, newest first (the same entries their wallet screen pages). */
   userLedger: get('/admin/user/ledger', 'staff:admin', userLedgerQuery, balanceLogPage),
+  /** At most 20 people, each once, newest matches first. */
+  findPeople: get('/admin/people', 'staff:admin', peopleQuery, z.array(personHit)),
 }

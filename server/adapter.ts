@@ -1,7 +1,7 @@
 import type { GetLoadContextFunction } from '@remix-run/express'
 import { createReadableStreamFromReadable, createRequestHandler, type ServerBuild } from '@remix-run/node'
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
-import { BodyTooLargeError, bodyLimitFor, declaredTooLarge, limitStream, readBodyWithin } from './body-limit'
+import { BodyTimeoutError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, limitStream, readBodyWithin } from './body-limit'
 import { noStoreNeeded } from './cache-control'
 
 /**
@@ -18,8 +18,8 @@ export type RemixHandlerOptions = {
   build: ServerBuild
   /** The stock handler's own hook, awaited as it awaits it. */
   getLoadContext?: GetLoadContextFunction
-  /** Answers a refused body (413) or a request that cannot be a URL (400). */
-  refuse: (res: ExpressResponse, status: 400 | 413) => void
+  /** Answers a refused body (413, or 408 when it trickles in), or a request that cannot be a URL (400). */
+  refuse: (res: ExpressResponse, status: 400 | 408 | 413) => void
 }
 
 export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOptions) {
@@ -37,9 +37,10 @@ export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOpti
           body = createReadableStreamFromReadable(limitStream(req, limit.maxBytes))
         } else {
           try {
-            body = await readBodyWithin(req, limit.maxBytes)
+            body = await readBodyWithin(req, limit.maxBytes, limit.timeoutMs)
           } catch (error) {
             if (error instanceof BodyTooLargeError) return refuse(res, 413)
+            if (error instanceof BodyTimeoutError) return refuse(res, 408)
             // The client went away mid-body: nobody is left to answer.
             res.destroy()
             return

@@ -94,11 +94,11 @@ export function createWebApp(
     remixHandler({
       build,
       getLoadContext: loadContextOf(metrics.upstream),
-      // A body over its route's limit (forms: 256 kB) is refused before Remix reads it; the
-      // connection closes so the rest of it is never read.
+      // A body over its route's limit (forms: 256 kB) or slower than its route's time is refused
+      // before Remix reads it; the connection closes so the rest of it is never read.
       refuse(res, status) {
         res.status(status).set('Connection', 'close').type('text/plain')
-        res.send(status === 413 ? serverMessages.tooLarge : serverMessages.badRequest)
+        res.send(status === 413 ? serverMessages.tooLarge : status === 408 ? serverMessages.tooSlow : serverMessages.badRequest)
       },
     }),
   )

@@ -7,7 +7,7 @@ import type { Request as ExpressRequest } from 'express'
  * sees them; a route that takes files adds a row here with `streamed: true`: its body reaches
  * the route as a stream that fails past the limit, so an upload is never buffered whole.
  */
-export type BodyLimit = { maxBytes: number; streamed?: boolean }
+export type BodyLimit = { maxBytes: number; streamed?: boolean; timeoutMs?: number }
 
 export const FORM_BODY_LIMIT: BodyLimit = { maxBytes: 256 * 1024 }
 
@@ -21,8 +21,9 @@ const ROUTE_LIMITS: ReadonlyArray<readonly [prefix: string, limit: BodyLimit]> =
   ['/order/sell', { maxBytes: 5 * (5 * 1024 * 1024) + 256 * 1024, streamed: true }],
   // One analytics event from the collector's beacon: a few short fields (contract/analytics.ts).
   ['/analytics', { maxBytes: 4 * 1024 }],
-  // The payout provider's webhook: one transfer event (the api refuses more than 64 kB too).
-  ['/webhooks/paystack', { maxBytes: 64 * 1024 }],
+  // The payout provider's webhook: one transfer event (the api refuses more than 64 kB too). A
+  // provider sends it whole at once; a body that trickles in is a client holding a connection open.
+  ['/webhooks/paystack', { maxBytes: 64 * 1024, timeoutMs: 10_000 }],
   // Edit Profile's photo (≤ 2 MB, contract/uploads.ts) with the nickname, and its JavaScript upload
   // at /edit-profile/photo. Up to 10 MB is read (and dropped past 2 MB) so that a phone photo too
   // large gets the page's own "larger than 2 MB", not a bare 413.
@@ -45,6 +46,15 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The whole body did not arrive within its route's time (the caller answers 408 and closes the connection). */
+export class BodyTimeoutError extends Error {
+  readonly status = 408
+  constructor(readonly timeoutMs: number) {
+    super(`request body not whole within ${timeoutMs} ms`)
+    this.name = 'BodyTimeoutError'
+  }
+}
+
 /** Content-Length alone already says too much: refuse without reading a byte. */
 export function declaredTooLarge(req: ExpressRequest, limit: BodyLimit): boolean {
   const declared = Number(req.get('content-length') ?? 0)
@@ -54,12 +64,23 @@ export function declaredTooLarge(req: ExpressRequest, limit: BodyLimit): boolean
 /**
  * Reads the whole body, at most `maxBytes`. Past the limit it stops reading and rejects with
  * BodyTooLargeError (the caller answers 413 and closes the connection); what was read is dropped.
+ * With `timeoutMs`, a body not whole by then rejects with BodyTimeoutError the same way.
  */
-export function readBodyWithin(req: Readable, maxBytes: number): Promise<Buffer> {
+export function readBodyWithin(req: Readable, maxBytes: number, timeoutMs?: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            cleanup()
+            req.pause()
+            chunks.length = 0
+            reject(new BodyTimeoutError(timeoutMs))
+          }, timeoutMs)
     const cleanup = () => {
+      clearTimeout(timer)
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)

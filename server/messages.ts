@@ -7,4 +7,5 @@ export const serverMessages = {
   crossSite: 'This request came from another site and was refused.',
   tooLarge: 'That was more than this form can take. Please try again with less.',
   badRequest: 'This request could not be read.',
+  tooSlow: 'This request took too long to arrive.',
 } as const

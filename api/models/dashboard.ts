@@ -81,17 +81,25 @@ export async function ordersBetween(db: Db, from: number, to: number) {
   return { orders: Number(made.n), credited: Number(credited.sum) }
 }
 
-/** Withdrawals that became paid (success) in [from, to), and what reached the banks (amount less fee, as the desk sends). */
+/**
+ * Withdrawals that became paid (success) in [from, to) and are still paid, and what their banks
+ * received: the amount less the fee (the fee never leaves us).
+ */
 export async function paidOutBetween(db: Db, from: number, to: number) {
   const row = await db
-    .selectFrom('withdrawal_events')
-    .innerJoin('withdrawals', 'withdrawals.id', 'withdrawal_events.withdrawal_id')
-    .where('withdrawal_events.status', '=', 'success')
-    .where('withdrawal_events.at', '>=', from)
-    .where('withdrawal_events.at', '<', to)
+    .selectFrom('withdrawals')
+    .where('status', '=', 'success')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('withdrawal_events')
+        .select('withdrawal_id')
+        .where('status', '=', 'success')
+        .where('at', '>=', from)
+        .where('at', '<', to),
+    )
     .select((eb) => [
-      eb.fn.count<number>('withdrawals.id').distinct().as('n'),
-      eb.fn.coalesce(eb.fn.sum<number>(eb('withdrawals.amount', '-', eb.ref('withdrawals.fee'))), eb.lit(0)).as('sum'),
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb('amount', '-', eb.ref('fee'))), eb.lit(0)).as('sum'),
     ])
     .executeTakeFirstOrThrow()
   return { withdrawalsPaid: Number(row.n), paidOut: Number(row.sum) }

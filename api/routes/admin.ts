@@ -3,7 +3,7 @@ import { adminDeskApi } from '#contract/admin-desk'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import * as admin from '../services/admin'
-import { dashboard, userLedger } from '../services/admin-desk'
+import { dashboard, findPeople, userLedger } from '../services/admin-desk'
 import { funnel } from '../services/analytics'
 import { approveWithdrawal, reconcileDay } from '../services/payouts'
 
@@ -24,5 +24,6 @@ export function adminRoutes(deps: ApiDeps) {
   bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
   bind(adminDeskApi.dashboard, ({ staff }) => dashboard(deps, staff))
   bind(adminDeskApi.userLedger, ({ input }) => userLedger(deps, input))
+  bind(adminDeskApi.findPeople, ({ input }) => findPeople(deps, input))
   return router
 }

@@ -4,6 +4,7 @@ import type { StaffRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { dayBounds } from '../lib/day'
 import { decisionsSince, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
+import { searchPeople } from '../models/people-search'
 import { auditBooks, pageBalanceLog } from './ledger'
 
 const DAYS = 7
@@ -84,3 +85,6 @@ export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Pro
 /** A person's ledger for the admin desk: the same page their wallet screen reads. */
 export const userLedger = (deps: ApiDeps, q: { userId: string; pageNum: number; pageSize: number }) =>
   pageBalanceLog(deps.db, q.userId, q.pageNum, q.pageSize)
+
+/** The people desk's search: who an e-mail, a name, an order or a withdrawal points at. */
+export const findPeople = (deps: ApiDeps, q: { q: string }) => searchPeople(deps.db, q.q, 20)

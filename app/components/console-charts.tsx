@@ -121,7 +121,8 @@ export function StackedBars({ title, summary, rows }: { title: string; summary: 
   )
 }
 
-export type Column = { label: string; segments: Segment[]; marker?: number | null }
+/** `value`: written above the column when given, so a day whose bar is too short to see still says it. */
+export type Column = { label: string; segments: Segment[]; marker?: number | null; value?: string }
 
 /** Columns per day, stacked, with an optional marker per column (a promised time). */
 export function StackedColumns({
@@ -170,6 +171,17 @@ export function StackedColumns({
                   top -= h
                   return <Bar key={s.label} x={x(c.label)} y={top} width={x.bandwidth()} height={h} fill={tones[s.tone]} />
                 })}
+                {c.value ? (
+                  <text
+                    x={(x(c.label) ?? 0) + x.bandwidth() / 2}
+                    y={Math.min(top, c.marker ? y(c.marker) : innerH) - 6}
+                    textAnchor="middle"
+                    fill={INK}
+                    fontSize={12}
+                  >
+                    {c.value}
+                  </text>
+                ) : null}
                 {c.marker ? (
                   <line
                     x1={(x(c.label) ?? 0) - 4}

@@ -47,6 +47,7 @@ function TodayTile({ today, currency }: { today: DashboardData['today']; currenc
       {today.withdrawalsPaid !== null ? (
         <p className="ops-tile__line">
           <strong>{today.withdrawalsPaid}</strong> withdrawals paid, <strong>{formatMoney(today.paidOut ?? 0, currency)}</strong> paid out
+          to banks (after fees)
         </p>
       ) : null}
     </section>
@@ -92,7 +93,8 @@ function WaitChart({ board }: { board: DashboardData }) {
 }
 
 function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']> }) {
-  const label = (day: string) => day.slice(5)
+  // The last day is today: named so, as the tile beside it is.
+  const label = (day: string) => (day === days.at(-1)?.day ? 'Today' : day.slice(5))
   const reviewed = days.reduce((s, d) => s + d.reviewed, 0)
   const inTime = days.reduce((s, d) => s + d.withinEta, 0)
   const table = (
@@ -151,6 +153,8 @@ function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']>
           label: label(d.day),
           segments: [{ label: 'Median review time', value: d.medianMinutes ?? 0, tone: 'info' }],
           marker: d.medianEtaMinutes,
+          // A review decided within a minute draws no bar: its figure still shows the day.
+          value: d.medianMinutes === null ? undefined : d.medianMinutes === 0 ? '< 1 min' : formatMinutes(d.medianMinutes),
         }))}
         table={table}
       />

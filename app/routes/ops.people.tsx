@@ -1,32 +1,40 @@
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { adminApi } from '#contract/admin'
+import { adminDeskApi, type PersonHit } from '#contract/admin-desk'
 import { supportApi } from '#contract/support'
-import { ConsolePage } from '~/components/console'
+import { ConsolePage, DeskTable } from '~/components/console'
 import { PendingAdjustments } from '~/components/console-adjustments'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
+import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { decideAdjustment, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { formatWhen } from '~/utils/console-format'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }]
 
-/** Find a person by e-mail or id (a hit opens their page), and the adjustments waiting for a second admin. */
+/**
+ * Find people by part of an e-mail or a name, an id, an order's or a withdrawal's number: one hit
+ * opens their page, several are listed. And the adjustments waiting for a second admin.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { email } = await requireStaff(request, 'admin')
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim()
   let notFound: string | null = null
+  let hits: PersonHit[] = []
   if (q) {
-    const found = await staffFlow(request, context, adminApi.user, q.includes('@') ? { email: q.toLowerCase() } : { id: q })
-    if (found.success) throw redirect(`/ops/people/${encodeURIComponent(found.data.userId)}`)
-    notFound = found.msg
+    const found = await staffFlow(request, context, adminDeskApi.findPeople, { q })
+    if (found.success && found.data.length === 1) throw redirect(`/ops/people/${encodeURIComponent(found.data[0]!.userId)}`)
+    if (found.success) hits = found.data
+    notFound = !found.success ? found.msg : hits.length === 0 ? `Nobody matches “${q}”.` : null
   }
   const [pending, support] = await Promise.all([
     staffFlow(request, context, adminApi.pendingAdjustments, {}).then(loaded),
     staffFlow(request, context, supportApi.info, {}).then(loaded),
   ])
-  return json({ q, notFound, pending, me: email, currency: support.currency })
+  return json({ q, notFound, hits, pending, me: email, currency: support.currency })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -35,18 +43,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function PeopleDesk() {
-  const { q, notFound, pending, me, currency } = useLoaderData<typeof loader>()
+  const { q, notFound, hits, pending, me, currency } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>() as DeskReply | undefined
   const busy = useNavigation().state === 'submitting'
   return (
     <ConsolePage title="People">
       <Form method="get" className="ops-form ops-panel" role="search" aria-label="Find a person">
         <label>
-          E-mail or user id
+          E-mail, name, order or withdrawal number
           <input
             name="q"
+            type="search"
             defaultValue={q}
             required
+            minLength={2}
             maxLength={254}
             autoComplete="off"
             aria-describedby={notFound ? 'people-not-found' : undefined}
@@ -61,6 +71,7 @@ export default function PeopleDesk() {
           {notFound}
         </p>
       ) : null}
+      {hits.length ? <Hits hits={hits} q={q} /> : null}
       <h2 className="ops-section-title">Adjustments waiting for a second admin</h2>
       {reply?.error ? (
         <p className="ops-error" role="alert">
@@ -69,6 +80,36 @@ export default function PeopleDesk() {
       ) : null}
       <PendingAdjustments pending={pending} me={me} currency={currency} busy={busy} />
     </ConsolePage>
+  )
+}
+
+const foundBy: Record<PersonHit['foundBy'], string> = {
+  email: 'E-mail',
+  name: 'Name',
+  id: 'User id',
+  order: 'Order',
+  withdrawal: 'Withdrawal',
+}
+
+function Hits({ hits, q }: { hits: PersonHit[]; q: string }) {
+  return (
+    <section aria-labelledby="people-hits">
+      <h2 id="people-hits" className="ops-section-title">
+        {hits.length} people match “{q}”
+      </h2>
+      <DeskTable caption={`People matching ${q}`} columns={['Person', 'Name', 'Found by', 'Joined']}>
+        {hits.map((h) => (
+          <tr key={h.userId}>
+            <td>
+              <Link to={`/ops/people/${encodeURIComponent(h.userId)}`}>{h.email}</Link>
+            </td>
+            <td>{h.userName}</td>
+            <td>{h.orderNo ? `Order ${h.orderNo}` : foundBy[h.foundBy]}</td>
+            <td>{formatWhen(h.createdAt)}</td>
+          </tr>
+        ))}
+      </DeskTable>
+    </section>
   )
 }
 

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { adminApi } from '#contract/admin'
 import { adminDeskApi } from '#contract/admin-desk'
 import { formatMoney, parseAmount } from '#contract/money'
@@ -211,12 +212,20 @@ function Lists({ person, money }: { person: LoaderData['person']; money: (n: num
       <MiniTable
         title="Orders"
         head={['Made', 'Order', 'Brand', 'Status', 'Payout']}
-        rows={person.orders.map((o) => [formatWhen(o.createdAt), o.orderNo, o.brandId, o.status, money(o.payout)])}
+        rows={person.orders.map((o) => [
+          formatWhen(o.createdAt),
+          <Link key="desk" to={`/ops/review/${encodeURIComponent(o.id)}`}>
+            {o.orderNo}
+          </Link>,
+          o.brandId,
+          o.status,
+          money(o.payout),
+        ])}
       />
       <MiniTable
         title="Withdrawals"
-        head={['Asked', 'Amount', 'Status']}
-        rows={person.withdrawals.map((w) => [formatWhen(w.createdAt), money(w.amount), w.status])}
+        head={['Asked', 'Withdrawal', 'Amount', 'Status']}
+        rows={person.withdrawals.map((w) => [formatWhen(w.createdAt), <WithdrawalLink key="desk" w={w} />, money(w.amount), w.status])}
       />
       <MiniTable
         title="Bank accounts"
@@ -232,7 +241,20 @@ function Lists({ person, money }: { person: LoaderData['person']; money: (n: num
   )
 }
 
-function MiniTable({ title, head, rows }: { title: string; head: string[]; rows: string[][] }) {
+/** The payout desk's tab that lists a withdrawal, opened at its row; a paid one is on no tab (its number is shown). */
+const DESK_TABS = ['pending', 'processing', 'failed']
+function WithdrawalLink({ w }: { w: { id: string; status: string } }) {
+  const number = w.id.slice(0, 8)
+  return DESK_TABS.includes(w.status) ? (
+    <Link to={`/ops/payouts?status=${w.status}#w-${encodeURIComponent(w.id)}`} aria-label={`Withdrawal ${number} on the payout desk`}>
+      {number}
+    </Link>
+  ) : (
+    <span title={w.id}>{number}</span>
+  )
+}
+
+function MiniTable({ title, head, rows }: { title: string; head: string[]; rows: ReactNode[][] }) {
   return (
     <section aria-label={title}>
       <h2 className="ops-section-title">{title}</h2>

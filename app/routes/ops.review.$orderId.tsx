@@ -109,15 +109,63 @@ function Cards({ order, codes }: { order: AdminOrder; codes?: Record<string, str
   )
 }
 
-function Signals({ signals }: { signals: OrderSignals | null }) {
+type Match = { key: string; summary: string; orderId: string | null; lines: string[] }
+
+/**
+ * The signals, one line each kind and other order: eight photos like eight of another account's
+ * order are one line ("8 photos match another account's order CL-…"), their details under it.
+ */
+function groupSignals(signals: OrderSignals, order: AdminOrder): Match[] {
+  const position = new Map(order.cards.map((c) => [c.cardId, c.position]))
+  const card = (cardId: string) => `Card ${position.get(cardId) ?? '?'}`
+  const photoOf = new Map(order.cards.flatMap((c) => c.imageIds.map((id, i) => [id, `Card ${c.position}, photo ${i + 1}`] as const)))
+  const byOther = new Map<string, { email: string; orderNo: string | null; orderId: string | null; photos: Set<string>; lines: string[] }>()
+  for (const m of signals.samePhoto) {
+    const key = `${m.email}\n${m.orderNo ?? ''}`
+    const group = byOther.get(key) ?? { email: m.email, orderNo: m.orderNo, orderId: m.orderId, photos: new Set(), lines: [] }
+    group.photos.add(m.imageId)
+    const which = photoOf.get(m.imageId) ?? card(m.cardId)
+    group.lines.push(`${which}: ${m.distance === 0 ? 'the same picture' : `${m.distance} bits apart`}`)
+    byOther.set(key, group)
+  }
+  const photos = [...byOther.entries()].map(([key, g]) => {
+    const n = g.photos.size
+    const what = `${n} ${n === 1 ? 'photo matches' : 'photos match'}`
+    return {
+      key: `photo ${key}`,
+      summary: g.orderNo ? `${what} another account’s order ${g.orderNo} (${g.email})` : `${what} a photo of ${g.email}`,
+      orderId: g.orderId,
+      lines: g.lines,
+    }
+  })
+  const codesByOrder = new Map<string, { email: string; orderNo: string; orderId: string; cards: string[] }>()
+  for (const m of signals.sameCode) {
+    const group = codesByOrder.get(m.orderId) ?? { email: m.email, orderNo: m.orderNo, orderId: m.orderId, cards: [] }
+    group.cards.push(card(m.cardId))
+    codesByOrder.set(m.orderId, group)
+  }
+  const codes = [...codesByOrder.values()].map((g) => ({
+    key: `code ${g.orderId}`,
+    summary: `${g.cards.length} ${g.cards.length === 1 ? 'e-code was' : 'e-codes were'} sold before in order ${g.orderNo} (${g.email})`,
+    orderId: g.orderId,
+    lines: g.cards,
+  }))
+  const banks = signals.sharedBank.map((b) => ({
+    key: `bank ${b.bankCode} ${b.last4}`,
+    summary: `Bank account ••${b.last4} (bank ${b.bankCode}) is also saved by ${b.emails.length} other ${b.emails.length === 1 ? 'account' : 'accounts'}`,
+    orderId: null,
+    lines: b.emails,
+  }))
+  const young = signals.newAccountLargeSale
+    ? [{ key: 'young', summary: `A new account (${signals.seller.accountAgeDays} days) selling a large amount`, orderId: null, lines: [] }]
+    : []
+  return [...photos, ...codes, ...banks, ...young]
+}
+
+function Signals({ signals, order }: { signals: OrderSignals | null; order: AdminOrder }) {
   if (!signals) return <p className="ops-panel">The seller&rsquo;s signals could not be loaded.</p>
   const s = signals.seller
-  const warnings = [
-    ...signals.samePhoto.map((m) => `Photo like one from ${m.email}${m.orderNo ? ` (order ${m.orderNo})` : ''}, ${m.distance} bits apart`),
-    ...signals.sameCode.map((m) => `The same e-code was sold by ${m.email} (order ${m.orderNo})`),
-    ...signals.sharedBank.map((b) => `Bank account ••${b.last4} (bank ${b.bankCode}) is also saved by ${b.emails.join(', ')}`),
-    ...(signals.newAccountLargeSale ? [`A new account (${s.accountAgeDays} days) selling a large amount`] : []),
-  ]
+  const warnings = groupSignals(signals, order)
   return (
     <section className="ops-panel review-signals" aria-labelledby="review-seller">
       <h2 id="review-seller" className="review-side__title">
@@ -136,9 +184,23 @@ function Signals({ signals }: { signals: OrderSignals | null }) {
         <dd>{s.firstOrder ? 'Yes' : 'No'}</dd>
       </dl>
       {warnings.length ? (
-        <ul className="review-warnings">
+        <ul className="review-warnings" aria-label="Signals">
           {warnings.map((w) => (
-            <li key={w}>{w}</li>
+            <li key={w.key}>
+              {w.lines.length ? (
+                <details className="review-warning">
+                  <summary>{w.summary}</summary>
+                  <ul className="review-warning__lines">
+                    {w.lines.map((line, i) => (
+                      <li key={i}>{line}</li>
+                    ))}
+                  </ul>
+                  {w.orderId ? <Link to={`/ops/review/${encodeURIComponent(w.orderId)}`}>Open that order</Link> : null}
+                </details>
+              ) : (
+                w.summary
+              )}
+            </li>
           ))}
         </ul>
       ) : (
@@ -320,7 +382,7 @@ export default function ReviewOrder() {
         <Cards order={order} codes={codes} />
         <aside className="review-side">
           <ClaimPanel order={order} me={me} now={now} reply={reply} claimRef={claimRef} />
-          <Signals signals={signals} />
+          <Signals signals={signals} order={order} />
           {mine ? <Decisions order={order} reply={reply} refs={{ complete }} /> : null}
         </aside>
       </div>

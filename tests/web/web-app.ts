@@ -11,6 +11,7 @@ import * as account from '~/routes/account'
 import * as login from '~/routes/login'
 import * as logout from '~/routes/logout'
 import * as privacy from '~/routes/user.privacy'
+import * as paystackWebhook from '~/routes/webhooks.paystack'
 import { precompress } from '../../scripts/lib/precompress.mjs'
 import { createWebApp } from '../../server/app'
 import type { Lifecycle } from '../../server/health'
@@ -29,6 +30,7 @@ const ROUTES = [
   ['routes/login', 'root', 'login', false, login],
   ['routes/logout', 'root', 'logout', false, logout],
   ['routes/user.privacy', 'root', 'user/privacy', false, privacy],
+  ['routes/webhooks.paystack', 'root', 'webhooks/paystack', false, paystackWebhook],
   // Test only: a resource route whose body pauses, as a page with deferred data does.
   ['routes/test.slow-stream', 'root', 'test/slow-stream', false, { loader: slowStream }],
   // Test only: an answer with two cookies, a type without charset and a header helmet set too.
