@@ -160,6 +160,12 @@ export async function createWithdrawal(deps: ApiDeps, user: User, body: CreateWi
         approved_at: null,
         transfer_code: null,
         bank_session_id: null,
+        payout_unknown_since: null,
+        payout_needs_person_at: null,
+        payout_problem: null,
+        payout_conflict: null,
+        payout_conflict_at: null,
+        payout_fee: null,
       }
       created.payout_reference = automatic ? payoutReferenceOf(created.id) : null
       await insertWithdrawal(trx, created)
