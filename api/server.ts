@@ -152,7 +152,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     dbHealth,
     payouts: payoutProviderOf(config),
     lifecycle: { stopping: false },
-    metrics: createApiMetrics({ db, pool, gate: hasher.gate, now }),
+    metrics: createApiMetrics({ db, pool, gate: hasher.gate, now, payoutStuckMs: config.payouts.stuckMs }),
   }
   const app = createApiApp(deps)
   const server = createServer(app)

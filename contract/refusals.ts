@@ -186,4 +186,10 @@ export const Refusals = {
   ADJUSTMENT_OWN: { code: 4512, msg: 'Another admin must approve an adjustment you asked for' },
   /** No such adjustment waiting (unknown, or already approved or declined). */
   ADJUSTMENT_NOT_PENDING: { code: 4513, msg: 'This adjustment is not waiting for approval' },
+  /** finalize OTP: the withdrawal's transfer is not waiting for an OTP. */
+  PAYOUT_NOT_AWAITING_OTP: { code: 4440, msg: 'This payout is not waiting for an OTP' },
+  /** finalize OTP: Paystack did not take the OTP (wrong or expired). */
+  PAYOUT_OTP_REFUSED: { code: 4441, msg: 'Paystack did not accept this OTP. Check it, or ask Paystack for a new one' },
+  /** resolve: the withdrawal has no conflict to resolve. */
+  PAYOUT_NO_CONFLICT: { code: 4442, msg: 'This payout has no conflict to resolve' },
 } as const satisfies Record<string, Refusal>
