@@ -67,6 +67,8 @@ export type FakePaystack = {
   verifyLagMs: number
   /** The OTP finalize_transfer takes. */
   otp: string
+  /** Rows of another shape the list adds to its first page of `pending` (a row a client cannot read). */
+  listJunk: unknown[]
   /** How POST /transfer answers: `pending` (default), `otp`, or `success` straight away. */
   answerWith: 'pending' | 'otp' | 'success'
   /** Sends transfer.success before answering POST /transfer (the webhook overtakes the answer). */
@@ -395,13 +397,14 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     const perPage = Number(url.searchParams.get('per_page') ?? 50)
     const page = Number(url.searchParams.get('page') ?? 1)
     const status = url.searchParams.get('status') ?? 'pending'
-    const all = [...fake.transfers.values()].filter(
-      (t) => Date.parse(t.createdAt) >= from && Date.parse(t.createdAt) <= to && t.status === status,
-    )
+    const all: unknown[] = [...fake.transfers.values()]
+      .filter((t) => Date.parse(t.createdAt) >= from && Date.parse(t.createdAt) <= to && t.status === status)
+      .map(publicTransfer)
+    if (status === 'pending') all.unshift(...fake.listJunk)
     return json(res, 200, {
       status: true,
       message: 'Transfers retrieved',
-      data: all.slice((page - 1) * perPage, page * perPage).map(publicTransfer),
+      data: all.slice((page - 1) * perPage, page * perPage),
       meta: { total: all.length, skipped: (page - 1) * perPage, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) },
     })
   })
@@ -420,6 +423,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     balance: 1e13,
     verifyLagMs: 0,
     otp: '123456',
+    listJunk: [],
     trouble(route: Route, ...list: Trouble[]) {
       troubles.set(route, [...(troubles.get(route) ?? []), ...list])
     },
