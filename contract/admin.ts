@@ -262,7 +262,14 @@ export const adminPayoutsApi = {
   finalizeOtp: post(
     '/admin/withdraw/finalizeOtp',
     'staff:payouts',
-    idBody.extend({ otp: z.string().trim().regex(/^\d{4,8}$/, 'The OTP is 4–8 digits') }).strict(),
+    idBody
+      .extend({
+        otp: z
+          .string()
+          .trim()
+          .regex(/^\d{4,8}$/, 'The OTP is 4–8 digits'),
+      })
+      .strict(),
     adminWithdrawalSchema,
   ),
   /** A person settled a conflict outside: it leaves the desk, audited with their note. */

@@ -137,7 +137,16 @@ function stateGauges(registry: Registry, { db, pool, gate, now, payoutStuckMs = 
       const row = await db
         .selectFrom('withdrawals')
         .select((eb) => [
-          eb.fn.sum<number>(eb.case().when('created_at', '<', now() - payoutStuckMs).then(1).else(0).end()).as('stuck'),
+          eb.fn
+            .sum<number>(
+              eb
+                .case()
+                .when('created_at', '<', now() - payoutStuckMs)
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('stuck'),
           eb.fn.count<number>('payout_needs_person_at').as('needs_person'),
           eb.fn.count<number>('payout_conflict').as('conflict'),
         ])

@@ -166,7 +166,15 @@ describe('§1 unknown is not "not sent"', () => {
   it('a connection refused before sending made nothing: the provider says so (no transfer may exist)', async () => {
     const closed = paystackProvider({ secretKey: FAKE_PAYSTACK_SECRET, baseUrl: 'http://127.0.0.1:9', timeoutMs: 1_000 })
     const err = await closed
-      .sendTransfer({ reference: 'x'.repeat(20), amount: 1, currency: 'NGN', bankCode: '058', accountNumber: '0123456789', accountName: 'A', reason: 'r' })
+      .sendTransfer({
+        reference: 'x'.repeat(20),
+        amount: 1,
+        currency: 'NGN',
+        bankCode: '058',
+        accountNumber: '0123456789',
+        accountName: 'A',
+        reason: 'r',
+      })
       .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ProviderUnavailable)
     expect((err as ProviderUnavailable).transferMayExist).toBe(false)
@@ -208,11 +216,16 @@ describe('§2 reversals and contradictions', () => {
     const desk = await attention()
     expect(desk.conflicts.find((x) => x.id === w.id)?.payout?.conflict).toMatch(/paid after the money was returned/)
     // Resolved by a person, with a note: off the desk, audited.
-    const resolved = await admin(api).post<AdminWithdrawal>('/admin/withdraw/resolveConflict', { id: w.id, note: 'Recovered from the seller' })
+    const resolved = await admin(api).post<AdminWithdrawal>('/admin/withdraw/resolveConflict', {
+      id: w.id,
+      note: 'Recovered from the seller',
+    })
     expect(resolved.body.code).toBe(200)
     expect((await attention()).conflicts.find((x) => x.id === w.id)).toBeUndefined()
     expect(await audits(w.id, 'withdrawal.payout_conflict_resolved')).toHaveLength(1)
-    expect((await admin(api).post('/admin/withdraw/resolveConflict', { id: w.id, note: 'again' })).body.code).toBe(Refusals.PAYOUT_NO_CONFLICT.code)
+    expect((await admin(api).post('/admin/withdraw/resolveConflict', { id: w.id, note: 'again' })).body.code).toBe(
+      Refusals.PAYOUT_NO_CONFLICT.code,
+    )
     expect(await auditBooks(api.db)).toEqual([])
   })
 

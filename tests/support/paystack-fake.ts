@@ -253,8 +253,14 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
       const t = [...fake.transfers.values()].find((x) => x.transfer_code === b.transfer_code)
       if (!t) return json(res, 404, { status: false, message: 'Transfer not found' })
       if (t.status !== 'otp')
-        return json(res, 400, { status: false, message: 'Transfer is not currently awaiting OTP', type: 'validation_error', code: 'transfer_not_awaiting_otp' })
-      if (String(b.otp) !== fake.otp) return json(res, 400, { status: false, message: 'Invalid OTP', type: 'validation_error', code: 'invalid_otp' })
+        return json(res, 400, {
+          status: false,
+          message: 'Transfer is not currently awaiting OTP',
+          type: 'validation_error',
+          code: 'transfer_not_awaiting_otp',
+        })
+      if (String(b.otp) !== fake.otp)
+        return json(res, 400, { status: false, message: 'Invalid OTP', type: 'validation_error', code: 'invalid_otp' })
       t.status = 'pending'
       t.updatedAt = new Date().toISOString()
       return json(res, 200, { status: true, message: 'Transfer has been queued', data: publicTransfer(t) })
@@ -385,7 +391,8 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     if (route === 'verify') {
       if (await troubled(route, res, undefined, reference)) return
       const t = fake.transfers.get(decodeURIComponent(path.slice('/transfer/verify/'.length)))
-      if (!t || Date.now() - Date.parse(t.createdAt) < fake.verifyLagMs) return json(res, 404, { status: false, message: 'Transfer not found' })
+      if (!t || Date.now() - Date.parse(t.createdAt) < fake.verifyLagMs)
+        return json(res, 404, { status: false, message: 'Transfer not found' })
       return json(res, 200, { status: true, message: 'Transfer retrieved', data: publicTransfer(t) })
     }
 

@@ -188,13 +188,18 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
     async sendTransfer(order: TransferOrder) {
       let recipientCode: string
       try {
-        const recipient = await call('POST', '/transferrecipient', envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()), {
-          type: 'nuban',
-          name: order.accountName,
-          account_number: order.accountNumber,
-          bank_code: order.bankCode,
-          currency: order.currency,
-        })
+        const recipient = await call(
+          'POST',
+          '/transferrecipient',
+          envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()),
+          {
+            type: 'nuban',
+            name: order.accountName,
+            account_number: order.accountNumber,
+            bank_code: order.bankCode,
+            currency: order.currency,
+          },
+        )
         recipientCode = recipient.data.recipient_code
       } catch (err) {
         // Nothing was sent: the transfer call comes after the recipient.

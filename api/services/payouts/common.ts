@@ -12,7 +12,8 @@ export const NOT_RECEIVED_REASON = 'Your bank could not receive the money; it is
 /** The business's transfer OTP was never entered, so Paystack cancelled the transfer. */
 export const ABANDONED_REASON = 'The payout was cancelled before it was sent; the money is back in your wallet'
 /** Paystack refused the account itself: the person can choose or correct the account. */
-export const INVALID_ACCOUNT_REASON = 'Your bank could not accept payments to this account. Check the account or choose another, then withdraw again'
+export const INVALID_ACCOUNT_REASON =
+  'Your bank could not accept payments to this account. Check the account or choose another, then withdraw again'
 
 /** The withdrawal's status a provider's transfer state asks for. */
 export const TARGET: Record<'pending' | 'success' | 'failed' | 'reversed', WithdrawalStatus> = {

@@ -30,7 +30,12 @@ export async function approveWithdrawal(deps: ApiDeps, actor: string, id: string
 export async function finalizeOtp(deps: ApiDeps, actor: string, id: string, otp: string) {
   const row = await lockWithdrawal(deps.db, deps.dbKind, id)
   if (!row) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
-  if (row.payout_state !== 'otp' || !row.transfer_code || (row.status !== 'pending' && row.status !== 'processing'))
+  if (
+    deps.payouts.name === 'manual' ||
+    row.payout_state !== 'otp' ||
+    !row.transfer_code ||
+    (row.status !== 'pending' && row.status !== 'processing')
+  )
     throw refuse(Refusals.PAYOUT_NOT_AWAITING_OTP)
   let t
   try {
@@ -40,7 +45,18 @@ export async function finalizeOtp(deps: ApiDeps, actor: string, id: string, otp:
     if (err instanceof ProviderUnavailable) throw refuse(Refusals.PAYOUT_PROVIDER_UNAVAILABLE)
     throw err
   }
-  await audit(deps.db, { actor, action: 'withdrawal.payout_otp_entered', targetType: 'withdrawal', targetId: id, before: null, after: { transferCode: row.transfer_code, state: t.providerStatus } }, deps.now())
+  await audit(
+    deps.db,
+    {
+      actor,
+      action: 'withdrawal.payout_otp_entered',
+      targetType: 'withdrawal',
+      targetId: id,
+      before: null,
+      after: { transferCode: row.transfer_code, state: t.providerStatus },
+    },
+    deps.now(),
+  )
   const after = await settle(deps, id, t, { source: 'desk' })
   return toAdminWithdrawal(deps, after ?? row)
 }
@@ -58,7 +74,11 @@ export async function resolveConflict(deps: ApiDeps, actor: string, id: string, 
     .executeTakeFirst()
   if (Number(r.numUpdatedRows) !== 1) throw refuse(Refusals.PAYOUT_NO_CONFLICT)
   const after = (await lockWithdrawal(deps.db, deps.dbKind, id))!
-  await audit(deps.db, { actor, action: 'withdrawal.payout_conflict_resolved', targetType: 'withdrawal', targetId: id, before, after: { ...after, note } }, now)
+  await audit(
+    deps.db,
+    { actor, action: 'withdrawal.payout_conflict_resolved', targetType: 'withdrawal', targetId: id, before, after: { ...after, note } },
+    now,
+  )
   return toAdminWithdrawal(deps, after)
 }
 
@@ -67,7 +87,8 @@ const LIST = 50
 /** What needs a person on the payout desk, each list oldest first (at most 50 each). */
 export async function payoutAttention(deps: ApiDeps) {
   const now = deps.now()
-  const base = () => deps.db.selectFrom('withdrawals').selectAll().where('payout_provider', 'is not', null).orderBy('created_at').limit(LIST)
+  const base = () =>
+    deps.db.selectFrom('withdrawals').selectAll().where('payout_provider', 'is not', null).orderBy('created_at').limit(LIST)
   const open = ['pending', 'processing']
   const [alerts, conflicts, needsPerson, otp, stuck] = await Promise.all([
     deps.db.selectFrom('payout_alerts').selectAll().orderBy('raised_at').execute(),
@@ -89,7 +110,12 @@ export async function payoutAttention(deps: ApiDeps) {
     otp: AdminWithdrawal[]
     stuck: AdminWithdrawal[]
   } = {
-    alerts: alerts.map((a) => ({ kind: a.kind, message: a.message, amount: a.amount === null ? null : Number(a.amount), raisedAt: Number(a.raised_at) })),
+    alerts: alerts.map((a) => ({
+      kind: a.kind,
+      message: a.message,
+      amount: a.amount === null ? null : Number(a.amount),
+      raisedAt: Number(a.raised_at),
+    })),
     conflicts: await shown(conflicts),
     needsPerson: await shown(needsPerson),
     otp: await shown(otp),

@@ -46,21 +46,41 @@ export async function reconcile(deps: ApiDeps, from: number, to: number): Promis
     const t = byRef.get(ref)
     byRef.delete(ref)
     if (!t) {
-      if (w.status !== 'failed') differences.push({ reference: ref, ours: w.status, theirs: null, problem: 'no transfer at the provider', action: ACTION.missingThere })
+      if (w.status !== 'failed')
+        differences.push({
+          reference: ref,
+          ours: w.status,
+          theirs: null,
+          problem: 'no transfer at the provider',
+          action: ACTION.missingThere,
+        })
       continue
     }
     if (typeof t.fee === 'number' && Number(w.payout_fee ?? -1) !== t.fee)
       await deps.db.updateTable('withdrawals').set({ payout_fee: t.fee }).where('id', '=', w.id).execute()
     const net = Number(w.amount) - Number(w.fee)
     if (t.amount !== net) {
-      differences.push({ reference: ref, ours: w.status, theirs: t.providerStatus, problem: `amount ${t.amount} there, ${net} here`, action: ACTION.amount })
+      differences.push({
+        reference: ref,
+        ours: w.status,
+        theirs: t.providerStatus,
+        problem: `amount ${t.amount} there, ${net} here`,
+        action: ACTION.amount,
+      })
     } else if (EXPECT[w.status] !== t.state) {
       differences.push({ reference: ref, ours: w.status, theirs: t.providerStatus, problem: 'another state', action: ACTION.state })
     }
   }
   for (const t of byRef.values())
-    differences.push({ reference: t.reference, ours: null, theirs: t.providerStatus, problem: 'no withdrawal of ours', action: ACTION.missingHere })
-  for (const u of theirs.unreadable) deps.logger.warn({ page: u.page, status: u.status, problem: u.problem }, 'reconcile: a transfer row we cannot read')
+    differences.push({
+      reference: t.reference,
+      ours: null,
+      theirs: t.providerStatus,
+      problem: 'no withdrawal of ours',
+      action: ACTION.missingHere,
+    })
+  for (const u of theirs.unreadable)
+    deps.logger.warn({ page: u.page, status: u.status, problem: u.problem }, 'reconcile: a transfer row we cannot read')
   return { checked: ours.length, differences, unreadable: theirs.unreadable }
 }
 
@@ -75,7 +95,10 @@ async function reconcileAndAlert(deps: ApiDeps, from: number, to: number): Promi
       `Reconciliation found ${report.differences.length} ${report.differences.length === 1 ? 'difference' : 'differences'}${report.unreadable.length ? ` and ${report.unreadable.length} unreadable ${report.unreadable.length === 1 ? 'row' : 'rows'}` : ''} with Paystack: see Reconcile`,
       null,
     )
-    deps.logger.error({ differences: report.differences.length, unreadable: report.unreadable.length }, 'reconcile: differences with the provider')
+    deps.logger.error(
+      { differences: report.differences.length, unreadable: report.unreadable.length },
+      'reconcile: differences with the provider',
+    )
   } else await clearAlert(deps, RECONCILE_ALERT)
   return report
 }
@@ -112,7 +135,8 @@ export async function reconcileDay(deps: ApiDeps, date: string) {
 /** On demand from the desk: the last 7 days, as the daily run does (banner included). */
 export async function reconcileRecent(deps: ApiDeps) {
   const now = deps.now()
-  if (deps.payouts.name === 'manual') return { from: now - RECONCILE_DAYS * DAY, to: now, provider: 'manual', checked: 0, differences: [], unreadable: [] }
+  if (deps.payouts.name === 'manual')
+    return { from: now - RECONCILE_DAYS * DAY, to: now, provider: 'manual', checked: 0, differences: [], unreadable: [] }
   const from = now - RECONCILE_DAYS * DAY
   return { from, to: now, provider: deps.payouts.name, ...(await asked(reconcileAndAlert(deps, from, now))) }
 }

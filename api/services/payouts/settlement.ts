@@ -18,7 +18,12 @@ export type SettleHow = { source: 'send' | 'poll' | 'webhook' | 'desk'; lease?: 
 
 /** Whether the person was ever paid: a success in the timeline. */
 const wasPaid = async (deps: ApiDeps, id: string) =>
-  !!(await deps.db.selectFrom('withdrawal_events').select('id').where('withdrawal_id', '=', id).where('status', '=', 'success').executeTakeFirst())
+  !!(await deps.db
+    .selectFrom('withdrawal_events')
+    .select('id')
+    .where('withdrawal_id', '=', id)
+    .where('status', '=', 'success')
+    .executeTakeFirst())
 
 /** The contradiction between what we did and what the provider says now, if any. */
 async function contradiction(deps: ApiDeps, row: WithdrawalRow, t: Transfer): Promise<string | null> {
@@ -41,7 +46,10 @@ export async function settle(deps: ApiDeps, id: string, t: Transfer, how: Settle
     // An event may be old news: the provider's state now decides whether it is a conflict.
     const now = await deps.payouts.verifyTransfer(seen.payout_reference!).catch(() => undefined)
     if (now && !(await contradiction(deps, seen, now))) {
-      deps.logger.info({ withdrawalId: id, source: how.source, state: t.state }, 'payout: a late event the provider has since overtaken; nothing moved')
+      deps.logger.info(
+        { withdrawalId: id, source: how.source, state: t.state },
+        'payout: a late event the provider has since overtaken; nothing moved',
+      )
       return settle(deps, id, now, { ...how, source: 'poll' })
     }
   }
@@ -59,7 +67,11 @@ export async function settle(deps: ApiDeps, id: string, t: Transfer, how: Settle
         { withdrawalId: id, source: how.source, amount: t.amount, expected, currency: t.currency },
         'payout: the provider reports a transfer that does not match the withdrawal; nothing moved, left for the payout desk',
       )
-      await audit(trx, { actor: ACTOR, action: 'withdrawal.payout_mismatch', targetType: 'withdrawal', targetId: id, before: row, after: t }, at)
+      await audit(
+        trx,
+        { actor: ACTOR, action: 'withdrawal.payout_mismatch', targetType: 'withdrawal', targetId: id, before: row, after: t },
+        at,
+      )
       if (how.lease !== undefined) await releasePayout(trx, id, how.lease, null)
       return row
     }
@@ -72,9 +84,7 @@ export async function settle(deps: ApiDeps, id: string, t: Transfer, how: Settle
       payout_unknown_since: null,
       payout_needs_person_at: null,
       payout_problem:
-        t.providerStatus === 'otp'
-          ? 'Paystack waits for the transfer OTP: turn transfer OTP off in Paystack, or enter the OTP here'
-          : null,
+        t.providerStatus === 'otp' ? 'Paystack waits for the transfer OTP: turn transfer OTP off in Paystack, or enter the OTP here' : null,
     }
     const found = await contradiction(deps, row, t)
     if (found) {
@@ -83,7 +93,14 @@ export async function settle(deps: ApiDeps, id: string, t: Transfer, how: Settle
         await trx.updateTable('withdrawals').set({ payout_conflict: found, payout_conflict_at: at }).where('id', '=', id).execute()
         await audit(
           trx,
-          { actor: ACTOR, action: 'withdrawal.payout_conflict', targetType: 'withdrawal', targetId: id, before: row, after: { ...t, problem: found } },
+          {
+            actor: ACTOR,
+            action: 'withdrawal.payout_conflict',
+            targetType: 'withdrawal',
+            targetId: id,
+            before: row,
+            after: { ...t, problem: found },
+          },
           at,
         )
       } else conflict = null
@@ -116,7 +133,11 @@ export async function settle(deps: ApiDeps, id: string, t: Transfer, how: Settle
     const otpNow = t.providerStatus === 'otp' && row.payout_state !== 'otp'
     await setTransferFacts(trx, id, facts)
     if (otpNow)
-      await audit(trx, { actor: ACTOR, action: 'withdrawal.payout_otp', targetType: 'withdrawal', targetId: id, before: null, after: t }, at)
+      await audit(
+        trx,
+        { actor: ACTOR, action: 'withdrawal.payout_otp', targetType: 'withdrawal', targetId: id, before: null, after: t },
+        at,
+      )
     if (how.lease !== undefined) {
       const open = row.status === 'pending' || row.status === 'processing'
       await releasePayout(trx, id, how.lease, open ? nextLook(deps, Number(row.payout_attempts), at) : null)
@@ -127,7 +148,10 @@ export async function settle(deps: ApiDeps, id: string, t: Transfer, how: Settle
   for (const to of moved) if (to === 'success' || to === 'failed' || to === 'reversed') deps.metrics.payoutOutcome(to)
   if (conflict) {
     deps.metrics.payoutAlert('conflict')
-    deps.logger.error({ withdrawalId: id, source: how.source, state: t.state, problem: conflict }, 'payout: conflict, a person must resolve it')
+    deps.logger.error(
+      { withdrawalId: id, source: how.source, state: t.state, problem: conflict },
+      'payout: conflict, a person must resolve it',
+    )
   }
   if (after && (after as { otpNow?: boolean }).otpNow) {
     deps.metrics.payoutAlert('otp')
