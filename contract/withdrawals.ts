@@ -77,6 +77,8 @@ export const withdrawalSchema = z.object({
   sessionId: z.string().nullable().default(null),
   /** Why it failed, in words for the person. */
   reason: z.string().nullable(),
+  /** Waiting for the company's payout balance (decision 038): "queued, sending shortly", never failed. */
+  queued: z.boolean().default(false),
   /** The promise: in the bank by then (epoch ms). */
   expectedBy: z.number().int(),
   createdAt: z.number().int(),

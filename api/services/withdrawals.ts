@@ -65,6 +65,7 @@ export async function toWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<W
     transferCode: row.transfer_code,
     sessionId: row.bank_session_id,
     reason: row.reason,
+    queued: row.status === 'pending' && row.payout_state === 'queued',
     expectedBy: Number(row.expected_by),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),

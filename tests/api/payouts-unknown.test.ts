@@ -263,6 +263,7 @@ describe('§3 the float and OTP are the company’s problem', () => {
       await held(u, w.id)
       expect(madeOf(w.id)).toHaveLength(0)
       expect((await row(w.id)).payout_state).toBe('queued')
+      expect((await detail(u, w.id)).queued).toBe(true)
       const banner = (await attention()).alerts.find((a) => a.kind === 'low_balance')
       expect(banner?.amount).toBeGreaterThanOrEqual(NET - 100_000)
       expect(banner?.message).toMatch(/top it up/)
