@@ -6,7 +6,7 @@ import type { Withdrawal } from '#contract/withdrawals'
 import { paystackProvider } from '../../api/lib/payouts/paystack'
 import { ProviderUnavailable } from '../../api/lib/payouts/provider'
 import { auditBooks } from '../../api/services/ledger'
-import { reconcile, runPayoutsOnce } from '../../api/services/payouts'
+import { reconcile, runDueReconciliation, runPayoutsOnce } from '../../api/services/payouts'
 import { useTestApi } from '../support/kit'
 import { FAKE_PAYSTACK_SECRET, feeOf, startFakePaystack } from '../support/paystack-fake'
 import { admin, walletInfo, walletUser, withdraw, type WalletUser } from '../support/wallet'
@@ -369,5 +369,22 @@ describe('§6 reconciliation', () => {
     expect(mine?.action).toMatch(/asks Paystack again/)
     expect((await attention()).alerts.find((a) => a.kind === 'reconcile')?.message).toMatch(/difference/)
     fake.transfers.get(w.id)!.status = 'pending'
+  })
+
+  it('runs by itself once a day over the last 7 days, not more often', async () => {
+    const lists = () => fake.calls.filter((c) => c.route === 'list').length
+    alertLogged()
+    const before = lists()
+    await runDueReconciliation(api.deps)
+    const once = lists()
+    expect(once).toBeGreaterThan(before)
+    const q = new URLSearchParams(fake.calls.filter((c) => c.route === 'list').at(-1)!.query)
+    expect(Date.parse(q.get('to')!) - Date.parse(q.get('from')!)).toBe(7 * 86_400_000)
+    api.clock.advance(3_600_000)
+    await runDueReconciliation(api.deps)
+    expect(lists()).toBe(once)
+    api.clock.advance(86_400_000)
+    await runDueReconciliation(api.deps)
+    expect(lists()).toBeGreaterThan(once)
   })
 })

@@ -45,14 +45,19 @@ export async function clearAlert(deps: ApiDeps, kind: string) {
   if (Number(r.numDeletedRows) > 0) deps.logger.info({ alert: kind }, 'payout alert cleared')
 }
 
-/** Says the float is short by `shortfall` (minor units) for the waiting payouts. */
-export const lowBalance = (deps: ApiDeps, balance: number, needed: number) =>
-  raiseAlert(
+/** Says the float is short for the waiting payouts (Paystack's own refusal may count fees we do not see). */
+export function lowBalance(deps: ApiDeps, balance: number, needed: number) {
+  const money = (n: number) => formatMoney(n, deps.config.wallet.currency)
+  const short = needed - balance
+  return raiseAlert(
     deps,
     LOW_BALANCE,
-    `The Paystack balance (${formatMoney(balance, deps.config.wallet.currency)}) cannot cover the payouts waiting (${formatMoney(needed, deps.config.wallet.currency)}): top it up by ${formatMoney(needed - balance, deps.config.wallet.currency)}; payouts wait and resume by themselves`,
-    needed - balance,
+    short > 0
+      ? `The Paystack balance (${money(balance)}) cannot cover the payouts waiting (${money(needed)}): top it up by ${money(short)}; payouts wait and resume by themselves`
+      : `Paystack refused a payout for lack of balance (${money(balance)}, its fees included): top it up; payouts wait and resume by themselves`,
+    Math.max(short, 0),
   )
+}
 
 /**
  * Asks the balance and compares it with what waits to be sent: raises or clears the banner.
