@@ -159,6 +159,8 @@ export default function PayoutDesk() {
   const { status, counts, list, paging: pages, problem, now, attention } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   useLiveData(REFRESH_MS)
+  // A refusal about a row of "Needs a person" shows beside that row only.
+  const attentionIds = new Set(attention ? [...attention.conflicts, ...attention.otp].map((w) => w.id) : [])
   return (
     <ConsolePage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
       <nav className="ops-tabs" aria-label="Withdrawals by status">
@@ -175,7 +177,7 @@ export default function PayoutDesk() {
       ) : null}
       {attention ? <PayoutBanners alerts={attention.alerts} /> : null}
       {attention ? <PayoutAttentionPanel attention={attention} refusal={reply ?? undefined} /> : null}
-      {reply && !list.some((w) => w.id === reply.id) ? (
+      {reply && !list.some((w) => w.id === reply.id) && !attentionIds.has(reply.id ?? '') ? (
         <p className="ops-refusal" role="alert">
           {reply.message}
         </p>
