@@ -136,6 +136,14 @@ const envSchema = z.object({
   PAYSTACK_TIMEOUT_MS: intFrom(20_000, 100, 120_000),
   /** A worker's claim on a withdrawal; after a crash another worker takes it once this has passed. */
   PAYOUT_LEASE_SECONDS: intFrom(120, 1, 3_600),
+  /** Verify's "Transfer not found" means absent only this long after a send that may have reached Paystack (read-after-write lag). */
+  PAYOUT_NOT_FOUND_GRACE_SECONDS: intFrom(600, 1, 86_400),
+  /** A payout unknown this long goes before a person on the payout desk (it keeps its hold and is still asked). */
+  PAYOUT_UNKNOWN_LIMIT_SECONDS: intFrom(3_600, 1, 7 * 86_400),
+  /** A payout pending or processing longer than this is escalated on the desk and in the metrics. */
+  PAYOUT_STUCK_MINUTES: intFrom(30, 1, 7 * 1_440),
+  /** How often the worker asks Paystack's balance besides before each batch. */
+  PAYOUT_BALANCE_SECONDS: intFrom(300, 10, 86_400),
   NODE_ENV: z.string().optional(),
   // Banks (decision 039).
   /** How often the bank list is asked of the payout provider. */
@@ -188,6 +196,14 @@ export type PayoutsConfig = {
   requestTimeoutMs: number
   /** How long a worker's claim on a withdrawal lasts. */
   leaseMs: number
+  /** Verify's "not found" means absent only this long after a send that may have reached the provider. */
+  notFoundGraceMs: number
+  /** Unknown this long: the payout goes before a person. */
+  unknownLimitMs: number
+  /** Pending or processing this long: escalated. */
+  stuckMs: number
+  /** How often the worker asks the provider's balance besides before each batch. */
+  balanceEveryMs: number
 }
 
 /** The reward of each task (contract TaskId), in minor units of the wallet's currency; 0 = not offered. */
@@ -341,6 +357,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       pollSeconds: e.PAYOUT_POLL_SECONDS,
       requestTimeoutMs: e.PAYSTACK_TIMEOUT_MS,
       leaseMs: e.PAYOUT_LEASE_SECONDS * 1000,
+      notFoundGraceMs: e.PAYOUT_NOT_FOUND_GRACE_SECONDS * 1000,
+      unknownLimitMs: e.PAYOUT_UNKNOWN_LIMIT_SECONDS * 1000,
+      stuckMs: e.PAYOUT_STUCK_MINUTES * 60_000,
+      balanceEveryMs: e.PAYOUT_BALANCE_SECONDS * 1000,
     },
     banks: {
       refreshMs: e.BANKS_REFRESH_HOURS * 3_600_000,

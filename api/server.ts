@@ -29,7 +29,7 @@ export type { Mail, Mailer } from './lib/mailer'
 
 export type StartApiOptions = {
   /** Settings over those read from `env` (default process.env). */
-  config?: Partial<ApiConfig>
+  config?: ConfigOverrides
   env?: NodeJS.ProcessEnv
   /** Shorthands for config.databaseUrl / config.port (0 picks a free port) / config.host. */
   databaseUrl?: string
@@ -90,6 +90,9 @@ export function defaultMailer(config: ApiConfig): Mailer {
   return createOutboxMailer(config.outboxDir, config.mailFrom)
 }
 
+/** Settings a caller (a test) sets over the environment's; payouts' by field. */
+export type ConfigOverrides = Partial<Omit<ApiConfig, 'payouts'>> & { payouts?: Partial<ApiConfig['payouts']> }
+
 /** Who pays withdrawals, from PAYOUT_PROVIDER. */
 export function payoutProviderOf(config: ApiConfig): PayoutProvider {
   const p = config.payouts
@@ -99,9 +102,12 @@ export function payoutProviderOf(config: ApiConfig): PayoutProvider {
 
 /** Loads settings, opens and migrates the database, and listens. Used by api/main.ts and tests. */
 export async function startApi(options: StartApiOptions = {}): Promise<RunningApi> {
+  const loaded = loadConfig(options.env ?? process.env)
   const config: ApiConfig = {
-    ...loadConfig(options.env ?? process.env),
+    ...loaded,
     ...options.config,
+    // A caller naming some payout settings keeps the others' defaults.
+    payouts: { ...loaded.payouts, ...options.config?.payouts },
     ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
     ...(options.port !== undefined && { port: options.port }),
     ...(options.host !== undefined && { host: options.host }),
@@ -147,7 +153,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     dbHealth,
     payouts: payoutProviderOf(config),
     lifecycle: { stopping: false },
-    metrics: createApiMetrics({ db, pool, gate: hasher.gate, now }),
+    metrics: createApiMetrics({ db, pool, gate: hasher.gate, now, payoutStuckMs: config.payouts.stuckMs }),
   }
   const app = createApiApp(deps)
   const server = createServer(app)

@@ -89,6 +89,16 @@ export const adminPayoutSchema = z.object({
   sentAt: z.number().int().nullable(),
   approvedAt: z.number().int().nullable(),
   awaitingApproval: z.boolean(),
+  /** Decision 038: since when the provider's answers leave it unknown; when it was put before a person; what is known. */
+  unknownSince: z.number().int().nullable().default(null),
+  needsPersonAt: z.number().int().nullable().default(null),
+  problem: z.string().nullable().default(null),
+  /** Two answers that contradict each other, until a person resolves it. */
+  conflict: z.string().nullable().default(null),
+  /** What the provider charged for the transfer (fee_charged), minor units. */
+  providerFee: z.number().int().nullable().default(null),
+  /** Pending or processing longer than PAYOUT_STUCK_MINUTES. */
+  stuck: z.boolean().default(false),
 })
 
 export const adminWithdrawalSchema = withdrawalSchema.extend({
@@ -209,18 +219,66 @@ export type FunnelData = z.infer<typeof funnelData>
 /** A day of automatic payouts against the provider's transfers of that day (its time zone: the wallet's). */
 export const reconcileQuery = z.object({ date: dayField('date') }).strict()
 
+const reconcileLine = z.object({
+  reference: z.string(),
+  ours: z.string().nullable(),
+  theirs: z.string().nullable(),
+  problem: z.string(),
+  /** What a person does about it. */
+  action: z.string().default(''),
+})
+const unreadableRow = z.object({ page: z.number().int(), status: z.string(), reference: z.string().nullable(), problem: z.string() })
+
 export const reconcileData = z.object({
   date: z.string(),
   provider: z.string(),
   /** Our payouts sent that day. */
   checked: z.number().int().nonnegative(),
-  differences: z.array(
-    z.object({ reference: z.string(), ours: z.string().nullable(), theirs: z.string().nullable(), problem: z.string() }),
-  ),
+  differences: z.array(reconcileLine),
+  /** Rows of Paystack's list that could not be read: reported, never fatal. */
+  unreadable: z.array(unreadableRow).default([]),
 })
+
+/** The last 7 days, as the daily run does (its banner too). */
+export const reconcileRecentData = reconcileData.omit({ date: true }).extend({ from: z.number().int(), to: z.number().int() })
+
+const idBody = z.object({ id: z.string().min(1).max(64) })
+
+/** What needs a person on the payout desk (decision 038): banners and the payouts to look at. */
+export const payoutAttentionData = z.object({
+  alerts: z.array(z.object({ kind: z.string(), message: z.string(), amount: z.number().int().nullable(), raisedAt: z.number().int() })),
+  conflicts: z.array(adminWithdrawalSchema),
+  needsPerson: z.array(adminWithdrawalSchema),
+  otp: z.array(adminWithdrawalSchema),
+  stuck: z.array(adminWithdrawalSchema),
+})
+export type PayoutAttention = z.infer<typeof payoutAttentionData>
 
 export const adminPayoutsApi = {
   reconcile: get('/admin/payouts/reconcile', 'staff:payouts', reconcileQuery, reconcileData),
+  reconcileRecent: post('/admin/payouts/reconcileRecent', 'staff:payouts', z.object({}).strict(), reconcileRecentData),
+  attention: get('/admin/payouts/attention', 'staff:payouts', z.object({}), payoutAttentionData),
+  /** The business's transfer OTP (never stored or logged): Paystack's finalize_transfer. */
+  finalizeOtp: post(
+    '/admin/withdraw/finalizeOtp',
+    'staff:payouts',
+    idBody
+      .extend({
+        otp: z
+          .string()
+          .trim()
+          .regex(/^\d{4,8}$/, 'The OTP is 4–8 digits'),
+      })
+      .strict(),
+    adminWithdrawalSchema,
+  ),
+  /** A person settled a conflict outside: it leaves the desk, audited with their note. */
+  resolveConflict: post(
+    '/admin/withdraw/resolveConflict',
+    'staff:payouts',
+    idBody.extend({ note: z.string().trim().min(3, 'Say in a few words what was done').max(500) }).strict(),
+    adminWithdrawalSchema,
+  ),
 }
 
 export const adminAnalyticsApi = {

@@ -188,4 +188,10 @@ export const Refusals = {
   ADJUSTMENT_NOT_PENDING: { code: 4513, msg: 'This adjustment is not waiting for approval' },
   /** bankCard/add and resolve: the payout provider answered, but the person's bank could not be reached for the name (nothing saved). */
   BANK_UNREACHABLE: { code: 4430, msg: 'We could not reach your bank right now; try again in a minute' },
+  /** finalize OTP: the withdrawal's transfer is not waiting for an OTP. */
+  PAYOUT_NOT_AWAITING_OTP: { code: 4440, msg: 'This payout is not waiting for an OTP' },
+  /** finalize OTP: Paystack did not take the OTP (wrong or expired). */
+  PAYOUT_OTP_REFUSED: { code: 4441, msg: 'Paystack did not accept this OTP. Check it, or ask Paystack for a new one' },
+  /** resolve: the withdrawal has no conflict to resolve. */
+  PAYOUT_NO_CONFLICT: { code: 4442, msg: 'This payout has no conflict to resolve' },
 } as const satisfies Record<string, Refusal>

@@ -22,14 +22,37 @@ export const WithdrawalStatus = {
 export type WithdrawalStatus = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus]
 export const withdrawalStatuses = Object.values(WithdrawalStatus) as [WithdrawalStatus, ...WithdrawalStatus[]]
 
-/** The moves an operator may make; anything else is refused. */
+/**
+ * Every move a withdrawal may make, stated once (decision 038); every other place reads it. Forward
+ * only: `reversed` straight from pending or processing is a payout the bank could not receive (the
+ * person was never told "paid"); from success, one the bank sent back.
+ */
 export const WITHDRAWAL_MOVES: Record<WithdrawalStatus, readonly WithdrawalStatus[]> = {
-  pending: ['processing', 'failed'],
-  processing: ['success', 'failed'],
-  success: [],
+  pending: ['processing', 'failed', 'reversed'],
+  processing: ['success', 'failed', 'reversed'],
+  success: ['reversed'],
   failed: [],
   reversed: [],
 }
+
+/** Only a provider reverses: an operator paying by hand makes the other moves. */
+export const canMove = (from: WithdrawalStatus, to: WithdrawalStatus, by: 'operator' | 'provider') =>
+  WITHDRAWAL_MOVES[from].includes(to) && (by === 'provider' || to !== 'reversed')
+
+/** The shortest chain of moves from one status to another (empty: none), e.g. pending → success goes through processing. */
+export function movesTo(from: WithdrawalStatus, to: WithdrawalStatus): WithdrawalStatus[] {
+  const queue: WithdrawalStatus[][] = [[]]
+  for (let path = queue.shift(); path; path = queue.shift()) {
+    const at = path.length ? path[path.length - 1] : from
+    if (at === to && path.length) return path
+    for (const next of WITHDRAWAL_MOVES[at]) if (!path.includes(next)) queue.push([...path, next])
+  }
+  return []
+}
+
+/** How far along a status lies (the longest chain of moves to it): orders the timeline's moves of one instant. */
+export const statusRank = (status: WithdrawalStatus): number =>
+  Math.max(0, ...withdrawalStatuses.filter((s) => WITHDRAWAL_MOVES[s].includes(status)).map((s) => statusRank(s) + 1))
 
 export const withdrawalEventSchema = z.object({
   status: z.enum(withdrawalStatuses),
@@ -54,6 +77,8 @@ export const withdrawalSchema = z.object({
   sessionId: z.string().nullable().default(null),
   /** Why it failed, in words for the person. */
   reason: z.string().nullable(),
+  /** Waiting for the company's payout balance (decision 038): "queued, sending shortly", never failed. */
+  queued: z.boolean().default(false),
   /** The promise: in the bank by then (epoch ms). */
   expectedBy: z.number().int(),
   createdAt: z.number().int(),

@@ -15,6 +15,7 @@ import * as m0013 from './migrations/0013_notifications'
 import * as m0015 from './migrations/0015_unread-count'
 import * as m0017 from './migrations/0017_banks'
 import * as m0018 from './migrations/0018_auto-withdrawal'
+import * as m0016 from './migrations/0016_payout-unknown'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0015_unread-count': m0015,
   '0017_banks': m0017,
   '0018_auto-withdrawal': m0018,
+  '0016_payout-unknown': m0016,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -38,6 +38,7 @@ export interface Database {
   staff_tokens: StaffTokensTable
   adjustment_requests: AdjustmentRequestsTable
   auto_withdrawals: AutoWithdrawalsTable
+  payout_alerts: PayoutAlertsTable
 }
 
 export interface UsersTable {
@@ -184,6 +185,26 @@ export interface WithdrawalsTable {
   bank_session_id: string | null
   /** The provider's own state word of the transfer, as last heard (for the payout desk). */
   payout_state: string | null
+  /** Since when the provider's answers leave the transfer unknown (migration 0016); null: known. */
+  payout_unknown_since: number | null
+  /** Put before a person on the payout desk (unknown too long); null: not. */
+  payout_needs_person_at: number | null
+  /** What is known about an unknown or waiting payout, for the desk (never a secret). */
+  payout_problem: string | null
+  /** Two answers that contradict each other (money moved twice or not at all), until a person resolves it. */
+  payout_conflict: string | null
+  payout_conflict_at: number | null
+  /** The provider's fee for the transfer (fee_charged), minor units. */
+  payout_fee: number | null
+}
+
+/** The payout desk's banners (migration 0016): one row a kind, deleted once the cause is gone. */
+export interface PayoutAlertsTable {
+  kind: string
+  message: string
+  amount: number | null
+  raised_at: number
+  updated_at: number
 }
 
 export interface WithdrawalEventsTable {

@@ -36,6 +36,8 @@ export const REDACT_PATHS = [
   '*.password_hash',
   'body',
   '*.body',
+  'otp',
+  '*.otp',
 ]
 
 export function createLogger(level: string, stream?: DestinationStream): Logger {

@@ -14,12 +14,16 @@ export type ApiMetrics = {
   registry: Registry
   /** One count per payout the worker or a webhook moved: success, failed, reversed, or provider_unavailable. */
   payoutOutcome(outcome: 'success' | 'failed' | 'reversed' | 'provider_unavailable'): void
+  /** One count per payout alert raised (decision 038): a conflict, a payout before a person, a low float, an OTP, a reconciliation difference. */
+  payoutAlert(kind: PayoutAlertKind): void
   /** Express middleware: request count and latency by route pattern, method and status. */
   requests(req: Request, res: Response, next: NextFunction): void
 }
 
-/** What the gauges read at scrape time. */
-type Sources = { db: Db; pool?: pg.Pool; gate: Pick<HashGate, 'running' | 'waiting'>; now: () => number }
+export type PayoutAlertKind = 'conflict' | 'needs_person' | 'low_balance' | 'otp' | 'reconcile_difference'
+
+/** What the gauges read at scrape time; `payoutStuckMs`: a payout open longer is stuck. */
+type Sources = { db: Db; pool?: pg.Pool; gate: Pick<HashGate, 'running' | 'waiting'>; now: () => number; payoutStuckMs?: number }
 
 const ORDER_STATUSES = ['pending', 'reviewing', 'proposed', 'completed', 'rejected', 'cancelled', 'declined']
 const WITHDRAWAL_STATUSES = ['pending', 'processing', 'success', 'failed', 'reversed']
@@ -42,10 +46,17 @@ export function createApiMetrics(sources: Sources): ApiMetrics {
     labelNames: ['outcome'],
     registers: [registry],
   })
+  const alerts = new Counter({
+    name: 'payout_alerts_total',
+    help: 'Payout alerts raised, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+  })
   stateGauges(registry, sources)
   return {
     registry,
     payoutOutcome: (outcome) => payouts.inc({ outcome }),
+    payoutAlert: (kind) => alerts.inc({ kind }),
     requests(req, res, next) {
       const end = duration.startTimer()
       res.on('finish', () => {
@@ -65,7 +76,7 @@ function routeOf(req: Request): string {
 }
 
 /** Gauges read from the database and the process when Prometheus scrapes. */
-function stateGauges(registry: Registry, { db, pool, gate, now }: Sources) {
+function stateGauges(registry: Registry, { db, pool, gate, now, payoutStuckMs = 30 * 60_000 }: Sources) {
   const byStatus = async (table: 'orders' | 'withdrawals', statuses: string[], gauge: Gauge<'status'>) => {
     const rows = await db
       .selectFrom(table)
@@ -115,6 +126,36 @@ function stateGauges(registry: Registry, { db, pool, gate, now }: Sources) {
     registers: [registry],
     async collect() {
       await oldest('withdrawals', ['pending', 'processing'], this)
+    },
+  })
+  new Gauge({
+    name: 'payouts_needing_attention',
+    help: 'Automatic payouts a person must look at: stuck (open too long), needs_person (unknown too long), conflict',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const row = await db
+        .selectFrom('withdrawals')
+        .select((eb) => [
+          eb.fn
+            .sum<number>(
+              eb
+                .case()
+                .when('created_at', '<', now() - payoutStuckMs)
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('stuck'),
+          eb.fn.count<number>('payout_needs_person_at').as('needs_person'),
+          eb.fn.count<number>('payout_conflict').as('conflict'),
+        ])
+        .where('payout_provider', 'is not', null)
+        .where((eb) => eb.or([eb('status', 'in', ['pending', 'processing']), eb('payout_conflict', 'is not', null)]))
+        .executeTakeFirst()
+      this.set({ kind: 'stuck' }, Number(row?.stuck ?? 0))
+      this.set({ kind: 'needs_person' }, Number(row?.needs_person ?? 0))
+      this.set({ kind: 'conflict' }, Number(row?.conflict ?? 0))
     },
   })
   new Gauge({

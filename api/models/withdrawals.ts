@@ -30,7 +30,19 @@ export async function moveWithdrawal(
   id: string,
   from: string,
   patch: { status: string } & Partial<
-    Pick<WithdrawalRow, 'reference' | 'reason' | 'transfer_code' | 'bank_session_id' | 'payout_next_at' | 'payout_lease_until'>
+    Pick<
+      WithdrawalRow,
+      | 'reference'
+      | 'reason'
+      | 'transfer_code'
+      | 'bank_session_id'
+      | 'payout_next_at'
+      | 'payout_lease_until'
+      | 'payout_unknown_since'
+      | 'payout_needs_person_at'
+      | 'payout_problem'
+      | 'payout_fee'
+    >
   >,
   now: number,
 ): Promise<boolean> {

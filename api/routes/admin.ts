@@ -5,7 +5,7 @@ import { contractRouter } from '../lib/route'
 import * as admin from '../services/admin'
 import { dashboard, findPeople, userLedger } from '../services/admin-desk'
 import { funnel } from '../services/analytics'
-import { approveWithdrawal, reconcileDay } from '../services/payouts'
+import { approveWithdrawal, finalizeOtp, payoutAttention, reconcileDay, reconcileRecent, resolveConflict } from '../services/payouts'
 
 /** /admin/*: operators only (Bearer ADMIN_TOKEN; absent when unset). Every action is audited. */
 export function adminRoutes(deps: ApiDeps) {
@@ -21,6 +21,10 @@ export function adminRoutes(deps: ApiDeps) {
   bind(api.books, () => admin.checkBooks(deps))
   bind(api.sharedBankAccounts, ({ input }) => admin.sharedBankAccounts(deps, input.limit))
   bind(adminPayoutsApi.reconcile, ({ input }) => reconcileDay(deps, input.date))
+  bind(adminPayoutsApi.reconcileRecent, () => reconcileRecent(deps))
+  bind(adminPayoutsApi.attention, () => payoutAttention(deps))
+  bind(adminPayoutsApi.finalizeOtp, ({ actor, input }) => finalizeOtp(deps, actor, input.id, input.otp))
+  bind(adminPayoutsApi.resolveConflict, ({ actor, input }) => resolveConflict(deps, actor, input.id, input.note))
   bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
   bind(adminDeskApi.dashboard, ({ staff }) => dashboard(deps, staff))
   bind(adminDeskApi.userLedger, ({ input }) => userLedger(deps, input))

@@ -188,6 +188,15 @@ export async function toAdminWithdrawal(deps: ApiDeps, row: WithdrawalRow): Prom
           sentAt: row.payout_sent_at === null ? null : Number(row.payout_sent_at),
           approvedAt: row.approved_at === null ? null : Number(row.approved_at),
           awaitingApproval,
+          unknownSince: row.payout_unknown_since == null ? null : Number(row.payout_unknown_since),
+          needsPersonAt: row.payout_needs_person_at == null ? null : Number(row.payout_needs_person_at),
+          problem: row.payout_problem ?? null,
+          conflict: row.payout_conflict ?? null,
+          providerFee: row.payout_fee == null ? null : Number(row.payout_fee),
+          stuck:
+            (row.status === 'pending' || row.status === 'processing') &&
+            !awaitingApproval &&
+            deps.now() - Number(row.created_at) > deps.config.payouts.stuckMs,
         }
       : null,
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import { BalanceLogType } from '#contract/wallet'
-import { WITHDRAWAL_MOVES, WithdrawalStatus, type CreateWithdrawalBody, type Withdrawal } from '#contract/withdrawals'
+import { canMove, statusRank, WithdrawalStatus, type CreateWithdrawalBody, type Withdrawal } from '#contract/withdrawals'
 import { isUniqueViolation } from '../db/connect'
 import type { Db } from '../db/connect'
 import type { BankCardRow, User, WithdrawalRow } from '../db/schema'
@@ -47,7 +47,6 @@ export const AUTOMATIC_PROMISE = 15 * 60_000
 export function payoutReferenceOf(id: string): string {
   return /^[a-z0-9_-]{16,50}$/.test(id) ? id : `wd_${createHash('sha256').update(id).digest('hex').slice(0, 40)}`
 }
-const STATUS_RANK: Record<WithdrawalStatus, number> = { pending: 0, processing: 1, success: 2, failed: 2, reversed: 3 }
 
 export async function toWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<Withdrawal> {
   const [card, events] = await Promise.all([findBankCard(deps.db, row.bank_card_id), withdrawalEvents(deps.db, [row.id])])
@@ -66,13 +65,14 @@ export async function toWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<W
     transferCode: row.transfer_code,
     sessionId: row.bank_session_id,
     reason: row.reason,
+    queued: row.status === 'pending' && row.payout_state === 'queued',
     expectedBy: Number(row.expected_by),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     // Statuses only move forward, so within one millisecond their order is the order of the moves.
     events: events
       .map((e) => ({ status: e.status as WithdrawalStatus, at: Number(e.at), note: e.note }))
-      .sort((a, b) => a.at - b.at || STATUS_RANK[a.status] - STATUS_RANK[b.status]),
+      .sort((a, b) => a.at - b.at || statusRank(a.status) - statusRank(b.status)),
   }
 }
 
@@ -188,6 +188,12 @@ export async function placeWithdrawal(
       approved_at: null,
       transfer_code: null,
       bank_session_id: null,
+      payout_unknown_since: null,
+      payout_needs_person_at: null,
+      payout_problem: null,
+      payout_conflict: null,
+      payout_conflict_at: null,
+      payout_fee: null,
     }
     created.payout_reference = automatic ? payoutReferenceOf(created.id) : null
     await insertWithdrawal(trx, created)
@@ -253,6 +259,12 @@ const STATUS_NOTIFICATIONS: Record<string, (w: WithdrawalRow, money: string, ful
   }),
 }
 
+/** A reversal before any success: the person was never told "paid". */
+const NOT_RECEIVED_NOTIFICATION = (money: string) => ({
+  title: 'Withdrawal returned by the bank',
+  content: `Your bank could not receive the money (${money}); it is back in your wallet.`,
+})
+
 /** What a move may write besides the status. */
 export type MoveFields = {
   reference?: string | null
@@ -261,6 +273,10 @@ export type MoveFields = {
   bank_session_id?: string | null
   payout_next_at?: number | null
   payout_lease_until?: number | null
+  payout_unknown_since?: number | null
+  payout_needs_person_at?: number | null
+  payout_problem?: string | null
+  payout_fee?: number | null
 }
 
 /**
@@ -306,13 +322,15 @@ export async function applyMove(
       now,
     )
   } else if (to === 'reversed') {
+    // Never paid (reversed before any success): the money is still held, and returns from the hold.
+    const held = current.status !== 'success'
     await move(
       trx,
       {
         ...base,
         type: BalanceLogType.WITHDRAW_REVERSAL,
         amount,
-        frozenChange: 0,
+        frozenChange: held ? -amount : 0,
         note: next.reason,
         key: `withdraw_reversal:${current.id}`,
       },
@@ -328,7 +346,9 @@ export async function applyMove(
       userId: current.user_id,
       kind: 'withdrawal',
       refId: current.id,
-      ...STATUS_NOTIFICATIONS[to](next, money, formatMoney(amount, current.currency)),
+      ...(to === 'reversed' && current.status !== 'success'
+        ? NOT_RECEIVED_NOTIFICATION(money)
+        : STATUS_NOTIFICATIONS[to](next, money, formatMoney(amount, current.currency))),
     },
     now,
   )
@@ -359,7 +379,7 @@ export async function updateWithdrawal(
     const current = await lockWithdrawal(trx, deps.dbKind, body.id)
     if (!current) throw refuse(Refusals.WITHDRAWAL_NOT_FOUND)
     if (current.status === body.status) return current
-    if (!WITHDRAWAL_MOVES[current.status as WithdrawalStatus].includes(body.status)) {
+    if (!canMove(current.status as WithdrawalStatus, body.status, 'operator')) {
       throw refuse(Refusals.WITHDRAWAL_BAD_MOVE, { from: current.status, to: body.status })
     }
     if (current.payout_provider !== null && !(body.status === 'failed' && current.payout_sent_at === null)) {

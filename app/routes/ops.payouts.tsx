@@ -7,13 +7,14 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { adminApi, type AdminWithdrawal } from '#contract/admin'
+import { adminApi, adminPayoutsApi, type AdminWithdrawal } from '#contract/admin'
 import { formatMoney } from '#contract/money'
 import { payoutDeskApi, type PayoutAccount } from '#contract/payout-desk'
 import { ConsolePage, Pager } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
 import { AccountToPay } from '~/components/payout-account'
+import { PayoutAttentionPanel, PayoutBanners } from '~/components/payout-attention'
 import payoutStyles from '~/styles/screens/console-payouts.css'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -51,6 +52,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   )
   const [pending, processing, failed] = pages.map((p) => loaded(p))
   const shown = { pending, processing, failed }[status]
+  // What needs a person (decision 038); the desk still shows its queue when this cannot be read.
+  const asking = await staffFlow(request, context, adminPayoutsApi.attention, {})
+  const attention = asking.success ? asking.data : null
   return json(
     {
       status,
@@ -59,6 +63,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       paging: paging(url, shown),
       problem: asked.problem,
       now: Date.now(),
+      attention,
     },
     { status: asked.problem ? 400 : 200 },
   )
@@ -83,6 +88,23 @@ const moveSchema = z.discriminatedUnion('intent', [
       reason: z.string().trim().min(3, 'Say why in a few words the person can read').max(500, 'The reason is at most 500 characters'),
     })
     .strict(),
+  z
+    .object({
+      intent: z.literal('otp'),
+      id: idField,
+      otp: z
+        .string()
+        .trim()
+        .regex(/^\d{4,8}$/, 'The OTP is 4–8 digits'),
+    })
+    .strict(),
+  z
+    .object({
+      intent: z.literal('resolve'),
+      id: idField,
+      note: z.string().trim().min(3, 'Say in a few words what was done').max(500, 'The note is at most 500 characters'),
+    })
+    .strict(),
 ])
 type Move = z.infer<typeof moveSchema>
 
@@ -91,6 +113,8 @@ const done: Record<Exclude<Move['intent'], 'reveal'>, string> = {
   processing: 'Marked processing',
   paid: 'Marked paid',
   failed: 'Marked failed: the hold is back in the wallet',
+  otp: 'OTP accepted: Paystack sends the payout',
+  resolve: 'Conflict resolved',
 }
 
 /** The words of a form no row of this desk sends: a field too many, a wrong intent, a bad length. */
@@ -117,12 +141,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result =
     move.intent === 'approve'
       ? await staffFlow(request, context, adminApi.approveWithdrawal, { id: move.id })
-      : await staffFlow(request, context, adminApi.updateWithdrawal, {
-          id: move.id,
-          status: move.intent === 'paid' ? 'success' : move.intent,
-          ...(move.intent === 'paid' && { reference: move.reference }),
-          ...(move.intent === 'failed' && { reason: move.reason }),
-        })
+      : move.intent === 'otp'
+        ? await staffFlow(request, context, adminPayoutsApi.finalizeOtp, { id: move.id, otp: move.otp })
+        : move.intent === 'resolve'
+          ? await staffFlow(request, context, adminPayoutsApi.resolveConflict, { id: move.id, note: move.note })
+          : await staffFlow(request, context, adminApi.updateWithdrawal, {
+              id: move.id,
+              status: move.intent === 'paid' ? 'success' : move.intent,
+              ...(move.intent === 'paid' && { reference: move.reference }),
+              ...(move.intent === 'failed' && { reason: move.reason }),
+            })
   if (!result.success) return json({ id: move.id, message: result.msg }, { status: result.status === 400 ? 400 : 409 })
   const url = new URL(request.url)
   url.searchParams.delete('index')
@@ -138,9 +166,11 @@ function age(ms: number) {
 }
 
 export default function PayoutDesk() {
-  const { status, counts, list, paging: pages, problem, now } = useLoaderData<typeof loader>()
+  const { status, counts, list, paging: pages, problem, now, attention } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   useLiveData(REFRESH_MS)
+  // A refusal about a row of "Needs a person" shows beside that row only.
+  const attentionIds = new Set(attention ? [...attention.conflicts, ...attention.otp].map((w) => w.id) : [])
   return (
     <ConsolePage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
       <nav className="ops-tabs" aria-label="Withdrawals by status">
@@ -155,7 +185,9 @@ export default function PayoutDesk() {
           {problem}
         </p>
       ) : null}
-      {reply && 'message' in reply && !list.some((w) => w.id === reply.id) ? (
+      {attention ? <PayoutBanners alerts={attention.alerts} /> : null}
+      {attention ? <PayoutAttentionPanel attention={attention} refusal={reply && 'message' in reply ? reply : undefined} /> : null}
+      {reply && 'message' in reply && !list.some((w) => w.id === reply.id) && !attentionIds.has(reply.id ?? '') ? (
         <p className="ops-refusal" role="alert">
           {reply.message}
         </p>

@@ -1,7 +1,9 @@
 // Reconciliation (role payouts): a day's automatic payouts against the provider's transfers, every
-// difference listed. A GET form, so the day is in the address and works without JavaScript.
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
+// difference listed with what to do. A GET form, so the day is in the address and works without
+// JavaScript; the last 7 days (what the daily run checks, decision 038) is a POST, since it
+// raises or clears the desk's banner.
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
 import { ConsolePage } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -25,8 +27,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({ date: query.data.date, report: result.data, problem: null })
 }
 
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request, 'payouts')
+  const result = await staffFlow(request, context, adminPayoutsApi.reconcileRecent, {})
+  if (!result.success) return json({ report: null, problem: result.msg }, { status: 503 })
+  const { from, to, ...rest } = result.data
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+  return json({ report: { ...rest, date: `${day(from)} to ${day(to)}` }, problem: null })
+}
+
 export default function Reconcile() {
-  const { date, report, problem } = useLoaderData<typeof loader>()
+  const loaded = useLoaderData<typeof loader>()
+  const recent = useActionData<typeof action>()
+  const { date } = loaded
+  const report = recent ? recent.report : loaded.report
+  const problem = recent ? recent.problem : loaded.problem
   return (
     <ConsolePage title="Reconcile payouts" actions={<Link to="/ops/payouts">Back to the payout desk</Link>}>
       <Form method="get" className="ops-panel ops-reconcile-form">
@@ -36,6 +51,11 @@ export default function Reconcile() {
         </label>
         <button type="submit" className="ops-button ops-button--primary">
           Compare
+        </button>
+      </Form>
+      <Form method="post" className="ops-panel ops-reconcile-form">
+        <button type="submit" className="ops-button">
+          Reconcile the last 7 days now
         </button>
       </Form>
       {problem ? (
@@ -48,15 +68,40 @@ export default function Reconcile() {
   )
 }
 
-function Report({ report }: { report: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['report']> }) {
+type ReportData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['report']>
+
+function Report({ report }: { report: ReportData }) {
   if (report.provider === 'manual')
     return <p className="ops-panel">Payouts are made by hand (PAYOUT_PROVIDER=manual): there is no provider to reconcile with.</p>
-  if (report.differences.length === 0)
+  if (report.differences.length === 0 && report.unreadable.length === 0)
     return (
       <p className="ops-panel" role="status">
         {report.date}: {report.checked} payouts checked with {report.provider}, no differences.
       </p>
     )
+  return (
+    <>
+      {report.unreadable.length ? (
+        <div className="ops-panel" role="alert">
+          <p>
+            {report.unreadable.length} {report.unreadable.length === 1 ? 'row' : 'rows'} of {report.provider}’s list could not be read;
+            compare them in its dashboard:
+          </p>
+          <ul>
+            {report.unreadable.map((u, i) => (
+              <li key={i}>
+                {u.reference ?? 'no reference'} ({u.status}, page {u.page}): {u.problem}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {report.differences.length ? <Differences report={report} /> : null}
+    </>
+  )
+}
+
+function Differences({ report }: { report: ReportData }) {
   return (
     <table className="ops-table">
       <caption className="ops-panel">
@@ -69,6 +114,7 @@ function Report({ report }: { report: NonNullable<ReturnType<typeof useLoaderDat
           <th scope="col">Ours</th>
           <th scope="col">Provider’s</th>
           <th scope="col">Difference</th>
+          <th scope="col">What to do</th>
         </tr>
       </thead>
       <tbody>
@@ -78,6 +124,7 @@ function Report({ report }: { report: NonNullable<ReturnType<typeof useLoaderDat
             <td>{d.ours ?? 'none'}</td>
             <td>{d.theirs ?? 'none'}</td>
             <td>{d.problem}</td>
+            <td>{d.action}</td>
           </tr>
         ))}
       </tbody>

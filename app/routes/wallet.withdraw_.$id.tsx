@@ -51,6 +51,12 @@ export default function WithdrawDetailScreen() {
           </p>
         ) : w.status === 'failed' ? (
           <p className="cl-result__text">{W.refunded}</p>
+        ) : w.status === 'reversed' ? (
+          <p className="cl-result__text">{w.reason ?? 'Your bank sent the money back; it is back in your wallet.'}</p>
+        ) : w.queued ? (
+          <p className="cl-result__text">
+            Queued, sending shortly to <BankName card={w.bankCard} />.
+          </p>
         ) : (
           <>
             <p className="cl-result__text">

@@ -171,6 +171,10 @@ describe('payouts', () => {
       pollSeconds: 60,
       requestTimeoutMs: 20_000,
       leaseMs: 120_000,
+      notFoundGraceMs: 600_000,
+      unknownLimitMs: 3_600_000,
+      stuckMs: 30 * 60_000,
+      balanceEveryMs: 300_000,
     })
     expect(loadConfig(env(production)).payouts.provider).toBe('manual')
   })
@@ -185,6 +189,10 @@ describe('payouts', () => {
         PAYOUT_POLL_SECONDS: '30',
         PAYSTACK_TIMEOUT_MS: '5000',
         PAYOUT_LEASE_SECONDS: '60',
+        PAYOUT_NOT_FOUND_GRACE_SECONDS: '900',
+        PAYOUT_UNKNOWN_LIMIT_SECONDS: '7200',
+        PAYOUT_STUCK_MINUTES: '45',
+        PAYOUT_BALANCE_SECONDS: '120',
       }),
     )
     expect(c.payouts).toEqual({
@@ -195,6 +203,10 @@ describe('payouts', () => {
       pollSeconds: 30,
       requestTimeoutMs: 5_000,
       leaseMs: 60_000,
+      notFoundGraceMs: 900_000,
+      unknownLimitMs: 7_200_000,
+      stuckMs: 45 * 60_000,
+      balanceEveryMs: 120_000,
     })
   })
 

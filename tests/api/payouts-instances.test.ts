@@ -13,7 +13,7 @@ import { walletUser, withdraw } from '../support/wallet'
  * paid exactly once, and the books balance.
  */
 const fake = await startFakePaystack()
-const payouts: ApiConfig['payouts'] = {
+const payouts: Partial<ApiConfig['payouts']> = {
   provider: 'paystack',
   paystackSecretKey: FAKE_PAYSTACK_SECRET,
   paystackBaseUrl: fake.url,

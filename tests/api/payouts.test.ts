@@ -180,14 +180,25 @@ describe('a provider that fails or loses answers: at least once, never twice', (
     expect(await walletInfo(api, u.token)).toMatchObject({ frozen: AMOUNT })
   })
 
-  it('a transfer the provider cannot place (4xx, and no such reference) fails with the hold returned in full', async () => {
+  it('a 4xx whose meaning is not known is unknown: the hold stays, nothing is refunded (decision 038)', async () => {
     const { u, w } = await withdrawn()
-    // The fake refuses references of another shape: send it one by making the transfer fail with 422.
     fake.troubleFor(w.id, 'transfer', { kind: '5xx', status: 422 })
+    await pass()
+    expect((await detail(u, w.id)).status).toBe('pending')
+    expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000 - AMOUNT, frozen: AMOUNT })
+    expect((await log(u)).filter((e) => e.type === 'withdraw_refund')).toEqual([])
+  })
+
+  it('an account Paystack refuses (recipient creation fails) fails with a reason the person can act on, the hold returned in full', async () => {
+    const u = await walletUser(api, { balance: 1_000_000, userName: NAME })
+    const card = await api.db.selectFrom('bank_cards').selectAll().where('user_id', '=', u.userId).executeTakeFirstOrThrow()
+    const w = (await withdraw(api, u, AMOUNT)).body.data
+    fake.accounts.set(`${card.bank_code}:${card.account_number}`, null)
     await pass()
     const failed = await detail(u, w.id)
     expect(failed.status).toBe('failed')
-    expect(failed.reason).toBe('The bank did not accept this payout')
+    expect(failed.reason).toMatch(/choose another/)
+    expect(fake.transfers.has(w.id)).toBe(false)
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
     expect((await log(u))[0]).toMatchObject({ type: 'withdraw_refund', amount: AMOUNT, frozenChange: -AMOUNT })
   })
@@ -371,7 +382,7 @@ describe('reconciliation', () => {
     const to = api.clock.now() + 86_400_000
     const { differences } = await reconcile(api.deps, from, to)
     const mine = differences.filter((d) => d.reference === w.id || d.reference === other.id)
-    expect(mine).toEqual([{ reference: other.id, ours: 'processing', theirs: 'failed', problem: 'another state' }])
+    expect(mine).toEqual([expect.objectContaining({ reference: other.id, ours: 'processing', theirs: 'failed', problem: 'another state' })])
   })
 })
 

@@ -11,7 +11,7 @@ import { REDACT_PATHS } from '../../api/lib/logger'
 import { createMemoryMailer, type Mail } from '../../api/lib/mailer'
 import { createSession } from '../../api/models/sessions'
 import { createUser } from '../../api/models/users'
-import { startApi, type ApiConfig, type RunningApi } from '../../api/server'
+import { startApi, type ConfigOverrides, type RunningApi } from '../../api/server'
 import { createTestDatabase } from './db'
 
 export const TEST_GOOGLE_CLIENT_ID = 'test-client-id.apps.googleusercontent.com'
@@ -68,7 +68,7 @@ export type TestApi = {
 }
 
 export type StartTestApiOptions = {
-  config?: Partial<ApiConfig>
+  config?: ConfigOverrides
   /**
    * argon2id at the production cost (19 MiB, 2 passes) instead of the suite's cheap one.
    * For tests about hashing itself (timing, stored format).

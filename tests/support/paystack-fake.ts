@@ -11,6 +11,12 @@ import committedBanks from '../../api/lib/banks-ng.json'
  * reverses, sends a webhook twice, out of order or before the transfer call answers, and
  * resolves an account to a given name or refuses it. Like Paystack, it refuses a transfer
  * reference it has already seen, so `transferCalls` shows every attempt and `transfers` what exists.
+ * As strict as Paystack's documentation (decision 038): creating a recipient for an account the
+ * bank does not know fails; a transfer takes its amount and fee from a balance that can run out
+ * (`insufficient_balance`); the list pages by `per_page` and filters by `status` (default
+ * `pending`); `otp` waits for `finalize_transfer`; verify may answer "not found" for a while after
+ * a transfer is made (`verifyLagMs`); a call may be rate limited (429 with Retry-After) or refused
+ * with an error `code`; a transfer may be reversed without a prior success, or abandoned.
  */
 
 export const FAKE_PAYSTACK_SECRET = 'sk_test_fake0123456789abcdef0123456789abcdef'
@@ -35,8 +41,15 @@ export type Trouble =
   /** Holds the call until the client gives up; `after`: the transfer is made first (the answer is lost). */
   | { kind: 'timeout'; after?: boolean }
   | { kind: '5xx'; status?: number }
+  /** Rate limited: 429 with Retry-After (seconds). */
+  | { kind: '429'; retryAfter?: number }
+  /** A 4xx refusal in Paystack's error shape (`type`, `code`); nothing is made. */
+  | { kind: 'refuse'; status?: number; code?: string; message?: string }
 
-type Route = 'resolve' | 'recipient' | 'transfer' | 'verify' | 'list'
+type Route = 'resolve' | 'recipient' | 'transfer' | 'verify' | 'list' | 'balance' | 'finalize'
+
+/** Paystack's NGN transfer fees (kobo) by amount. */
+export const feeOf = (amount: number) => (amount <= 500_000 ? 1_000 : amount <= 5_000_000 ? 2_500 : 5_000)
 
 export type FakePaystack = {
   url: string
@@ -47,8 +60,16 @@ export type FakePaystack = {
   transfers: Map<string, FakeTransfer>
   /** Every POST /transfer: its reference and whether it made a transfer. */
   transferCalls: { reference: string; made: boolean }[]
-  /** Every call: its route and, for transfers and verifies, the reference. */
-  calls: { route: Route; at: number; reference?: string }[]
+  /** Every call: its route and, for transfers and verifies, the reference; for lists, the query. */
+  calls: { route: Route; at: number; reference?: string; query?: string }[]
+  /** The business's NGN balance (kobo): each transfer takes its amount and fee; failed and reversed ones give them back. */
+  balance: number
+  /** Verify answers "Transfer not found" for this long after a transfer is made (read-after-write lag). */
+  verifyLagMs: number
+  /** The OTP finalize_transfer takes. */
+  otp: string
+  /** Rows of another shape the list adds to its first page of `pending` (a row a client cannot read). */
+  listJunk: unknown[]
   /** How POST /transfer answers: `pending` (default), `otp`, or `success` straight away. */
   answerWith: 'pending' | 'otp' | 'success'
   /** Sends transfer.success before answering POST /transfer (the webhook overtakes the answer). */
@@ -59,8 +80,8 @@ export type FakePaystack = {
   troubleFor(reference: string, route: Route, ...troubles: Trouble[]): void
   /** Account holder names by `${bankCode}:${accountNumber}`; `null` refuses the account. Default: ADAEZE OBI. */
   accounts: Map<string, string | null>
-  /** Moves a transfer and (unless `webhooks: 0`) sends its webhook `webhooks` times (default 1). */
-  settle(reference: string, status: 'success' | 'failed' | 'reversed', opts?: { webhooks?: number }): Promise<number[]>
+  /** Moves a transfer and (unless `webhooks: 0`) sends its webhook `webhooks` times (default 1; `abandoned`: none, Paystack only lists it). */
+  settle(reference: string, status: 'success' | 'failed' | 'reversed' | 'abandoned', opts?: { webhooks?: number }): Promise<number[]>
   /** Signs and posts an event to webhookUrl; answers the HTTP status. `signature` overrides the real one. */
   sendWebhook(event: string, data: unknown, opts?: { signature?: string | null; raw?: string }): Promise<number>
   webhookBody(event: string, reference: string, status?: string): { event: string; data: Record<string, unknown> }
@@ -201,6 +222,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     currency: t.currency,
     domain: 'test',
     failures: null,
+    fee_charged: feeOf(t.amount),
     id: t.id,
     integration: 100073,
     reason: t.reason,
@@ -273,6 +295,20 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
       json(res, t.status ?? 500, { status: false, message: 'An error occurred' })
       return true
     }
+    if (t.kind === '429') {
+      res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(t.retryAfter ?? 30) })
+      res.end(JSON.stringify({ status: false, message: 'Too many requests' }))
+      return true
+    }
+    if (t.kind === 'refuse') {
+      json(res, t.status ?? 400, {
+        status: false,
+        message: t.message ?? 'The request could not be completed',
+        type: 'validation_error',
+        ...(t.code && { code: t.code }),
+      })
+      return true
+    }
     if (t.after) beforeHang?.()
     hanging.add(res)
     return true
@@ -295,7 +331,11 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
               ? 'verify'
               : path === '/transfer'
                 ? 'list'
-                : undefined
+                : path === '/balance'
+                  ? 'balance'
+                  : path === '/transfer/finalize_transfer' && req.method === 'POST'
+                    ? 'finalize'
+                    : undefined
     if (!route) return json(res, 404, { status: false, message: 'Not found' })
     const reference =
       route === 'verify'
@@ -303,7 +343,35 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
         : route === 'transfer'
           ? String(JSON.parse(body).reference)
           : undefined
-    fake.calls.push({ route, at: Date.now(), reference })
+    fake.calls.push({ route, at: Date.now(), reference, ...(route === 'list' && { query: url.search }) })
+
+    if (route === 'balance') {
+      if (await troubled(route, res)) return
+      return json(res, 200, {
+        status: true,
+        message: 'Balances retrieved',
+        data: [{ currency: 'NGN', balance: fake.balance }],
+      })
+    }
+
+    if (route === 'finalize') {
+      if (await troubled(route, res)) return
+      const b = JSON.parse(body)
+      const t = [...fake.transfers.values()].find((x) => x.transfer_code === b.transfer_code)
+      if (!t) return json(res, 404, { status: false, message: 'Transfer not found' })
+      if (t.status !== 'otp')
+        return json(res, 400, {
+          status: false,
+          message: 'Transfer is not currently awaiting OTP',
+          type: 'validation_error',
+          code: 'transfer_not_awaiting_otp',
+        })
+      if (String(b.otp) !== fake.otp)
+        return json(res, 400, { status: false, message: 'Invalid OTP', type: 'validation_error', code: 'invalid_otp' })
+      t.status = 'pending'
+      t.updatedAt = new Date().toISOString()
+      return json(res, 200, { status: true, message: 'Transfer has been queued', data: publicTransfer(t) })
+    }
 
     if (route === 'resolve') {
       if (await troubled(route, res)) return
@@ -328,6 +396,14 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     if (route === 'recipient') {
       if (await troubled(route, res)) return
       const b = JSON.parse(body)
+      // Paystack checks a nuban recipient's account with the bank before creating it.
+      if (!/^\d{10}$/.test(String(b.account_number)) || fake.accounts.get(`${b.bank_code}:${b.account_number}`) === null)
+        return json(res, 400, {
+          status: false,
+          message: 'Cannot resolve account',
+          type: 'validation_error',
+          code: 'invalid_account_number',
+        })
       const now = new Date().toISOString()
       return json(res, 201, {
         status: true,
@@ -375,6 +451,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
           updatedAt: now,
         }
         fake.transfers.set(b.reference, t)
+        fake.balance -= t.amount + feeOf(t.amount)
         return t
       }
       const first = troubles.get(`${route}:${b.reference}`)?.[0] ?? troubles.get(route)?.[0]
@@ -385,6 +462,15 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
       }
       if (typeof b.reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(b.reference)) {
         return json(res, 400, { status: false, message: 'Invalid reference', type: 'validation_error' })
+      }
+      if (!fake.transfers.has(b.reference) && Number(b.amount) + feeOf(Number(b.amount)) > fake.balance) {
+        fake.transferCalls.push({ reference: b.reference, made: false })
+        return json(res, 400, {
+          status: false,
+          message: 'Your balance is not enough to fulfil this request',
+          type: 'validation_error',
+          code: 'insufficient_balance',
+        })
       }
       const t = make()
       fake.transferCalls.push({ reference: b.reference, made: !!t })
@@ -412,7 +498,8 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     if (route === 'verify') {
       if (await troubled(route, res, undefined, reference)) return
       const t = fake.transfers.get(decodeURIComponent(path.slice('/transfer/verify/'.length)))
-      if (!t) return json(res, 404, { status: false, message: 'Transfer not found' })
+      if (!t || Date.now() - Date.parse(t.createdAt) < fake.verifyLagMs)
+        return json(res, 404, { status: false, message: 'Transfer not found' })
       return json(res, 200, { status: true, message: 'Transfer retrieved', data: publicTransfer(t) })
     }
 
@@ -420,13 +507,18 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     if (await troubled(route, res)) return
     const from = Date.parse(url.searchParams.get('from') ?? '1970-01-01')
     const to = Date.parse(url.searchParams.get('to') ?? '2999-01-01')
-    const perPage = Number(url.searchParams.get('perPage') ?? 50)
+    // The documented names only: `per_page` (default 50), and `status` whose default is `pending`.
+    const perPage = Number(url.searchParams.get('per_page') ?? 50)
     const page = Number(url.searchParams.get('page') ?? 1)
-    const all = [...fake.transfers.values()].filter((t) => Date.parse(t.createdAt) >= from && Date.parse(t.createdAt) <= to)
+    const status = url.searchParams.get('status') ?? 'pending'
+    const all: unknown[] = [...fake.transfers.values()]
+      .filter((t) => Date.parse(t.createdAt) >= from && Date.parse(t.createdAt) <= to && t.status === status)
+      .map(publicTransfer)
+    if (status === 'pending') all.unshift(...fake.listJunk)
     return json(res, 200, {
       status: true,
       message: 'Transfers retrieved',
-      data: all.slice((page - 1) * perPage, page * perPage).map(publicTransfer),
+      data: all.slice((page - 1) * perPage, page * perPage),
       meta: { total: all.length, skipped: (page - 1) * perPage, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) },
     })
   })
@@ -445,16 +537,24 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     banks: committedBanks.map((b) => fakeBank(b.name, b.code, { slug: b.slug })),
     bankListCalls: [],
     unreachableBanks: new Set(),
+    balance: 1e13,
+    verifyLagMs: 0,
+    otp: '123456',
+    listJunk: [],
     trouble(route: Route, ...list: Trouble[]) {
       troubles.set(route, [...(troubles.get(route) ?? []), ...list])
     },
     troubleFor(reference: string, route: Route, ...list: Trouble[]) {
       troubles.set(`${route}:${reference}`, [...(troubles.get(`${route}:${reference}`) ?? []), ...list])
     },
-    async settle(reference: string, status: 'success' | 'failed' | 'reversed', opts: { webhooks?: number } = {}) {
+    async settle(reference: string, status: 'success' | 'failed' | 'reversed' | 'abandoned', opts: { webhooks?: number } = {}) {
       const t = fake.transfers.get(reference)
       if (!t) throw new Error(`fake paystack: no transfer ${reference}`)
+      // The money comes back to the balance once, when the transfer ends without reaching the bank.
+      const ended = (x: string) => x === 'failed' || x === 'reversed' || x === 'abandoned'
+      if (ended(status) && !ended(t.status)) fake.balance += t.amount + feeOf(t.amount)
       t.status = status
+      if (status === 'abandoned') return []
       t.updatedAt = new Date().toISOString()
       if (status !== 'failed' && !t.session.id) t.session = { provider: 'nip', id: nipSession() }
       const out: number[] = []

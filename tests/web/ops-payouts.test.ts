@@ -159,3 +159,74 @@ describe('/ops/payouts: the payout desk', () => {
     expect((await jsonOf(await load(reconcile.loader, '/ops/payouts/reconcile', jar))).report).toBeNull()
   })
 })
+
+describe('/ops/payouts: what needs a person (decision 038)', () => {
+  /** An automatic payout as the worker leaves it, set on the row directly (this api pays by hand). */
+  async function automatic(fields: Record<string, unknown>) {
+    const { u, w } = await pendingWithdrawal()
+    await api.db
+      .updateTable('withdrawals')
+      .set({ payout_provider: 'paystack', payout_reference: w.id, payout_sent_at: api.clock.now(), ...fields })
+      .where('id', '=', w.id)
+      .execute()
+    return { u, w }
+  }
+
+  it('a banner with the float’s shortfall and a payout unknown too long are on the desk', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    await api.db
+      .insertInto('payout_alerts')
+      .values({
+        kind: 'low_balance',
+        message: 'The Paystack balance cannot cover the payouts waiting: top it up by ₦1,950.00',
+        amount: 195_000,
+        raised_at: 1,
+        updated_at: 1,
+      })
+      .onConflict((oc) => oc.column('kind').doNothing())
+      .execute()
+    const { w } = await automatic({
+      payout_unknown_since: 1,
+      payout_needs_person_at: 2,
+      payout_problem: 'Paystack GET /transfer/verify: 500',
+    })
+    const page = await jsonOf(await load(desk.loader, '/ops/payouts', jar))
+    expect(page.attention.alerts).toEqual([expect.objectContaining({ kind: 'low_balance', amount: 195_000 })])
+    expect(page.attention.needsPerson.find((x: { id: string }) => x.id === w.id)?.payout.problem).toMatch(/verify: 500/)
+    await api.db.deleteFrom('payout_alerts').execute()
+  })
+
+  it('a conflict is listed until a person resolves it with a note (a plain form, audited)', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const { w } = await automatic({
+      payout_conflict: 'Paystack reports the payout paid after the money was returned to the wallet',
+      payout_conflict_at: 1,
+    })
+    const before = await jsonOf(await load(desk.loader, '/ops/payouts', jar))
+    expect(before.attention.conflicts.map((x: { id: string }) => x.id)).toContain(w.id)
+    const short = await submit(desk.action, '/ops/payouts', { intent: 'resolve', id: w.id, note: 'x' }, jar)
+    expect(short.status).toBe(400)
+    expect((await jsonOf(short)).message).toBe('Say in a few words what was done')
+    const done = await submit(desk.action, '/ops/payouts', { intent: 'resolve', id: w.id, note: 'Recovered from the seller' }, jar)
+    expect(done).toHaveRedirect('/ops/payouts')
+    expect(await staffToastOf(done)).toMatchObject({ type: 'success', message: 'Conflict resolved' })
+    const after = await jsonOf(await load(desk.loader, '/ops/payouts', jar))
+    expect(after.attention.conflicts.map((x: { id: string }) => x.id)).not.toContain(w.id)
+    const audited = await api.db.selectFrom('audit_log').select('action').where('target_id', '=', w.id).execute()
+    expect(audited.map((a) => a.action)).toContain('withdrawal.payout_conflict_resolved')
+  })
+
+  it('a payout waiting for the transfer OTP is flagged with the OTP form; the form checks the OTP and answers a refusal beside the row', async () => {
+    const { jar } = await staffJar(api, 'payouts')
+    const { w } = await automatic({ payout_state: 'otp', transfer_code: 'TRF_otp0123456789' })
+    const page = await jsonOf(await load(desk.loader, '/ops/payouts', jar))
+    expect(page.attention.otp.map((x: { id: string }) => x.id)).toContain(w.id)
+    const bad = await submit(desk.action, '/ops/payouts', { intent: 'otp', id: w.id, otp: 'abc' }, jar)
+    expect(bad.status).toBe(400)
+    expect((await jsonOf(bad)).message).toBe('The OTP is 4–8 digits')
+    // This api pays by hand: there is no Paystack to finalize with, and it says so.
+    const refused = await submit(desk.action, '/ops/payouts', { intent: 'otp', id: w.id, otp: '123456' }, jar)
+    expect(refused.status).toBe(409)
+    expect(await jsonOf(refused)).toEqual({ id: w.id, message: 'This payout is not waiting for an OTP' })
+  })
+})

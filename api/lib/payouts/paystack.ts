@@ -6,17 +6,20 @@ import {
   ProviderUnavailable,
   type PayoutEvent,
   type PayoutProvider,
+  type RefusalKind,
   type Transfer,
   type TransferOrder,
   type TransferState,
+  type UnreadableRow,
 } from './provider'
 
 /**
  * Paystack's Transfers API in its wire format (decision 019: a small client over fetch, no SDK):
  * `GET /bank/resolve`, `POST /transferrecipient`, `POST /transfer` with our reference,
  * `GET /transfer/verify/:reference`, `GET /transfer`, and webhooks signed with HMAC-SHA512 of the
- * raw body under the secret key (`x-paystack-signature`). Only HTTP statuses and `status` fields
- * decide anything; Paystack's `message` texts change and are never compared.
+ * raw body under the secret key (`x-paystack-signature`), `GET /balance` and
+ * `POST /transfer/finalize_transfer`. HTTP statuses and the error's `code` decide; Paystack's
+ * `message` is read only when an error carries no code of its own (decision 038).
  */
 
 /** Paystack's transfer states, folded into ours; an unknown one waits for the next look. */
@@ -39,8 +42,54 @@ const transferData = z
     session: z.object({ id: z.string().nullish() }).passthrough().nullish(),
     updatedAt: z.string().nullish(),
     updated_at: z.string().nullish(),
+    fee_charged: z.number().nullish(),
   })
   .passthrough()
+
+/** Every state the list filters by (its default is `pending` only). */
+const LIST_STATUSES = ['pending', 'success', 'failed', 'otp', 'abandoned', 'reversed', 'blocked', 'rejected', 'received'] as const
+
+/** Paystack's error body: `type` and `code` are the machine-readable fields. */
+const errorBody = z.object({ message: z.string().nullish(), type: z.string().nullish(), code: z.string().nullish() }).passthrough()
+
+/** Codes that say the account or recipient cannot be paid: the person must change something. */
+const INVALID_ACCOUNT_CODES = new Set([
+  'invalid_bank_code',
+  'bank_code_required',
+  'invalid_account_number',
+  'account_number_required',
+  'invalid_account',
+  'invalid_recipient',
+  'recipient_not_found',
+  'account_blocked',
+  'blocked_account',
+])
+/** Words Paystack puts in `code` that name a family, not a cause. */
+const GENERIC_CODES = new Set(['validation_error', 'processor_error', 'api_error', 'unknown'])
+
+function refusalKind(body: z.infer<typeof errorBody> | undefined): RefusalKind {
+  const code = body?.code?.toLowerCase()
+  if (code === 'duplicate_reference') return 'duplicate'
+  if (code === 'insufficient_balance') return 'insufficient_balance'
+  if (code && INVALID_ACCOUNT_CODES.has(code)) return 'invalid_account'
+  if (code && !GENERIC_CODES.has(code)) return 'unknown'
+  // No code of its own: the message, as a last resort, and only for the two harmless readings.
+  const message = body?.message ?? ''
+  if (/duplicate.*reference/i.test(message)) return 'duplicate'
+  if (/insufficient (balance|funds)|balance is not enough/i.test(message)) return 'insufficient_balance'
+  return 'unknown'
+}
+
+/** Retry-After in seconds or as an HTTP date; null when absent or unreadable. */
+function retryAfterOf(header: string | null, now = Date.now()): number | null {
+  if (!header) return null
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000
+  const at = Date.parse(header)
+  return Number.isNaN(at) ? null : Math.max(0, at - now)
+}
+
+/** Failures where the request never left this machine: no transfer can come of it. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 const envelope = <T extends z.ZodTypeAny>(data: T) => z.object({ status: z.literal(true), data }).passthrough()
 
@@ -55,14 +104,19 @@ function toTransfer(d: z.infer<typeof transferData>): Transfer {
     transferCode: d.transfer_code ?? null,
     sessionId: d.session?.id || null,
     updatedAt: updated && !Number.isNaN(Date.parse(updated)) ? Date.parse(updated) : null,
+    fee: d.fee_charged ?? null,
   }
 }
 
 export type PaystackOptions = { secretKey: string; baseUrl: string; timeoutMs: number }
 
 export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOptions): PayoutProvider {
-  /** One call: the parsed body of a 2xx; ProviderRefused for a 4xx; ProviderUnavailable otherwise. */
+  /**
+   * One call: the parsed body of a 2xx; ProviderRefused for a 4xx (its meaning read from `code`);
+   * ProviderUnavailable for 429, 5xx, a timeout or an answer we cannot read (try again later).
+   */
   async function call<T extends z.ZodTypeAny>(method: 'GET' | 'POST', path: string, schema: T, body?: unknown): Promise<z.infer<T>> {
+    const what = `paystack ${method} ${path.split('?')[0]}`
     let res: Response
     let text: string
     try {
@@ -80,19 +134,39 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
       text = await res.text()
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError'
-      throw new ProviderUnavailable(`paystack ${method} ${path.split('?')[0]}: ${timedOut ? 'timed out' : 'unreachable'}`)
+      const cause = (err as { cause?: { code?: unknown } }).cause?.code
+      const notSent = !timedOut && typeof cause === 'string' && NOT_SENT.has(cause)
+      throw new ProviderUnavailable(`${what}: ${timedOut ? 'timed out' : notSent ? 'not reached' : 'unreachable'}`, {
+        transferMayExist: !notSent,
+      })
     }
-    if (res.status >= 400 && res.status < 500)
-      throw new ProviderRefused(`paystack ${method} ${path.split('?')[0]}: ${res.status}`, res.status)
-    if (!res.ok) throw new ProviderUnavailable(`paystack ${method} ${path.split('?')[0]}: ${res.status}`)
+    const retryAfterMs = retryAfterOf(res.headers.get('retry-after'))
+    // Rate limited: Paystack did not act on the request.
+    if (res.status === 429) throw new ProviderUnavailable(`${what}: 429`, { retryAfterMs, transferMayExist: false })
+    if (res.status >= 400 && res.status < 500) {
+      let parsed: z.infer<typeof errorBody> | undefined
+      try {
+        const e = errorBody.safeParse(JSON.parse(text))
+        parsed = e.success ? e.data : undefined
+      } catch {
+        parsed = undefined
+      }
+      const kind = refusalKind(parsed)
+      throw new ProviderRefused(`${what}: ${res.status}${parsed?.code ? ` ${parsed.code}` : ''}`, res.status, {
+        kind,
+        // Paystack made nothing of a refusal it explains; one it does not explain may hide anything.
+        transferMayExist: kind === 'duplicate' || kind === 'unknown',
+      })
+    }
+    if (!res.ok) throw new ProviderUnavailable(`${what}: ${res.status}`, { retryAfterMs })
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
-      throw new ProviderUnavailable(`paystack ${method} ${path.split('?')[0]}: an answer that is not JSON`)
+      throw new ProviderUnavailable(`${what}: an answer that is not JSON`)
     }
     const parsed = schema.safeParse(json)
-    if (!parsed.success) throw new ProviderUnavailable(`paystack ${method} ${path.split('?')[0]}: an answer of another shape`)
+    if (!parsed.success) throw new ProviderUnavailable(`${what}: an answer of another shape`)
     return parsed.data
   }
 
@@ -113,18 +187,37 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
     },
 
     async sendTransfer(order: TransferOrder) {
-      const recipient = await call('POST', '/transferrecipient', envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()), {
-        type: 'nuban',
-        name: order.accountName,
-        account_number: order.accountNumber,
-        bank_code: order.bankCode,
-        currency: order.currency,
-      })
+      let recipientCode: string
+      try {
+        const recipient = await call(
+          'POST',
+          '/transferrecipient',
+          envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()),
+          {
+            type: 'nuban',
+            name: order.accountName,
+            account_number: order.accountNumber,
+            bank_code: order.bankCode,
+            currency: order.currency,
+          },
+        )
+        recipientCode = recipient.data.recipient_code
+      } catch (err) {
+        // Nothing was sent: the transfer call comes after the recipient.
+        if (err instanceof ProviderRefused)
+          throw new ProviderRefused(err.message, err.status, {
+            kind: err.kind === 'invalid_account' ? 'invalid_account' : 'unknown',
+            transferMayExist: false,
+          })
+        if (err instanceof ProviderUnavailable)
+          throw new ProviderUnavailable(err.message, { retryAfterMs: err.retryAfterMs, transferMayExist: false })
+        throw err
+      }
       const sent = await call('POST', '/transfer', envelope(transferData.partial({ reference: true })), {
         source: 'balance',
         amount: order.amount,
         currency: order.currency,
-        recipient: recipient.data.recipient_code,
+        recipient: recipientCode,
         reason: order.reason,
         reference: order.reference,
       })
@@ -136,10 +229,23 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
         const r = await call('GET', `/transfer/verify/${encodeURIComponent(reference)}`, envelope(transferData))
         return toTransfer(r.data)
       } catch (err) {
-        if (err instanceof ProviderRefused && (err.status === 404 || err.status === 400)) return null
+        // Only the documented "Transfer not found" says absent; any other refusal is unknown.
+        if (err instanceof ProviderRefused && err.status === 404) return null
         if (err instanceof ProviderRefused) throw new ProviderUnavailable(err.message)
         throw err
       }
+    },
+
+    async finalizeTransfer(transferCode, otp) {
+      const r = await call('POST', '/transfer/finalize_transfer', envelope(transferData), { transfer_code: transferCode, otp })
+      return toTransfer(r.data)
+    },
+
+    async balance(currency) {
+      const r = await call('GET', '/balance', envelope(z.array(z.object({ currency: z.string(), balance: z.number() }).passthrough())))
+      const mine = r.data.find((b) => b.currency === currency)
+      if (!mine) throw new ProviderUnavailable(`paystack GET /balance: no ${currency} balance`)
+      return mine.balance
     },
 
     readWebhook(rawBody, signature) {
@@ -160,24 +266,40 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
     },
 
     async listTransfers(from, to) {
-      const out: Transfer[] = []
+      const transfers: Transfer[] = []
+      const unreadable: UnreadableRow[] = []
       const page = z.object({
         status: z.literal(true),
-        data: z.array(transferData),
+        data: z.array(z.unknown()),
         meta: z.object({ pageCount: z.number() }).passthrough(),
       })
-      for (let n = 1; n <= 1000; n++) {
-        const q = new URLSearchParams({
-          from: new Date(from).toISOString(),
-          to: new Date(to).toISOString(),
-          perPage: '100',
-          page: String(n),
-        })
-        const r = await call('GET', `/transfer?${q}`, page)
-        out.push(...r.data.map(toTransfer))
-        if (n >= r.meta.pageCount) break
+      for (const status of LIST_STATUSES) {
+        for (let n = 1; n <= 1000; n++) {
+          const q = new URLSearchParams({
+            from: new Date(from).toISOString(),
+            to: new Date(to).toISOString(),
+            per_page: '100',
+            page: String(n),
+            status,
+          })
+          const r = await call('GET', `/transfer?${q}`, page)
+          for (const row of r.data) {
+            const t = transferData.safeParse(row)
+            if (t.success) transfers.push(toTransfer(t.data))
+            else {
+              const ref = (row as { reference?: unknown } | null)?.reference
+              unreadable.push({
+                page: n,
+                status,
+                reference: typeof ref === 'string' ? ref.slice(0, 100) : null,
+                problem: t.error.issues.map((i) => i.path.join('.') || 'row').join(', '),
+              })
+            }
+          }
+          if (n >= r.meta.pageCount) break
+        }
       }
-      return out
+      return { transfers, unreadable }
     },
   }
   return provider
