@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_review-signals'
 import * as m0012 from './migrations/0012_payout-state'
 import * as m0013 from './migrations/0013_notifications'
 import * as m0015 from './migrations/0015_unread-count'
+import * as m0019 from './migrations/0019_maker-checker'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0012_payout-state': m0012,
   '0013_notifications': m0013,
   '0015_unread-count': m0015,
+  '0019_maker-checker': m0019,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

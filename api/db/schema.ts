@@ -36,6 +36,7 @@ export interface Database {
   staff_sessions: StaffSessionsTable
   staff_tokens: StaffTokensTable
   adjustment_requests: AdjustmentRequestsTable
+  rate_change_requests: RateChangeRequestsTable
 }
 
 export interface UsersTable {
@@ -426,6 +427,15 @@ export interface StaffTable {
   created_by: string
   created_at: number
   updated_at: number
+  /** Who was handed the newest set-up link: the inviter, or the admin who last reset them (migration 0019). */
+  setup_by: string | null
+  /** Who last made them admin by a role change. */
+  promoted_by: string | null
+  /** When their newest set-up completed. */
+  activated_at: number | null
+  /** The other admin who confirmed this admin account; an unconfirmed admin approves nothing. */
+  confirmed_by: string | null
+  confirmed_at: number | null
 }
 export type StaffRow = Selectable<StaffTable>
 
@@ -458,10 +468,28 @@ export interface AdjustmentRequestsTable {
   /** The maker's idempotency key: the ledger entry's key once approved. */
   request_id: string
   maker: string
-  /** pending | approved | declined */
+  /** pending | approved | declined | lapsed (its maker disabled, locked or no longer admin) | applied (under the line, no checker; migration 0019) */
   status: string
   checker: string | null
   created_at: number
   decided_at: number | null
 }
 export type AdjustmentRequestRow = Selectable<AdjustmentRequestsTable>
+
+/** A rate far from the one in force, waiting for a second admin (migration 0019). */
+export interface RateChangeRequestsTable {
+  id: string
+  brand_id: string
+  country: string
+  card_type: string
+  rate_micro: number
+  /** The rate in force when it was asked. */
+  before_micro: number
+  maker: string
+  /** pending | approved | declined | lapsed */
+  status: string
+  checker: string | null
+  created_at: number
+  decided_at: number | null
+}
+export type RateChangeRequestRow = Selectable<RateChangeRequestsTable>
