@@ -108,6 +108,9 @@ export async function adjustBalance(deps: ApiDeps, actor: string, body: AdjustBo
   return writeTransaction(deps.db, deps.dbKind, async (trx) => {
     if (!(await findUserById(trx, body.userId))) throw refuse(Refusals.USER_NOT_FOUND)
     const asked = await findAdjustmentRequestByRequestId(trx, body.requestId)
+    // The same requestId for another adjustment: a mistake, never the first one answered as if it were this.
+    if (asked && (asked.user_id !== body.userId || Number(asked.amount) !== body.amount || asked.reason !== body.reason))
+      throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
     if (asked?.status === 'applied')
       return toBalanceLogEntry(await applyAdjustment(deps, trx, actor, bodyOf(asked), now)) as AdjustmentEntry
     if (asked) return toRequest(asked)
