@@ -9,6 +9,7 @@ import { bearer, seedStaff } from '../support/staff'
 
 /** A rate typo cannot go live (decision 041): a confirmation step, then a second admin. */
 const api = useTestApi({ web: false })
+const env = (e: Record<string, string>) => e as unknown as NodeJS.ProcessEnv
 
 type Key = { brandId: string; country: string; cardType: 'ecode' | 'physical' }
 
@@ -125,12 +126,12 @@ describe('a rate far from the one in force', () => {
   })
 
   it('the two thresholds are settings', () => {
-    expect(loadConfig({}).rateChecks).toEqual({ confirmPercent: 20, approvalPercent: 50 })
-    expect(loadConfig({ RATE_CONFIRM_CHANGE: '10', RATE_APPROVAL_CHANGE: '30' }).rateChecks).toEqual({
+    expect(loadConfig(env({})).rateChecks).toEqual({ confirmPercent: 20, approvalPercent: 50 })
+    expect(loadConfig(env({ RATE_CONFIRM_CHANGE: '10', RATE_APPROVAL_CHANGE: '30' })).rateChecks).toEqual({
       confirmPercent: 10,
       approvalPercent: 30,
     })
-    expect(() => loadConfig({ RATE_CONFIRM_CHANGE: '0' })).toThrow(/RATE_CONFIRM_CHANGE/)
-    expect(() => loadConfig({ RATE_APPROVAL_CHANGE: 'half' })).toThrow(/RATE_APPROVAL_CHANGE/)
+    expect(() => loadConfig(env({ RATE_CONFIRM_CHANGE: '0' }))).toThrow(/RATE_CONFIRM_CHANGE/)
+    expect(() => loadConfig(env({ RATE_APPROVAL_CHANGE: 'half' }))).toThrow(/RATE_APPROVAL_CHANGE/)
   })
 })
