@@ -63,6 +63,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { headers: { 'Cache-Control': 'no-store' } },
     )
   }
+  if (intent === 'confirm') {
+    return deskMove(request, context, {
+      endpoint: adminStaffApi.confirm,
+      input: { email },
+      form: `row:${email}`,
+      to: '/ops/staff',
+      done: (s) => `${s.email} is a confirmed admin: they may approve now`,
+    })
+  }
   if (intent === 'role') {
     const role = field(form, 'role') as StaffRole
     return deskMove(request, context, {
@@ -160,6 +169,7 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
             <th scope="col">Role</th>
             <th scope="col">Invited by</th>
             <th scope="col">Since</th>
+            <th scope="col">Confirmed</th>
             <th scope="col">Account</th>
           </tr>
         </thead>
@@ -197,6 +207,9 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
               <td>{s.createdBy.replace(/^staff:/, '')}</td>
               <td>{formatWhen(s.createdAt)}</td>
               <td>
+                <Confirmation s={s} me={me} busy={busy} />
+              </td>
+              <td>
                 {s.email === me ? (
                   <span className="ops-muted">You</span>
                 ) : (
@@ -216,6 +229,27 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
         </tbody>
       </table>
     </div>
+  )
+}
+
+/**
+ * An admin account approves nothing until another admin confirms it (decision 041): not its
+ * inviter, nor whoever reset it or made it admin (the api says so when asked).
+ */
+function Confirmation({ s, me, busy }: { s: StaffMember; me: string; busy: boolean }) {
+  if (s.role !== 'admin') return <span className="ops-muted">Not an admin</span>
+  if (s.confirmedBy) return <>By {s.confirmedBy.replace(/^staff:/, '')}</>
+  if (s.status !== 'active' || s.locked) return <span className="ops-muted">Not yet (not active)</span>
+  if (s.email === me) return <span className="ops-muted">Not yet: another admin must confirm you</span>
+  if (s.createdBy === `staff:${me}`) return <span className="ops-muted">Not yet: you invited them, another admin must confirm</span>
+  return (
+    <Form method="post" className="ops-form ops-form--row" aria-label={`Confirm ${s.email}`}>
+      <input type="hidden" name="email" value={s.email} />
+      <span className="ops-muted">Not yet.</span>
+      <button type="submit" name="intent" value="confirm" className="ops-button" disabled={busy}>
+        Confirm
+      </button>
+    </Form>
   )
 }
 
