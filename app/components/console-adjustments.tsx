@@ -27,7 +27,7 @@ export function PendingAdjustments({
       caption="Adjustments waiting for a second admin"
       columns={['Asked', 'Person', { label: 'Balance now', num: true }, { label: 'Amount', num: true }, 'Reason', 'Asked by', 'Decide']}
     >
-      {pending.map((p) => (
+      {pending.map((p, i) => (
         <tr key={p.id}>
           <td>{formatWhen(p.createdAt)}</td>
           <td>
@@ -52,7 +52,7 @@ export function PendingAdjustments({
               <Form
                 method="post"
                 className="ops-form"
-                aria-label={`Decide the adjustment of ${formatMoney(p.amount, currency)} for ${p.email} asked by ${nameOf(p.maker)}`}
+                aria-label={`Decide request ${i + 1}: ${formatMoney(p.amount, currency)} for ${p.email} asked by ${nameOf(p.maker)}`}
               >
                 <input type="hidden" name="id" value={p.id} />
                 <button type="submit" name="intent" value="approve" className="ops-button ops-button--primary" disabled={busy}>

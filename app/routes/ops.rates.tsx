@@ -262,7 +262,7 @@ function WaitingRates({
           'Decide',
         ]}
       >
-        {waiting.map((w) => (
+        {waiting.map((w, i) => (
           <tr key={w.id}>
             <td>{formatWhen(w.createdAt)}</td>
             <td>
@@ -279,7 +279,7 @@ function WaitingRates({
                 <Form
                   method="post"
                   className="ops-form"
-                  aria-label={`Decide the rate ${w.rate} for ${w.brandName} ${w.country} ${w.cardType}`}
+                  aria-label={`Decide rate change ${i + 1}: ${w.rate} for ${w.brandName} ${w.country} ${w.cardType}`}
                 >
                   <input type="hidden" name="id" value={w.id} />
                   <button type="submit" name="intent" value="approve" className="ops-button ops-button--primary" disabled={busy}>
