@@ -25,22 +25,21 @@ export function PendingAdjustments({
   return (
     <DeskTable
       caption="Adjustments waiting for a second admin"
-      columns={['Asked', 'Person', { label: 'Balance now', num: true }, { label: 'Amount', num: true }, 'Reason', 'Asked by', 'Decide']}
+      columns={['Asked', 'Person and balance now', { label: 'Amount', num: true }, 'Reason', 'Asked by', 'Decide']}
     >
       {pending.map((p, i) => (
         <tr key={p.id}>
           <td>{formatWhen(p.createdAt)}</td>
           <td>
             <Link to={`/ops/people/${p.userId}`}>{p.email || p.userId}</Link>
+            <span className="ops-muted ops-sub">Balance {formatMoney(p.balance, currency)}</span>
           </td>
-          <td className="ops-num">{formatMoney(p.balance, currency)}</td>
           <td className="ops-num">{formatMoney(p.amount, currency, { signed: true })}</td>
           <td>
             {p.reason}
             {p.alike > 0 ? (
-              <strong className="ops-alike">
-                {' '}
-                Like {p.alike === 1 ? 'another waiting request' : `${p.alike} other waiting requests`}: same person, amount and reason
+              <strong className="ops-alike" title="Same person, amount and reason within 24 hours">
+                Like {p.alike === 1 ? 'another waiting request' : `${p.alike} others waiting`}
               </strong>
             ) : null}
           </td>

@@ -169,7 +169,6 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
             <th scope="col">Role</th>
             <th scope="col">Invited by</th>
             <th scope="col">Since</th>
-            <th scope="col">Confirmed</th>
             <th scope="col">Account</th>
           </tr>
         </thead>
@@ -180,6 +179,7 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
               <td>
                 {s.status}
                 {s.locked ? <span className="ops-late"> (locked)</span> : null}
+                <Confirmation s={s} me={me} busy={busy} />
               </td>
               <td>
                 {s.email === me ? (
@@ -206,9 +206,6 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
               </td>
               <td>{s.createdBy.replace(/^staff:/, '')}</td>
               <td>{formatWhen(s.createdAt)}</td>
-              <td>
-                <Confirmation s={s} me={me} busy={busy} />
-              </td>
               <td>
                 {s.email === me ? (
                   <span className="ops-muted">You</span>
@@ -237,15 +234,14 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
  * inviter, nor whoever reset it or made it admin (the api says so when asked).
  */
 function Confirmation({ s, me, busy }: { s: StaffMember; me: string; busy: boolean }) {
-  if (s.role !== 'admin') return <span className="ops-muted">Not an admin</span>
-  if (s.confirmedBy) return <>By {s.confirmedBy.replace(/^staff:/, '')}</>
-  if (s.status !== 'active' || s.locked) return <span className="ops-muted">Not yet (not active)</span>
-  if (s.email === me) return <span className="ops-muted">Not yet: another admin must confirm you</span>
-  if (s.createdBy === `staff:${me}`) return <span className="ops-muted">Not yet: you invited them, another admin must confirm</span>
+  if (s.role !== 'admin' || s.status !== 'active' || s.locked) return null
+  if (s.confirmedBy) return <span className="ops-muted ops-sub">Confirmed by {s.confirmedBy.replace(/^staff:/, '')}</span>
+  if (s.email === me) return <span className="ops-muted ops-sub">Not confirmed: another admin must confirm you</span>
+  if (s.createdBy === `staff:${me}`) return <span className="ops-muted ops-sub">Not confirmed: you invited them, another admin must</span>
   return (
     <Form method="post" className="ops-form ops-form--row" aria-label={`Confirm ${s.email}`}>
       <input type="hidden" name="email" value={s.email} />
-      <span className="ops-muted">Not yet.</span>
+      <span className="ops-muted ops-sub">Not confirmed: approves nothing yet</span>
       <button type="submit" name="intent" value="confirm" className="ops-button" disabled={busy}>
         Confirm
       </button>
