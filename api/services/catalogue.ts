@@ -1,3 +1,4 @@
+import type { RateChangeRequest } from '#contract/admin-orders'
 import {
   bestRateOf,
   COUNTRIES,
@@ -16,16 +17,15 @@ import {
   rateChangePercent,
   unknownCardTypeParams,
 } from '#contract/catalogue'
-import type { RateChangeRequest } from '#contract/admin-orders'
 import { type Refusal, Refusals } from '#contract/refusals'
 import type { Db } from '../db/connect'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow, RateChangeRequestRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { refuse, refuseSaying } from '../lib/envelope'
-import { audit } from '../models/audit-log'
 import { newId } from '../lib/tokens'
 import type { StaffCaller } from '../middleware/admin'
+import { audit } from '../models/audit-log'
 import * as catalogue from '../models/catalogue'
 import {
   decideRateChangeRequest,

@@ -241,7 +241,7 @@ function Confirmation({ s, me, busy }: { s: StaffMember; me: string; busy: boole
   return (
     <Form method="post" className="ops-form ops-form--row" aria-label={`Confirm ${s.email}`}>
       <input type="hidden" name="email" value={s.email} />
-      <span className="ops-muted ops-sub">Not confirmed: approves nothing yet</span>
+      <span className="ops-muted">Not confirmed</span>
       <button type="submit" name="intent" value="confirm" className="ops-button" disabled={busy}>
         Confirm
       </button>
