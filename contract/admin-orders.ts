@@ -144,7 +144,7 @@ export const adminOrderDetailQuery = orderIdQuery.extend({
 export const setRateBody = z.object({ ...catalogueFields, rate: rateField, confirmed: z.boolean().optional() }).strict()
 
 /** A rate change waiting for a second admin: nothing quoted changes until one approves it. */
-export const rateChangeRequestSchema = z.object({
+const rateChangeRequestSchema = z.object({
   type: z.literal('rate_change_request'),
   id: z.string(),
   brandId: z.string(),

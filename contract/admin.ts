@@ -148,7 +148,7 @@ export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>
  * A waiting adjustment as the checker sees it: the person by e-mail with their balance now, and
  * how many other waiting requests are alike (same person, amount and reason within 24 hours).
  */
-export const pendingAdjustmentSchema = adjustmentRequestSchema.extend({
+const pendingAdjustmentSchema = adjustmentRequestSchema.extend({
   email: z.string(),
   balance: z.number().int(),
   alike: z.number().int().nonnegative(),

@@ -20,13 +20,13 @@ import { findStaffByEmail } from '../models/staff'
 const handlersOf = (s: StaffRow) => [s.created_by, s.setup_by, s.promoted_by].filter((a): a is string => a !== null)
 
 /** Two accounts tied by an invite, a reset or a promotion, either way. */
-export const linked = (a: StaffRow, b: StaffRow) => handlersOf(b).includes(staffActor(a)) || handlersOf(a).includes(staffActor(b))
+const linked = (a: StaffRow, b: StaffRow) => handlersOf(b).includes(staffActor(a)) || handlersOf(a).includes(staffActor(b))
 
 /** An account the maker's requests still stand on: active, not locked, still admin. */
-export const standsAsMaker = (maker: StaffRow | undefined): maker is StaffRow =>
+const standsAsMaker = (maker: StaffRow | undefined): maker is StaffRow =>
   maker !== undefined && maker.status === 'active' && maker.locked_at === null && maker.role === 'admin'
 
-export const makerOf = (db: Db, actor: string) =>
+const makerOf = (db: Db, actor: string) =>
   actor.startsWith('staff:') ? findStaffByEmail(db, actor.slice('staff:'.length)) : Promise.resolve(undefined)
 
 /**
