@@ -81,6 +81,10 @@ const envSchema = z.object({
   WITHDRAW_PAYOUT_HOURS: intFrom(24, 1, 24 * 14),
   /** Wallet adjustments whose size is over this (minor units) wait for a second admin's approval. */
   ADJUSTMENT_APPROVAL_MIN: intFrom(100_000_000, 0, 1e13),
+  /** A new rate more than this many percent from the one in force needs a confirmation step (decision 041). */
+  RATE_CONFIRM_CHANGE: intFrom(20, 1, 1000),
+  /** Beyond this many percent it needs a second admin too. */
+  RATE_APPROVAL_CHANGE: intFrom(50, 1, 1000),
   /** Time zone of "today" for the daily withdrawal maximum. */
   TIME_ZONE: z
     .string()
@@ -176,6 +180,8 @@ export type ApiConfig = {
   wallet: WalletConfig
   /** Bearer token of operators; undefined turns /admin off. */
   adminToken: string | undefined
+  /** Percent changes of a rate that need a confirmation step, then a second admin. */
+  rateChecks: { confirmPercent: number; approvalPercent: number }
   selling: SellingConfig
   tasks: TasksConfig
   payouts: PayoutsConfig
@@ -324,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       pinPepper: e.PIN_PEPPER || DEV_PIN_PEPPER,
     },
     adminToken: e.ADMIN_TOKEN ? e.ADMIN_TOKEN : undefined,
+    rateChecks: { confirmPercent: e.RATE_CONFIRM_CHANGE, approvalPercent: Math.max(e.RATE_CONFIRM_CHANGE, e.RATE_APPROVAL_CHANGE) },
     selling: {
       codesKey: e.CODES_KEY || DEV_CODES_KEY,
       storage:

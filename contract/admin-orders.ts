@@ -136,7 +136,35 @@ export const adminOrderDetailQuery = orderIdQuery.extend({
   codes: z.enum(['show', 'hide'], { errorMap: () => ({ message: 'choose show or hide' }) }).default('show'),
 })
 
-export const setRateBody = z.object({ ...catalogueFields, rate: rateField }).strict()
+/**
+ * `confirmed`: the admin saw the confirmation step (old → new, the change, what a 100 card pays).
+ * A rate further than RATE_CONFIRM_CHANGE percent from the one in force is refused without it;
+ * beyond RATE_APPROVAL_CHANGE it waits for a second admin (decision 041).
+ */
+export const setRateBody = z.object({ ...catalogueFields, rate: rateField, confirmed: z.boolean().optional() }).strict()
+
+/** A rate change waiting for a second admin: nothing quoted changes until one approves it. */
+const rateChangeRequestSchema = z.object({
+  type: z.literal('rate_change_request'),
+  id: z.string(),
+  brandId: z.string(),
+  brandName: z.string(),
+  country: z.string(),
+  cardType: z.enum(cardTypes),
+  currency: z.string(),
+  payoutCurrency: z.string(),
+  rate: z.string(),
+  /** The rate in force when it was asked. */
+  before: z.string(),
+  /** In percent, 2 decimals. */
+  changePercent: z.number(),
+  maker: z.string(),
+  status: z.enum(['pending', 'approved', 'declined', 'lapsed']),
+  checker: z.string().nullable(),
+  createdAt: z.number().int(),
+})
+export type RateChangeRequest = z.infer<typeof rateChangeRequestSchema>
+const rateChangeId = z.object({ id: z.string().min(1).max(64) }).strict()
 export const setEtaBody = z
   .object({
     brandId: catalogueFields.brandId,
@@ -161,7 +189,12 @@ export const adminOrdersApi = {
   complete: post('/admin/order/complete', 'staff:reviewer', completeOrderBody, adminOrderSchema),
   propose: post('/admin/order/propose', 'staff:reviewer', proposeOrderBody, adminOrderSchema),
   reject: post('/admin/order/reject', 'staff:reviewer', rejectOrderBody, adminOrderSchema),
-  setRate: post('/admin/giftcard/rate', 'staff:admin', setRateBody, rateSchema),
+  /** The rate in force at once, or (beyond RATE_APPROVAL_CHANGE) a request for a second admin. */
+  setRate: post('/admin/giftcard/rate', 'staff:admin', setRateBody, z.union([rateChangeRequestSchema, rateSchema])),
+  pendingRateChanges: get('/admin/giftcard/rate/pending', 'staff:admin', z.object({}), z.array(rateChangeRequestSchema)),
+  /** Under the same checker rules as adjustments: the rate goes live once. */
+  approveRateChange: post('/admin/giftcard/rate/approve', 'staff:admin', rateChangeId, rateSchema),
+  declineRateChange: post('/admin/giftcard/rate/decline', 'staff:admin', rateChangeId, rateChangeRequestSchema),
   setEta: post('/admin/giftcard/eta', 'staff:admin', setEtaBody, z.object({ brandId: z.string(), etaMinutes: z.number().int() })),
   rateHistory: get('/admin/giftcard/rate/history', 'staff:admin', rateHistoryQuery, rateHistoryData),
   /** multipart, one part `file`, as /v1/file/upload: a proof photo for a rejection. */

@@ -147,19 +147,34 @@ export const adjustmentRequestSchema = z.object({
   reason: z.string(),
   requestId: z.string(),
   maker: z.string(),
-  status: z.enum(['pending', 'approved', 'declined']),
+  /** lapsed: its maker was disabled, locked or is no longer an admin (decision 041). */
+  status: z.enum(['pending', 'approved', 'declined', 'lapsed']),
   checker: z.string().nullable(),
   createdAt: z.number().int(),
 })
 export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>
+
+/**
+ * A waiting adjustment as the checker sees it: the person by e-mail with their balance now, and
+ * how many other waiting requests are alike (same person, amount and reason within 24 hours).
+ */
+const pendingAdjustmentSchema = adjustmentRequestSchema.extend({
+  email: z.string(),
+  balance: z.number().int(),
+  alike: z.number().int().nonnegative(),
+})
+export type PendingAdjustment = z.infer<typeof pendingAdjustmentSchema>
 
 export const adjustmentEntry = balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })
 
 export const adminApi = {
   /** Moves the money at once (the entry), or, over ADJUSTMENT_APPROVAL_MIN, asks a second admin (the request). */
   adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, z.discriminatedUnion('type', [adjustmentEntry, adjustmentRequestSchema])),
-  pendingAdjustments: get('/admin/wallet/adjust/pending', 'staff:admin', z.object({}), z.array(adjustmentRequestSchema)),
-  /** Another admin than the maker: the money moves once (approving again answers the same entry). */
+  pendingAdjustments: get('/admin/wallet/adjust/pending', 'staff:admin', z.object({}), z.array(pendingAdjustmentSchema)),
+  /**
+   * Another admin than the maker, confirmed, linked to the maker by no invite, reset or promotion,
+   * and confirmed before the request was made: the money moves once (approving again answers the same entry).
+   */
   approveAdjustment: post(
     '/admin/wallet/adjust/approve',
     'staff:admin',

@@ -194,4 +194,34 @@ export const Refusals = {
   PAYOUT_OTP_REFUSED: { code: 4441, msg: 'Paystack did not accept this OTP. Check it, or ask Paystack for a new one' },
   /** resolve: the withdrawal has no conflict to resolve. */
   PAYOUT_NO_CONFLICT: { code: 4442, msg: 'This payout has no conflict to resolve' },
+  // Maker-checker that needs two people (decision 041).
+  /** The checker invited, reset or made admin the one who asked, or the other way round. */
+  CHECKER_LINKED: {
+    code: 4530,
+    msg: 'You cannot approve this: you invited, reset or made admin the one who asked, or they did so for you. Another admin must',
+  },
+  /** An admin account no other admin has confirmed yet approves nothing. */
+  CHECKER_NOT_CONFIRMED: {
+    code: 4531,
+    msg: 'Your admin account is not confirmed yet: another admin must confirm it before you approve anything',
+  },
+  /** The checker's account was set up or confirmed after the request was made. */
+  CHECKER_TOO_NEW: {
+    code: 4532,
+    msg: 'Your admin account was set up or confirmed after this was asked: an admin who was here before must decide it',
+  },
+  /** The maker was disabled, locked or is no longer an admin: the request is void. */
+  REQUEST_LAPSED: { code: 4533, msg: 'This request has lapsed: the admin who asked is disabled, locked or no longer an admin' },
+  /** confirm: the account is not an active admin waiting for confirmation. */
+  STAFF_NOT_CONFIRMABLE: { code: 4534, msg: 'Only an active admin account that is not yet confirmed can be confirmed' },
+  /** confirm: by the admin who invited, reset or made it admin (or whom it did so for). */
+  STAFF_CONFIRM_LINKED: { code: 4535, msg: 'Another admin must confirm this account: not the one who invited, reset or made it admin' },
+  /** confirm: only a confirmed admin confirms another (the first two, added with `npm run ops -- staff add`, confirm each other). */
+  STAFF_CONFIRM_UNCONFIRMED: { code: 4536, msg: 'Only a confirmed admin can confirm another admin' },
+  /** A rate far from the one in force, sent without its confirmation step. */
+  RATE_CHANGE_UNCONFIRMED: { code: 4537, msg: 'The new rate is {change} from the rate in force ({before}): confirm it' },
+  /** No such rate change waiting (unknown, decided or lapsed). */
+  RATE_CHANGE_NOT_PENDING: { code: 4538, msg: 'This rate change is not waiting for approval' },
+  /** The admin who asked for a rate change cannot approve it. */
+  RATE_CHANGE_OWN: { code: 4539, msg: 'Another admin must approve a rate change you asked for' },
 } as const satisfies Record<string, Refusal>

@@ -50,6 +50,8 @@ export const staffMemberSchema = z.object({
   locked: z.boolean(),
   createdBy: z.string(),
   createdAt: z.number().int(),
+  /** An admin account another admin has confirmed (decision 041): only then does it approve. */
+  confirmedBy: z.string().nullable().default(null),
 })
 export type StaffMember = z.infer<typeof staffMemberSchema>
 
@@ -136,4 +138,6 @@ export const adminStaffApi = {
   /** New password and authenticator: clears the lock, ends every session, answers a new set-up link. */
   reset: post('/admin/staff/reset', 'automation', staffEmailBody, setupLinkData),
   audit: get('/admin/audit/page', 'staff:admin', auditPageQuery, pageSchema(auditEntrySchema)),
+  /** Another admin vouches for a new admin account (not its inviter, resetter or promoter); audited. */
+  confirm: post('/admin/staff/confirm', 'staff:admin', staffEmailBody, staffMemberSchema),
 }

@@ -11,6 +11,7 @@
 //   staff role <email> reviewer|payouts|admin                             change a role
 //   staff disable <email>                                                 ends their sessions; they cannot sign in again
 //   staff reset <email>                                                   new password and authenticator (lifts a lock): prints a new set-up link
+//   staff confirm <email>                                                 vouch for a new admin account (not one you invited, reset or made admin)
 //   withdrawals [--status pending|processing|success|failed] [--page N]   the queue, oldest first
 //   pay <withdrawal id>                                                   to pay by hand: bank, holder, the full account number (audited) and the amount to send
 //   withdrawal <id> processing                                            start paying it
@@ -29,7 +30,10 @@
 //   order <id> propose --reason "…" --cards "2:400.00:ALREADY_USED,…"     offer less: card position, its new payout (major units, 0 rejects the card), reason code
 //   order <id> reject --code FAKE_CARD [--note "…"] [--proof photo.jpg]   reject with a reason code (OTHER needs --note) and an optional proof photo
 //   rates [--brand apple]                                                 the rates board with the change over 24 hours
-//   rate <brand> <country> <physical|ecode> [<rate>]                      set a rate (₦ per card-currency unit, e.g. 1450.50), or show its history
+//   rate <brand> <country> <physical|ecode> [<rate>] [--confirm]          set a rate (₦ per card-currency unit, e.g. 1450.50), or show its history;
+//                                                                         a large change needs --confirm, a very large one a second admin
+//   rate-changes                                                          rate changes waiting for a second admin
+//   rate-change <id> approve|decline                                      decide one (never your own)
 //   eta <brand> <minutes>                                                 set a brand's review ETA
 //   approve <withdrawal id>                                               send an automatic payout above AUTO_PAYOUT_MAX
 //   reconcile --date YYYY-MM-DD                                           our automatic payouts of a day against the provider's transfers
@@ -65,7 +69,7 @@ const [command, ...rest] = process.argv.slice(2)
 const flags = {}
 const args = []
 // Flags that take no value; every other flag takes the word after it.
-const switches = new Set(['force'])
+const switches = new Set(['force', 'confirm'])
 for (let i = 0; i < rest.length; i++) {
   if (switches.has(rest[i].slice(2))) flags[rest[i].slice(2)] = true
   else if (rest[i].startsWith('--')) flags[rest[i].slice(2)] = rest[++i]
@@ -244,6 +248,10 @@ switch (command) {
     } else if (action === 'reset') {
       if (!email) fail(usage)
       console.log(setupLink(await call('POST', '/admin/staff/reset', { email })))
+    } else if (action === 'confirm') {
+      if (!email) fail(usage)
+      const m = await call('POST', '/admin/staff/confirm', { email })
+      console.log(`${m.email} is a confirmed admin now.`)
     } else fail(usage)
     break
   }
@@ -315,7 +323,25 @@ switch (command) {
   }
   case 'adjustments': {
     for (const r of await call('GET', '/admin/wallet/adjust/pending'))
-      console.log(`${r.id}  ${money(r.amount).padStart(16)}  ${r.userId}  by ${r.maker}  ${when(r.createdAt)}  ${r.reason}`)
+      console.log(
+        `${r.id}  ${money(r.amount).padStart(16)}  ${r.email} (balance ${money(r.balance)})  by ${r.maker}  ${when(r.createdAt)}  ${r.reason}${r.alike ? `  LIKE ${r.alike} OTHER(S) WAITING` : ''}`,
+      )
+    break
+  }
+  case 'rate-changes': {
+    for (const r of await call('GET', '/admin/giftcard/rate/pending'))
+      console.log(
+        `${r.id}  ${r.brandName} ${r.country} ${r.cardType}  ${r.before} → ${r.rate} (${r.changePercent} %)  by ${r.maker}  ${when(r.createdAt)}`,
+      )
+    break
+  }
+  case 'rate-change': {
+    const [id, decision] = args
+    if (!id || !['approve', 'decline'].includes(decision)) fail('usage: rate-change <id> approve|decline')
+    const r = await call('POST', `/admin/giftcard/rate/${decision}`, { id })
+    console.log(
+      decision === 'approve' ? `Approved: ${r.brandName} ${r.country} ${r.cardType} is ${r.rate} now.` : 'Declined: the rate is unchanged.',
+    )
     break
   }
   case 'adjustment': {
@@ -412,10 +438,16 @@ switch (command) {
       for (const h of await call('GET', `/admin/giftcard/rate/history?${q}`))
         console.log(`${when(h.setAt)}  ${h.rate.padStart(12)}  by ${h.setBy}`)
     } else {
-      const r = await call('POST', '/admin/giftcard/rate', { brandId, country: country.toUpperCase(), cardType, rate })
-      console.log(
-        `${r.brandName} ${r.country} ${r.cardType}: ${r.rate} ${r.payoutCurrency} per ${r.currency} from ${when(r.setAt)} (24 hours ago: ${r.rate24hAgo ?? 'none'})`,
-      )
+      const body = { brandId, country: country.toUpperCase(), cardType, rate, ...(flags.confirm && { confirmed: true }) }
+      const r = await call('POST', '/admin/giftcard/rate', body)
+      if (r.type === 'rate_change_request')
+        console.log(
+          `${r.brandName} ${r.country} ${r.cardType}: ${r.before} → ${r.rate} (${r.changePercent} %) waits for a second admin (${r.id})`,
+        )
+      else
+        console.log(
+          `${r.brandName} ${r.country} ${r.cardType}: ${r.rate} ${r.payoutCurrency} per ${r.currency} from ${when(r.setAt)} (24 hours ago: ${r.rate24hAgo ?? 'none'})`,
+        )
     }
     break
   }

@@ -39,6 +39,7 @@ export interface Database {
   adjustment_requests: AdjustmentRequestsTable
   auto_withdrawals: AutoWithdrawalsTable
   payout_alerts: PayoutAlertsTable
+  rate_change_requests: RateChangeRequestsTable
 }
 
 export interface UsersTable {
@@ -453,6 +454,15 @@ export interface StaffTable {
   created_by: string
   created_at: number
   updated_at: number
+  /** Who was handed the newest set-up link: the inviter, or the admin who last reset them (migration 0019). */
+  setup_by: string | null
+  /** Who last made them admin by a role change. */
+  promoted_by: string | null
+  /** When their newest set-up completed. */
+  activated_at: number | null
+  /** The other admin who confirmed this admin account; an unconfirmed admin approves nothing. */
+  confirmed_by: string | null
+  confirmed_at: number | null
 }
 export type StaffRow = Selectable<StaffTable>
 
@@ -485,7 +495,7 @@ export interface AdjustmentRequestsTable {
   /** The maker's idempotency key: the ledger entry's key once approved. */
   request_id: string
   maker: string
-  /** pending | approved | declined */
+  /** pending | approved | declined | lapsed (its maker disabled, locked or no longer admin) | applied (under the line, no checker; migration 0019) */
   status: string
   checker: string | null
   created_at: number
@@ -512,3 +522,20 @@ export interface AutoWithdrawalsTable {
   user_id: string
   enabled_at: number
 }
+/** A rate far from the one in force, waiting for a second admin (migration 0019). */
+export interface RateChangeRequestsTable {
+  id: string
+  brand_id: string
+  country: string
+  card_type: string
+  rate_micro: number
+  /** The rate in force when it was asked. */
+  before_micro: number
+  maker: string
+  /** pending | approved | declined | lapsed */
+  status: string
+  checker: string | null
+  created_at: number
+  decided_at: number | null
+}
+export type RateChangeRequestRow = Selectable<RateChangeRequestsTable>

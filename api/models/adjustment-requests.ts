@@ -26,8 +26,8 @@ export const pendingAdjustmentRequests = (db: Db): Promise<AdjustmentRequestRow[
 export async function decideAdjustmentRequest(
   db: Db,
   id: string,
-  status: 'approved' | 'declined',
-  checker: string,
+  status: 'approved' | 'declined' | 'lapsed',
+  checker: string | null,
   now: number,
 ): Promise<boolean> {
   const r = await db
@@ -37,4 +37,27 @@ export async function decideAdjustmentRequest(
     .where('status', '=', 'pending')
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
+}
+
+/** One maker's adjustments of one person since `since` that count toward the approval line (not declined or lapsed). */
+export const adjustmentsBy = (db: Db, maker: string, userId: string, since: number): Promise<Pick<AdjustmentRequestRow, 'amount'>[]> =>
+  db
+    .selectFrom('adjustment_requests')
+    .select('amount')
+    .where('maker', '=', maker)
+    .where('user_id', '=', userId)
+    .where('created_at', '>', since)
+    .where('status', 'in', ['applied', 'pending', 'approved'])
+    .execute()
+
+/** Every waiting request of a maker lapses at once (disabled, reset or no longer admin); the ids that lapsed. */
+export async function lapseAdjustmentRequestsOf(db: Db, maker: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('adjustment_requests')
+    .set({ status: 'lapsed', decided_at: now })
+    .where('maker', '=', maker)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute()
+  return rows.map((r) => r.id)
 }

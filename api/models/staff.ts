@@ -38,6 +38,11 @@ export async function insertStaff(db: Db, s: { email: string; role: string; crea
     created_by: s.createdBy,
     created_at: now,
     updated_at: now,
+    setup_by: s.createdBy,
+    promoted_by: null,
+    activated_at: null,
+    confirmed_by: null,
+    confirmed_at: null,
   }
   await db.insertInto('staff').values(row).execute()
   return row
@@ -64,6 +69,28 @@ export async function claimTotpStep(db: Db, id: string, step: number, now: numbe
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
+
+/** Confirms an admin account once: false when it was confirmed already (a twin request won). */
+export async function confirmStaff(db: Db, id: string, by: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('staff')
+    .set({ confirmed_by: by, confirmed_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('confirmed_at', 'is', null)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/** Whether any admin account is confirmed (none: the first two confirm each other). */
+export const anyConfirmedAdmin = async (db: Db): Promise<boolean> =>
+  (await db
+    .selectFrom('staff')
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .where('confirmed_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst()) !== undefined
 
 // ─── One-time tokens ────────────────────────────────────────────────────────────────────────────
 

@@ -17,6 +17,9 @@ export function adminOrdersRoutes(deps: SellingDeps) {
   bind(api.propose, ({ actor, input }) => orders.proposeOrder(deps, actor, input))
   bind(api.reject, ({ actor, input }) => orders.rejectOrder(deps, actor, input))
   bind(api.setRate, ({ actor, input }) => catalogue.setRate(deps, actor, input))
+  bind(api.pendingRateChanges, () => catalogue.pendingRateChanges(deps))
+  bind(api.approveRateChange, ({ actor, staff, input }) => catalogue.approveRateChange(deps, { actor, staff }, input.id))
+  bind(api.declineRateChange, ({ actor, input }) => catalogue.declineRateChange(deps, actor, input.id))
   bind(api.setEta, ({ actor, input }) => catalogue.setEta(deps, actor, input))
   bind(api.rateHistory, ({ input }) => catalogue.rateHistory(deps, input))
   return router

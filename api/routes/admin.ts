@@ -12,7 +12,7 @@ export function adminRoutes(deps: ApiDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.adjust, ({ actor, input }) => admin.adjustBalance(deps, actor, input))
   bind(api.pendingAdjustments, () => admin.pendingAdjustments(deps))
-  bind(api.approveAdjustment, ({ actor, input }) => admin.approveAdjustment(deps, actor, input.id))
+  bind(api.approveAdjustment, ({ actor, staff, input }) => admin.approveAdjustment(deps, { actor, staff }, input.id))
   bind(api.declineAdjustment, ({ actor, input }) => admin.declineAdjustment(deps, actor, input.id))
   bind(api.withdrawals, ({ input }) => admin.listWithdrawals(deps, input))
   bind(api.updateWithdrawal, ({ actor, input }) => admin.moveWithdrawal(deps, actor, input))

@@ -22,5 +22,6 @@ export function staffRoutes(deps: SellingDeps) {
   bind(adminStaffApi.disable, ({ actor, staff: me, input }) => staff.disable(deps, { actor, staff: me }, input))
   bind(adminStaffApi.reset, ({ actor, staff: me, input }) => staff.reset(deps, { actor, staff: me }, input))
   bind(adminStaffApi.audit, ({ input }) => staff.auditLog(deps, input))
+  bind(adminStaffApi.confirm, ({ actor, staff: me, input }) => staff.confirm(deps, { actor, staff: me }, input))
   return router
 }

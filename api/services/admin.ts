@@ -1,16 +1,18 @@
-import type { AdjustmentRequest, AdminWithdrawal, SharedBankAccountsData } from '#contract/admin'
+import type { AdjustmentRequest, AdminWithdrawal, PendingAdjustment, SharedBankAccountsData } from '#contract/admin'
 import { formatMoney } from '#contract/money'
-import { Refusals } from '#contract/refusals'
+import { type Refusal, Refusals } from '#contract/refusals'
 import { BalanceLogType, type BalanceLogEntry } from '#contract/wallet'
 import type { WithdrawalStatus } from '#contract/withdrawals'
 import type { Db } from '../db/connect'
-import type { AdjustmentRequestRow, WithdrawalRow } from '../db/schema'
+import type { AdjustmentRequestRow, BalanceLogRow, WithdrawalRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { findBank } from '../lib/banks'
 import { refuse } from '../lib/envelope'
 import { newId } from '../lib/tokens'
+import type { StaffCaller } from '../middleware/admin'
 import {
+  adjustmentsBy,
   decideAdjustmentRequest,
   findAdjustmentRequestByRequestId,
   insertAdjustmentRequest,
@@ -26,12 +28,21 @@ import { findUserByEmail, findUserById } from '../models/users'
 import { pageWithdrawals } from '../models/withdrawals'
 import { maskAccountNumber } from './bank-cards'
 import { auditBooks, findWallet, InsufficientFunds, move, toBalanceLogEntry } from './ledger'
+import { checkerProblem } from './maker-checker'
 import { toWithdrawal, updateWithdrawal } from './withdrawals'
 
 /** What operators do (DESIGN §3 /admin): adjust a balance, list and move withdrawals. Audited. */
 
 type AdjustBody = { userId: string; amount: number; reason: string; requestId: string }
 type AdjustmentEntry = BalanceLogEntry & { type: 'adjustment' }
+
+const DAY = 86_400_000
+const bodyOf = (r: AdjustmentRequestRow): AdjustBody => ({
+  userId: r.user_id,
+  amount: Number(r.amount),
+  reason: r.reason,
+  requestId: r.request_id,
+})
 
 const toRequest = (r: AdjustmentRequestRow): AdjustmentRequest => ({
   type: 'adjustment_request',
@@ -87,17 +98,27 @@ async function applyAdjustment(deps: ApiDeps, trx: Db, actor: string, body: Adju
 }
 
 /**
- * An adjustment: at once up to ADJUSTMENT_APPROVAL_MIN; above it, a request that moves nothing
- * until another admin approves it (the same requestId again answers the same request).
+ * An adjustment: at once while this admin's adjustments of this person over 24 hours (this one
+ * included) stay within ADJUSTMENT_APPROVAL_MIN; beyond, a request that moves nothing until another
+ * admin approves it. The same requestId again answers the same adjustment or request. A debit
+ * larger than the balance is refused now, not queued.
  */
 export async function adjustBalance(deps: ApiDeps, actor: string, body: AdjustBody): Promise<AdjustmentEntry | AdjustmentRequest> {
   const now = deps.now()
-  const needsChecker = Math.abs(body.amount) > deps.config.wallet.adjustmentApprovalMin
-  const answer = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+  return writeTransaction(deps.db, deps.dbKind, async (trx) => {
     if (!(await findUserById(trx, body.userId))) throw refuse(Refusals.USER_NOT_FOUND)
     const asked = await findAdjustmentRequestByRequestId(trx, body.requestId)
+    // The same requestId for another adjustment: a mistake, never the first one answered as if it were this.
+    if (asked && (asked.user_id !== body.userId || Number(asked.amount) !== body.amount || asked.reason !== body.reason))
+      throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
+    if (asked?.status === 'applied')
+      return toBalanceLogEntry(await applyAdjustment(deps, trx, actor, bodyOf(asked), now)) as AdjustmentEntry
     if (asked) return toRequest(asked)
-    if (!needsChecker) return toBalanceLogEntry(await applyAdjustment(deps, trx, actor, body, now)) as AdjustmentEntry
+    if (body.amount < 0 && Number((await findWallet(trx, body.userId))?.balance ?? 0) < -body.amount)
+      throw refuse(Refusals.ADJUSTMENT_TOO_LARGE)
+    const before = await adjustmentsBy(trx, actor, body.userId, now - DAY)
+    const total = before.reduce((sum, r) => sum + Math.abs(Number(r.amount)), Math.abs(body.amount))
+    const needsChecker = total > deps.config.wallet.adjustmentApprovalMin
     const row: AdjustmentRequestRow = {
       id: newId(),
       user_id: body.userId,
@@ -105,12 +126,13 @@ export async function adjustBalance(deps: ApiDeps, actor: string, body: AdjustBo
       reason: body.reason,
       request_id: body.requestId,
       maker: actor,
-      status: 'pending',
+      status: needsChecker ? 'pending' : 'applied',
       checker: null,
       created_at: now,
-      decided_at: null,
+      decided_at: needsChecker ? null : now,
     }
     await insertAdjustmentRequest(trx, row)
+    if (!needsChecker) return toBalanceLogEntry(await applyAdjustment(deps, trx, actor, body, now)) as AdjustmentEntry
     await audit(
       trx,
       { actor, action: 'wallet.adjust.request', targetType: 'user', targetId: body.userId, before: null, after: toRequest(row) },
@@ -118,25 +140,63 @@ export async function adjustBalance(deps: ApiDeps, actor: string, body: AdjustBo
     )
     return toRequest(row)
   })
-  return answer
 }
 
-export const pendingAdjustments = async (deps: ApiDeps) => (await pendingAdjustmentRequests(deps.db)).map(toRequest)
+/** The checker's queue: each person by e-mail with their balance now, and requests alike marked. */
+export async function pendingAdjustments(deps: ApiDeps): Promise<PendingAdjustment[]> {
+  const rows = await pendingAdjustmentRequests(deps.db)
+  const people = new Map<string, { email: string; balance: number }>()
+  for (const userId of new Set(rows.map((r) => r.user_id))) {
+    const [user, wallet] = await Promise.all([findUserById(deps.db, userId), findWallet(deps.db, userId)])
+    people.set(userId, { email: user?.email ?? '', balance: Number(wallet?.balance ?? 0) })
+  }
+  const alike = (r: AdjustmentRequestRow) =>
+    rows.filter(
+      (o) =>
+        o.id !== r.id &&
+        o.user_id === r.user_id &&
+        Number(o.amount) === Number(r.amount) &&
+        o.reason.toLowerCase() === r.reason.toLowerCase() &&
+        Math.abs(Number(o.created_at) - Number(r.created_at)) <= DAY,
+    ).length
+  return rows.map((r) => ({ ...toRequest(r), ...people.get(r.user_id)!, alike: alike(r) }))
+}
 
-/** A second admin approves: the money moves once, in the same transaction as the decision. */
-export async function approveAdjustment(deps: ApiDeps, actor: string, id: string): Promise<AdjustmentEntry> {
+type Outcome<T> = { refusal: Refusal } | { ok: T }
+
+/**
+ * A second admin approves: the money moves once, in the same transaction as the decision. Who may
+ * is services/maker-checker.ts; a request whose maker no longer stands lapses (kept, so refused).
+ */
+export async function approveAdjustment(deps: ApiDeps, caller: StaffCaller, id: string): Promise<AdjustmentEntry> {
   const now = deps.now()
-  const entry = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+  const outcome: Outcome<BalanceLogRow> = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
     const req = await lockAdjustmentRequest(trx, deps.dbKind, id)
-    if (!req || req.status === 'declined') throw refuse(Refusals.ADJUSTMENT_NOT_PENDING)
-    const body = { userId: req.user_id, amount: Number(req.amount), reason: req.reason, requestId: req.request_id }
+    if (!req || (req.status !== 'pending' && req.status !== 'approved')) return { refusal: Refusals.ADJUSTMENT_NOT_PENDING }
     // Approved already: the ledger's key answers the same entry and moves nothing.
-    if (req.status === 'approved') return applyAdjustment(deps, trx, actor, body, now)
-    if (req.maker === actor) throw refuse(Refusals.ADJUSTMENT_OWN)
-    if (!(await decideAdjustmentRequest(trx, id, 'approved', actor, now))) throw refuse(Refusals.ADJUSTMENT_NOT_PENDING)
-    return applyAdjustment(deps, trx, actor, body, now, { maker: req.maker })
+    if (req.status === 'approved') return { ok: await applyAdjustment(deps, trx, caller.actor, bodyOf(req), now) }
+    const problem = await checkerProblem(trx, caller.staff, req.maker, Number(req.created_at), Refusals.ADJUSTMENT_OWN)
+    if (problem?.lapsed) {
+      await decideAdjustmentRequest(trx, id, 'lapsed', null, now)
+      await audit(
+        trx,
+        {
+          actor: caller.actor,
+          action: 'wallet.adjust.lapse',
+          targetType: 'adjustment',
+          targetId: id,
+          before: null,
+          after: { why: 'maker' },
+        },
+        now,
+      )
+    }
+    if (problem) return { refusal: problem.refusal }
+    if (!(await decideAdjustmentRequest(trx, id, 'approved', caller.actor, now))) return { refusal: Refusals.ADJUSTMENT_NOT_PENDING }
+    return { ok: await applyAdjustment(deps, trx, caller.actor, bodyOf(req), now, { maker: req.maker }) }
   })
-  return toBalanceLogEntry(entry) as AdjustmentEntry
+  if ('refusal' in outcome) throw refuse(outcome.refusal)
+  return toBalanceLogEntry(outcome.ok) as AdjustmentEntry
 }
 
 export async function declineAdjustment(deps: ApiDeps, actor: string, id: string): Promise<AdjustmentRequest> {

@@ -1,3 +1,4 @@
+import type { RateChangeRequest } from '#contract/admin-orders'
 import {
   bestRateOf,
   COUNTRIES,
@@ -13,16 +14,26 @@ import {
   payoutFor,
   type Quote,
   type Rate,
+  rateChangePercent,
   unknownCardTypeParams,
 } from '#contract/catalogue'
-import { Refusals } from '#contract/refusals'
+import { type Refusal, Refusals } from '#contract/refusals'
 import type { Db } from '../db/connect'
-import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
+import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow, RateChangeRequestRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { refuse, refuseSaying } from '../lib/envelope'
+import { newId } from '../lib/tokens'
+import type { StaffCaller } from '../middleware/admin'
 import { audit } from '../models/audit-log'
 import * as catalogue from '../models/catalogue'
+import {
+  decideRateChangeRequest,
+  insertRateChangeRequest,
+  lockRateChangeRequest,
+  pendingRateChangeRequests,
+} from '../models/rate-change-requests'
+import { checkerProblem } from './maker-checker'
 
 /** The catalogue (contract/catalogue.ts): the list, the rates board, quotes; operators' rates and ETAs. */
 
@@ -213,44 +224,168 @@ export async function quote(deps: ApiDeps, q: { brandId: string; country: string
 
 // ─── Operators ──────────────────────────────────────────────────────────────────────────────────
 
-export async function setRate(
-  deps: ApiDeps,
-  actor: string,
-  body: { brandId: string; country: string; cardType: CardType; rate: string },
-): Promise<Rate> {
+type RateBody = { brandId: string; country: string; cardType: CardType; rate: string; confirmed?: boolean }
+
+/** The variant a rate is for, or the refusal that names the first unknown part. */
+async function rateTarget(db: Db, body: catalogue.VariantKey) {
+  const brand = await catalogue.findBrand(db, body.brandId)
+  if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
+  const variants = await catalogue.variantsOf(db, brand.id)
+  if (!variants.some((x) => x.country === body.country)) throw refuse(Refusals.UNKNOWN_COUNTRY, { brand: brand.name })
+  const variant = variants.find((x) => x.country === body.country && x.card_type === body.cardType)
+  if (!variant) throw refuse(Refusals.UNKNOWN_CARD_TYPE, unknownCardTypeParams(brand.name, countryName(body.country), body.cardType))
+  return { brand, variant }
+}
+
+/** |new − old| over old, against a whole percent, in integers: is the change more than `percent`? */
+const beyond = (before: number, micro: number, percent: number) => Math.abs(micro - before) * 100 > percent * before
+
+const signedPercent = (before: number, micro: number) => {
+  const p = rateChangePercent(formatRate(micro), formatRate(before)) ?? 0
+  return `${p > 0 ? '+' : ''}${p.toFixed(2)} %`
+}
+
+async function toRateChangeRequest(deps: ApiDeps, db: Db, r: RateChangeRequestRow): Promise<RateChangeRequest> {
+  const { brand, variant } = await rateTarget(db, { brandId: r.brand_id, country: r.country, cardType: r.card_type })
+  return {
+    type: 'rate_change_request',
+    id: r.id,
+    brandId: r.brand_id,
+    brandName: brand.name,
+    country: r.country,
+    cardType: r.card_type as CardType,
+    currency: variant.currency,
+    payoutCurrency: deps.config.wallet.currency,
+    rate: formatRate(Number(r.rate_micro)),
+    before: formatRate(Number(r.before_micro)),
+    changePercent: rateChangePercent(formatRate(Number(r.rate_micro)), formatRate(Number(r.before_micro))) ?? 0,
+    maker: r.maker,
+    status: r.status as RateChangeRequest['status'],
+    checker: r.checker,
+    createdAt: Number(r.created_at),
+  }
+}
+
+async function putRate(trx: Db, actor: string, key: catalogue.VariantKey, micro: number, now: number, extra: object = {}) {
+  const before = await catalogue.rateAt(trx, key, now)
+  await catalogue.insertRate(trx, {
+    brand_id: key.brandId,
+    country: key.country,
+    card_type: key.cardType,
+    rate_micro: micro,
+    set_at: now,
+    set_by: actor,
+  })
+  await audit(
+    trx,
+    {
+      actor,
+      action: 'rate.set',
+      targetType: 'rate',
+      targetId: catalogue.variantKey(key),
+      before: before ? { rate: formatRate(Number(before.rate_micro)), setAt: Number(before.set_at) } : null,
+      after: { rate: formatRate(micro), setAt: now, ...extra },
+    },
+    now,
+  )
+}
+
+/**
+ * A new rate. Further than RATE_CONFIRM_CHANGE percent from the rate in force it needs the
+ * confirmation step (`confirmed`); beyond RATE_APPROVAL_CHANGE it waits for a second admin under
+ * the adjustments' checker rules (decision 041): a typo never goes live on one keystroke.
+ */
+export async function setRate(deps: ApiDeps, actor: string, body: RateBody): Promise<Rate | RateChangeRequest> {
   const now = deps.now()
   const micro = parseRate(body.rate)!
-  await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const brand = await catalogue.findBrand(trx, body.brandId)
-    if (!brand) throw refuse(Refusals.UNKNOWN_BRAND)
-    const variants = await catalogue.variantsOf(trx, brand.id)
-    if (!variants.some((x) => x.country === body.country)) throw refuse(Refusals.UNKNOWN_COUNTRY, { brand: brand.name })
-    if (!variants.some((x) => x.country === body.country && x.card_type === body.cardType))
-      throw refuse(Refusals.UNKNOWN_CARD_TYPE, unknownCardTypeParams(brand.name, countryName(body.country), body.cardType))
-    const before = await catalogue.rateAt(trx, body, now)
-    await catalogue.insertRate(trx, {
+  const { confirmPercent, approvalPercent } = deps.config.rateChecks
+  const request = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    await rateTarget(trx, body)
+    const current = await catalogue.rateAt(trx, body, now)
+    const before = current ? Number(current.rate_micro) : undefined
+    if (before !== undefined && beyond(before, micro, confirmPercent) && body.confirmed !== true)
+      throw refuse(Refusals.RATE_CHANGE_UNCONFIRMED, { change: signedPercent(before, micro), before: formatRate(before) })
+    if (before === undefined || !beyond(before, micro, approvalPercent)) {
+      await putRate(trx, actor, body, micro, now)
+      return undefined
+    }
+    const row: RateChangeRequestRow = {
+      id: newId(),
       brand_id: body.brandId,
       country: body.country,
       card_type: body.cardType,
       rate_micro: micro,
-      set_at: now,
-      set_by: actor,
-    })
+      before_micro: before,
+      maker: actor,
+      status: 'pending',
+      checker: null,
+      created_at: now,
+      decided_at: null,
+    }
+    await insertRateChangeRequest(trx, row)
+    const asked = await toRateChangeRequest(deps, trx, row)
     await audit(
       trx,
-      {
-        actor,
-        action: 'rate.set',
-        targetType: 'rate',
-        targetId: catalogue.variantKey(body),
-        before: before ? { rate: formatRate(Number(before.rate_micro)), setAt: Number(before.set_at) } : null,
-        after: { rate: formatRate(micro), setAt: now },
-      },
+      { actor, action: 'rate.change.request', targetType: 'rate', targetId: catalogue.variantKey(body), before: null, after: asked },
       now,
     )
+    return asked
   })
+  if (request) return request
   const [rate] = await giftCardRates(deps, body)
   return rate
+}
+
+export async function pendingRateChanges(deps: ApiDeps): Promise<RateChangeRequest[]> {
+  const rows = await pendingRateChangeRequests(deps.db)
+  return Promise.all(rows.map((r) => toRateChangeRequest(deps, deps.db, r)))
+}
+
+type Outcome = { refusal: Refusal } | { ok: catalogue.VariantKey }
+
+/** A second admin approves a rate change: it goes live once, under the same checker rules as adjustments. */
+export async function approveRateChange(deps: ApiDeps, caller: StaffCaller, id: string): Promise<Rate> {
+  const now = deps.now()
+  const outcome: Outcome = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const req = await lockRateChangeRequest(trx, deps.dbKind, id)
+    if (!req || (req.status !== 'pending' && req.status !== 'approved')) return { refusal: Refusals.RATE_CHANGE_NOT_PENDING }
+    const key = { brandId: req.brand_id, country: req.country, cardType: req.card_type }
+    if (req.status === 'approved') return { ok: key }
+    const problem = await checkerProblem(trx, caller.staff, req.maker, Number(req.created_at), Refusals.RATE_CHANGE_OWN)
+    if (problem?.lapsed) {
+      await decideRateChangeRequest(trx, id, 'lapsed', null, now)
+      await audit(
+        trx,
+        {
+          actor: caller.actor,
+          action: 'rate.change.lapse',
+          targetType: 'rate_change',
+          targetId: id,
+          before: null,
+          after: { why: 'maker' },
+        },
+        now,
+      )
+    }
+    if (problem) return { refusal: problem.refusal }
+    if (!(await decideRateChangeRequest(trx, id, 'approved', caller.actor, now))) return { refusal: Refusals.RATE_CHANGE_NOT_PENDING }
+    await putRate(trx, req.maker, key, Number(req.rate_micro), now, { maker: req.maker, checker: caller.actor })
+    return { ok: key }
+  })
+  if ('refusal' in outcome) throw refuse(outcome.refusal)
+  const [rate] = await giftCardRates(deps, { ...outcome.ok, cardType: outcome.ok.cardType as CardType })
+  return rate
+}
+
+export async function declineRateChange(deps: ApiDeps, actor: string, id: string): Promise<RateChangeRequest> {
+  const now = deps.now()
+  return writeTransaction(deps.db, deps.dbKind, async (trx) => {
+    const req = await lockRateChangeRequest(trx, deps.dbKind, id)
+    if (!req || !(await decideRateChangeRequest(trx, id, 'declined', actor, now))) throw refuse(Refusals.RATE_CHANGE_NOT_PENDING)
+    const after = await toRateChangeRequest(deps, trx, { ...req, status: 'declined', checker: actor, decided_at: now })
+    await audit(trx, { actor, action: 'rate.change.decline', targetType: 'rate_change', targetId: req.id, before: null, after }, now)
+    return after
+  })
 }
 
 export async function setEta(deps: ApiDeps, actor: string, body: { brandId: string; etaMinutes: number }) {

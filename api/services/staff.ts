@@ -12,6 +12,7 @@ import { newTotpSeed, totpStep, totpUri } from '../lib/totp'
 import { staffActor, type StaffCaller } from '../middleware/admin'
 import { audit, pageAudit } from '../models/audit-log'
 import * as staffModel from '../models/staff'
+import { confirmProblem, lapseRequestsOf } from './maker-checker'
 
 /**
  * Staff identities (contract/staff.ts): sign-in in two steps (password → challenge; challenge +
@@ -30,6 +31,7 @@ export const toStaffMember = (s: StaffRow): StaffMember => ({
   locked: s.locked_at !== null,
   createdBy: s.created_by,
   createdAt: Number(s.created_at),
+  confirmedBy: s.confirmed_by,
 })
 
 // ─── Sign-in ────────────────────────────────────────────────────────────────────────────────────
@@ -141,6 +143,7 @@ export async function setupComplete(deps: SellingDeps, body: { token: string; pa
         totp_last_step: step,
         totp_failures: 0,
         locked_at: null,
+        activated_at: now,
       },
       now,
     )
@@ -189,9 +192,15 @@ export const listStaff = async (deps: SellingDeps) => (await staffModel.listStaf
 export async function changeRole(deps: SellingDeps, caller: StaffCaller, body: { email: string; role: StaffRole }) {
   const staff = await target(deps, caller, body.email)
   const now = deps.now()
-  const after = { ...staff, role: body.role }
+  // Made admin, or no longer admin: a confirmation is for one grant of the role (decision 041).
+  const roleChanged = (staff.role === 'admin') !== (body.role === 'admin')
+  const patch = roleChanged
+    ? { role: body.role, confirmed_by: null, confirmed_at: null, ...(body.role === 'admin' && { promoted_by: caller.actor }) }
+    : { role: body.role }
+  const after = { ...staff, ...patch }
   await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    await staffModel.updateStaff(trx, staff.id, { role: body.role }, now)
+    await staffModel.updateStaff(trx, staff.id, patch, now)
+    if (staff.role === 'admin' && body.role !== 'admin') await lapseRequestsOf(trx, staff, 'demoted', now)
     await audit(
       trx,
       {
@@ -215,6 +224,7 @@ export async function disable(deps: SellingDeps, caller: StaffCaller, body: { em
   const after = { ...staff, status: 'disabled' }
   await writeTransaction(deps.db, deps.dbKind, async (trx) => {
     await staffModel.updateStaff(trx, staff.id, { status: 'disabled' }, now)
+    await lapseRequestsOf(trx, staff, 'disabled', now)
     await staffModel.revokeStaffSessions(trx, staff.id, now)
     await staffModel.burnStaffTokens(trx, staff.id, now)
     await audit(
@@ -245,10 +255,15 @@ export async function reset(deps: SellingDeps, caller: StaffCaller, body: { emai
     totp_pending_cipher: null,
     totp_failures: 0,
     locked_at: null,
+    // The resetter is handed the new set-up link: the account must be confirmed again, not by them.
+    setup_by: caller.actor,
+    confirmed_by: null,
+    confirmed_at: null,
   }
   return writeTransaction(deps.db, deps.dbKind, async (trx) => {
     const { id: _id, email: _email, created_at: _c, created_by: _b, ...patch } = after
     await staffModel.updateStaff(trx, staff.id, patch, now)
+    await lapseRequestsOf(trx, staff, 'reset', now)
     await staffModel.revokeStaffSessions(trx, staff.id, now)
     await staffModel.burnStaffTokens(trx, staff.id, now)
     const setupToken = await staffModel.issueStaffToken(trx, staff.id, 'setup', now, STAFF_SETUP_MS)
@@ -266,6 +281,41 @@ export async function reset(deps: SellingDeps, caller: StaffCaller, body: { emai
     )
     return { staff: toStaffMember(after), setupToken, setupExpiresAt: now + STAFF_SETUP_MS }
   })
+}
+
+/**
+ * Another admin vouches for a new admin account (decision 041): until then it approves nothing.
+ * Not its inviter, resetter or promoter; and only a confirmed admin, but while none is, the admins
+ * added with ADMIN_TOKEN confirm each other.
+ */
+export async function confirm(deps: SellingDeps, caller: StaffCaller, body: { email: string }) {
+  const now = deps.now()
+  const by = caller.staff
+  if (!by) throw refuse(Refusals.STAFF_CONFIRM_UNCONFIRMED)
+  const staff = await target(deps, caller, body.email)
+  const outcome = await writeTransaction(deps.db, deps.dbKind, async (trx): Promise<Outcome<StaffRow>> => {
+    const current = await staffModel.lockStaff(trx, deps.dbKind, staff.id)
+    if (!current) return { refusal: Refusals.STAFF_NOT_FOUND }
+    const problem = confirmProblem(by, current, await staffModel.anyConfirmedAdmin(trx))
+    if (problem) return { refusal: problem }
+    if (!(await staffModel.confirmStaff(trx, current.id, caller.actor, now))) return { refusal: Refusals.STAFF_NOT_CONFIRMABLE }
+    const after = { ...current, confirmed_by: caller.actor, confirmed_at: now }
+    await audit(
+      trx,
+      {
+        actor: caller.actor,
+        action: 'staff.confirm',
+        targetType: 'staff',
+        targetId: current.id,
+        before: toStaffMember(current),
+        after: toStaffMember(after),
+      },
+      now,
+    )
+    return { ok: after }
+  })
+  if ('refusal' in outcome) throw refuse(outcome.refusal)
+  return toStaffMember(outcome.ok)
 }
 
 export async function auditLog(

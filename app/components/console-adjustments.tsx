@@ -1,7 +1,8 @@
-// Wallet adjustments waiting for a second admin (maker-checker): who asked, for whom, how much, why;
-// Approve and Decline only for an admin who did not ask (the api refuses the maker anyway).
+// Wallet adjustments waiting for a second admin (maker-checker): who asked, for whom (by e-mail,
+// with the balance now), how much, why, and whether another waiting request is alike; Approve and
+// Decline only for an admin who did not ask (the api refuses the maker, and any other it must).
 import { Form } from '@remix-run/react'
-import type { AdjustmentRequest } from '#contract/admin'
+import type { PendingAdjustment } from '#contract/admin'
 import { formatMoney } from '#contract/money'
 import { formatWhen } from '~/utils/console-format'
 import { DeskTable } from './console'
@@ -15,7 +16,7 @@ export function PendingAdjustments({
   currency,
   busy,
 }: {
-  pending: AdjustmentRequest[]
+  pending: PendingAdjustment[]
   me: string
   currency: string
   busy: boolean
@@ -24,16 +25,24 @@ export function PendingAdjustments({
   return (
     <DeskTable
       caption="Adjustments waiting for a second admin"
-      columns={['Asked', 'Person', { label: 'Amount', num: true }, 'Reason', 'Asked by', 'Decide']}
+      columns={['Asked', 'Person and balance now', { label: 'Amount', num: true }, 'Reason', 'Asked by', 'Decide']}
     >
-      {pending.map((p) => (
+      {pending.map((p, i) => (
         <tr key={p.id}>
           <td>{formatWhen(p.createdAt)}</td>
           <td>
-            <Link to={`/ops/people/${p.userId}`}>{p.userId}</Link>
+            <Link to={`/ops/people/${p.userId}`}>{p.email || p.userId}</Link>
+            <span className="ops-muted ops-sub">Balance {formatMoney(p.balance, currency)}</span>
           </td>
           <td className="ops-num">{formatMoney(p.amount, currency, { signed: true })}</td>
-          <td>{p.reason}</td>
+          <td>
+            {p.reason}
+            {p.alike > 0 ? (
+              <strong className="ops-alike" title="Same person, amount and reason within 24 hours">
+                Like {p.alike === 1 ? 'another waiting request' : `${p.alike} others waiting`}
+              </strong>
+            ) : null}
+          </td>
           <td>{nameOf(p.maker)}</td>
           <td>
             {nameOf(p.maker) === me ? (
@@ -42,7 +51,7 @@ export function PendingAdjustments({
               <Form
                 method="post"
                 className="ops-form"
-                aria-label={`Decide the adjustment of ${formatMoney(p.amount, currency)} asked by ${nameOf(p.maker)}`}
+                aria-label={`Decide request ${i + 1}: ${formatMoney(p.amount, currency)} for ${p.email} asked by ${nameOf(p.maker)}`}
               >
                 <input type="hidden" name="id" value={p.id} />
                 <button type="submit" name="intent" value="approve" className="ops-button ops-button--primary" disabled={busy}>

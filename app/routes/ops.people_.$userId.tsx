@@ -5,13 +5,13 @@ import { adminApi } from '#contract/admin'
 import { adminDeskApi } from '#contract/admin-desk'
 import { formatMoney, parseAmount } from '#contract/money'
 import { Refusals } from '#contract/refusals'
-import { newRequestId } from '#contract/withdrawals'
+import { newRequestId, requestIdField } from '#contract/withdrawals'
 import { ConsolePage } from '~/components/console'
 import { PendingAdjustments } from '~/components/console-adjustments'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
-import { badInput, decideAdjustment, field, type DeskReply } from '~/upstream/admin-desk.server'
+import { decideAdjustment, field, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { formatWhen } from '~/utils/console-format'
@@ -40,14 +40,21 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const userId = params.userId ?? ''
   const to = `/ops/people/${encodeURIComponent(userId)}`
   if (field(form, 'intent') !== 'adjust') return decideAdjustment(request, context, form, to)
+  // Every field is checked before the money call: a missing one is a refusal, never an error after the api said yes.
+  const requestId = field(form, 'requestId')
+  const refused = (error: string) => json<AdjustReply>({ error, form: 'adjust', requestId }, { status: 400 })
   const currency = field(form, 'currency')
+  const direction = field(form, 'direction')
+  if (!requestIdField.safeParse(requestId).success || !/^[A-Z]{3}$/.test(currency) || !['credit', 'debit'].includes(direction))
+    return refused('This form is incomplete. Reload the page and fill it in again')
   const amount = parseAmount(field(form, 'amount'), currency)
-  if (!amount) return badInput('Amount: a positive amount like 1500 or 1500.50; choose credit or debit', 'adjust')
+  if (!amount) return refused('Amount: a positive amount like 1500 or 1500.50; choose credit or debit')
   const reason = field(form, 'reason')
-  if (reason.length < 3 || reason.length > 500) return badInput('Reason: say why in a few words, for the audit log', 'adjust')
-  const signed = field(form, 'direction') === 'debit' ? -amount : amount
-  const result = await staffFlow(request, context, adminApi.adjust, { userId, amount: signed, reason, requestId: field(form, 'requestId') })
-  if (!result.success) return json<DeskReply>({ error: result.msg, form: 'adjust' }, { status: 400 })
+  if (reason.length < 3 || reason.length > 500) return refused('Reason: say why in a few words, for the audit log')
+  const signed = direction === 'debit' ? -amount : amount
+  const result = await staffFlow(request, context, adminApi.adjust, { userId, amount: signed, reason, requestId })
+  // The same requestId goes back with a refusal: sent again, it is the same request.
+  if (!result.success) return refused(result.msg)
   const message =
     result.data.type === 'adjustment_request'
       ? `${formatMoney(signed, currency, { signed: true })} waits for a second admin`
@@ -55,9 +62,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirectWithStaffToast(request, to, { type: 'success', message })
 }
 
+/** A refused adjustment keeps its requestId, so the form sent again is the same request. */
+type AdjustReply = DeskReply & { requestId?: string }
+
 export default function PersonPage() {
-  const { person, ledger, pending, me, requestId } = useLoaderData<typeof loader>()
-  const reply = useActionData<typeof action>() as DeskReply | undefined
+  const { person, ledger, pending, me, requestId: fresh } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>() as AdjustReply | undefined
+  const requestId = (reply?.form === 'adjust' && reply.requestId) || fresh
   const busy = useNavigation().state === 'submitting'
   const money = (n: number, signed = false) => formatMoney(n, person.currency, { signed })
   return (

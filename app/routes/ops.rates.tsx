@@ -1,7 +1,10 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { adminOrdersApi } from '#contract/admin-orders'
-import { catalogueApi, COUNTRIES, parseRate, type CardType, type Rate } from '#contract/catalogue'
+import { useEffect, useRef } from 'react'
+import { adminOrdersApi, type RateChangeRequest } from '#contract/admin-orders'
+import { catalogueApi, COUNTRIES, parseRate, payoutFor, rateChangePercent, type CardType, type Rate } from '#contract/catalogue'
+import { formatMoney, minorDigits } from '#contract/money'
+import { Refusals } from '#contract/refusals'
 import { ConsolePage, DeskTable } from '~/components/console'
 import { StepLine } from '~/components/console-charts'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
@@ -11,6 +14,7 @@ import { badInput, deskMove, field, type DeskReply } from '~/upstream/admin-desk
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { formatMinutes, formatWhen } from '~/utils/console-format'
+import { redirectWithStaffToast } from '~/utils/staff-session.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }]
 
@@ -18,11 +22,12 @@ const keyOf = (r: { brandId: string; country: string; cardType: string }) => `${
 
 /** The rates board (brand × country × type), each rate's history as a chart, and each brand's ETA. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, 'admin')
   const url = new URL(request.url)
-  const [rates, brands] = await Promise.all([
+  const { email } = await requireStaff(request, 'admin')
+  const [rates, brands, waiting] = await Promise.all([
     staffFlow(request, context, catalogueApi.rates, {}).then(loaded),
     staffFlow(request, context, catalogueApi.list, {}).then(loaded),
+    staffFlow(request, context, adminOrdersApi.pendingRateChanges, {}).then(loaded),
   ])
   const chosen = rates.find((r) => keyOf(r) === url.searchParams.get('history')) ?? null
   const history = chosen
@@ -40,14 +45,71 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     brands: brands.map((b) => ({ brandId: b.brandId, name: b.name, etaMinutes: b.etaMinutes })),
     chosen,
     history,
+    waiting,
+    me: email,
   })
 }
+
+/**
+ * The confirmation step of a rate far from the one in force (decision 041): old → new, the change,
+ * and what a 100 card pays now and would pay. The api decides when it is needed (RATE_CONFIRM_CHANGE).
+ */
+type RateCheck = {
+  brandId: string
+  brandName: string
+  country: string
+  cardType: CardType
+  before: string
+  rate: string
+  changePercent: number
+  face: string
+  payoutBefore: string
+  payoutAfter: string
+}
+
+function rateCheck(current: Rate, rate: string): RateCheck {
+  const face = 100 * 10 ** minorDigits(current.currency)
+  const pays = (r: string) => formatMoney(payoutFor(face, r, current.currency, current.payoutCurrency), current.payoutCurrency)
+  return {
+    brandId: current.brandId,
+    brandName: current.brandName,
+    country: current.country,
+    cardType: current.cardType,
+    before: current.rate,
+    rate,
+    changePercent: rateChangePercent(rate, current.rate) ?? 0,
+    face: formatMoney(face, current.currency),
+    payoutBefore: pays(current.rate),
+    payoutAfter: pays(rate),
+  }
+}
+
+const percent = (p: number) => `${p > 0 ? '+' : ''}${p.toFixed(2)} %`
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, 'admin')
   const form = await request.formData()
   const to = new URL(request.url).pathname + new URL(request.url).search
-  if (field(form, 'intent') === 'eta') {
+  const intent = field(form, 'intent')
+  if (intent === 'approve' || intent === 'decline') {
+    const id = field(form, 'id')
+    return intent === 'approve'
+      ? deskMove(request, context, {
+          endpoint: adminOrdersApi.approveRateChange,
+          input: { id },
+          form: `decide:${id}`,
+          to,
+          done: (r) => `${r.brandName} ${r.country} ${r.cardType}: rate ${r.rate} is in force`,
+        })
+      : deskMove(request, context, {
+          endpoint: adminOrdersApi.declineRateChange,
+          input: { id },
+          form: `decide:${id}`,
+          to,
+          done: (r) => `${r.brandName} ${r.country} ${r.cardType}: ${r.rate} declined; the rate stays ${r.before}`,
+        })
+  }
+  if (intent === 'eta') {
     const brandId = field(form, 'brandId')
     const etaMinutes = Number(field(form, 'etaMinutes'))
     if (!Number.isInteger(etaMinutes) || etaMinutes < 1 || etaMinutes > 7 * 24 * 60) {
@@ -65,13 +127,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const rate = field(form, 'rate')
   if (parseRate(rate) === undefined)
     return badInput('Rate: a positive decimal number with at most 6 decimals, like 1450.50', `rate:${keyOf(target)}`)
-  return deskMove(request, context, {
-    endpoint: adminOrdersApi.setRate,
-    input: { ...target, rate },
-    form: `rate:${keyOf(target)}`,
-    to,
-    done: (r) => `${r.brandName} ${r.country} ${r.cardType}: rate ${r.rate}`,
+  const result = await staffFlow(request, context, adminOrdersApi.setRate, {
+    ...target,
+    rate,
+    confirmed: field(form, 'confirmed') === 'yes',
   })
+  if (!result.success && result.code === Refusals.RATE_CHANGE_UNCONFIRMED.code) {
+    const [current] = loaded(await staffFlow(request, context, catalogueApi.rates, target))
+    if (current) return json({ check: rateCheck(current, rate) })
+  }
+  if (!result.success) return json<DeskReply>({ error: result.msg, form: `rate:${keyOf(target)}` }, { status: 400 })
+  const r = result.data
+  const message =
+    'type' in r
+      ? `${r.brandName} ${r.country} ${r.cardType}: ${r.before} → ${r.rate} (${percent(r.changePercent)}) waits for a second admin`
+      : `${r.brandName} ${r.country} ${r.cardType}: rate ${r.rate}`
+  return redirectWithStaffToast(request, to, { type: 'success', message })
 }
 
 function RateRow({ r, reply, busy }: { r: Rate; reply: DeskReply | undefined; busy: boolean }) {
@@ -119,6 +190,114 @@ function RateRow({ r, reply, busy }: { r: Rate; reply: DeskReply | undefined; bu
   )
 }
 
+/** The step before a rate far from the one in force is sent again, confirmed; Cancel changes nothing. */
+function RateCheckStep({ check, busy }: { check: RateCheck; busy: boolean }) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  // With JavaScript the step opens in place: the keyboard and a screen reader land on it.
+  useEffect(() => heading.current?.focus(), [check])
+  const name = `${check.brandName} ${check.country} ${check.cardType === 'ecode' ? 'e-code' : 'physical'}`
+  return (
+    <section className="ops-rate-check" aria-labelledby="rate-check-title" role="alertdialog">
+      <h2 id="rate-check-title" ref={heading} tabIndex={-1}>
+        Check this rate: {name}
+      </h2>
+      <dl>
+        <dt>Rate</dt>
+        <dd>
+          {check.before} → {check.rate}
+        </dd>
+        <dt>Change</dt>
+        <dd>{percent(check.changePercent)}</dd>
+        <dt>A {check.face} card pays</dt>
+        <dd>
+          {check.payoutAfter} (now {check.payoutBefore})
+        </dd>
+      </dl>
+      <Form method="post" className="ops-form ops-form--row">
+        <input type="hidden" name="brandId" value={check.brandId} />
+        <input type="hidden" name="country" value={check.country} />
+        <input type="hidden" name="cardType" value={check.cardType} />
+        <input type="hidden" name="rate" value={check.rate} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <button type="submit" className="ops-button ops-button--danger" disabled={busy}>
+          Yes, set {check.rate}
+        </button>
+        <Link to="/ops/rates" className="ops-button ops-button--ghost">
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  )
+}
+
+/** Rate changes waiting for a second admin: Approve and Decline only for an admin who did not ask. */
+function WaitingRates({
+  waiting,
+  me,
+  reply,
+  busy,
+}: {
+  waiting: RateChangeRequest[]
+  me: string
+  reply: DeskReply | undefined
+  busy: boolean
+}) {
+  return (
+    <>
+      <h2 className="ops-section-title">Rate changes waiting for a second admin</h2>
+      {reply?.form.startsWith('decide:') ? (
+        <p className="ops-error" role="alert">
+          {reply.error}
+        </p>
+      ) : null}
+      <DeskTable
+        caption="Rate changes waiting for a second admin"
+        columns={[
+          'Asked',
+          'Card',
+          { label: 'Now', num: true },
+          { label: 'Asked for', num: true },
+          { label: 'Change', num: true },
+          'Asked by',
+          'Decide',
+        ]}
+      >
+        {waiting.map((w, i) => (
+          <tr key={w.id}>
+            <td>{formatWhen(w.createdAt)}</td>
+            <td>
+              {w.brandName} {w.country} {w.cardType === 'ecode' ? 'e-code' : 'physical'}
+            </td>
+            <td className="ops-num">{w.before}</td>
+            <td className="ops-num">{w.rate}</td>
+            <td className="ops-num">{percent(w.changePercent)}</td>
+            <td>{w.maker.replace(/^staff:/, '')}</td>
+            <td>
+              {w.maker === `staff:${me}` ? (
+                <span className="ops-muted">Another admin must approve</span>
+              ) : (
+                <Form
+                  method="post"
+                  className="ops-form"
+                  aria-label={`Decide rate change ${i + 1}: ${w.rate} for ${w.brandName} ${w.country} ${w.cardType}`}
+                >
+                  <input type="hidden" name="id" value={w.id} />
+                  <button type="submit" name="intent" value="approve" className="ops-button ops-button--primary" disabled={busy}>
+                    Approve
+                  </button>
+                  <button type="submit" name="intent" value="decline" className="ops-button ops-button--danger" disabled={busy}>
+                    Decline
+                  </button>
+                </Form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DeskTable>
+    </>
+  )
+}
+
 function History({ chosen, history, now }: { chosen: Rate; now: number; history: { rate: string; setAt: number; setBy: string }[] }) {
   const oldestFirst = [...history].reverse()
   const points = oldestFirst.map((h) => ({ at: h.setAt, value: (parseRate(h.rate) ?? 0) / 1_000_000 }))
@@ -163,11 +342,14 @@ function History({ chosen, history, now }: { chosen: Rate; now: number; history:
 }
 
 export default function RatesDesk() {
-  const { now, rates, brands, chosen, history } = useLoaderData<typeof loader>()
-  const reply = useActionData<typeof action>() as DeskReply | undefined
+  const { now, rates, brands, chosen, history, waiting, me } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>() as DeskReply | { check: RateCheck } | undefined
+  const reply = answer && 'error' in answer ? answer : undefined
   const busy = useNavigation().state === 'submitting'
   return (
     <ConsolePage title="Rates and ETAs">
+      {answer && 'check' in answer ? <RateCheckStep check={answer.check} busy={busy} /> : null}
+      {waiting.length > 0 ? <WaitingRates waiting={waiting} me={me} reply={reply} busy={busy} /> : null}
       {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
       <DeskTable
         caption="Rates board: brand, country and card type"

@@ -63,6 +63,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { headers: { 'Cache-Control': 'no-store' } },
     )
   }
+  if (intent === 'confirm') {
+    return deskMove(request, context, {
+      endpoint: adminStaffApi.confirm,
+      input: { email },
+      form: `row:${email}`,
+      to: '/ops/staff',
+      done: (s) => `${s.email} is a confirmed admin: they may approve now`,
+    })
+  }
   if (intent === 'role') {
     const role = field(form, 'role') as StaffRole
     return deskMove(request, context, {
@@ -170,6 +179,7 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
               <td>
                 {s.status}
                 {s.locked ? <span className="ops-late"> (locked)</span> : null}
+                <Confirmation s={s} me={me} busy={busy} />
               </td>
               <td>
                 {s.email === me ? (
@@ -216,6 +226,26 @@ function StaffTable({ staff, me, confirm, busy }: { staff: StaffMember[]; me: st
         </tbody>
       </table>
     </div>
+  )
+}
+
+/**
+ * An admin account approves nothing until another admin confirms it (decision 041): not its
+ * inviter, nor whoever reset it or made it admin (the api says so when asked).
+ */
+function Confirmation({ s, me, busy }: { s: StaffMember; me: string; busy: boolean }) {
+  if (s.role !== 'admin' || s.status !== 'active' || s.locked) return null
+  if (s.confirmedBy) return <span className="ops-muted ops-sub">Confirmed by {s.confirmedBy.replace(/^staff:/, '')}</span>
+  if (s.email === me) return <span className="ops-muted ops-sub">Not confirmed: another admin must confirm you</span>
+  if (s.createdBy === `staff:${me}`) return <span className="ops-muted ops-sub">Not confirmed: you invited them, another admin must</span>
+  return (
+    <Form method="post" className="ops-form ops-form--row" aria-label={`Confirm ${s.email}`}>
+      <input type="hidden" name="email" value={s.email} />
+      <span className="ops-muted">Not confirmed</span>
+      <button type="submit" name="intent" value="confirm" className="ops-button" disabled={busy}>
+        Confirm
+      </button>
+    </Form>
   )
 }
 

@@ -72,7 +72,7 @@ describe('maker-checker', () => {
     expect((await checker.decline(id)).body).toMatchObject(Refusals.ADJUSTMENT_NOT_PENDING)
   })
 
-  it('a declined request moves nothing and cannot be approved; a debit below zero stays pending', async () => {
+  it('a declined request moves nothing and cannot be approved; a debit that passes the balance by approval time stays pending', async () => {
     const [maker, checker] = [await adminSession(), await adminSession()]
     const p = await person()
     const asked = adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN * 2)).body.data)
@@ -84,8 +84,13 @@ describe('maker-checker', () => {
     expect((await checker.approve(id)).body).toMatchObject(Refusals.ADJUSTMENT_NOT_PENDING)
     expect((await walletInfo(api, p.token)).balance).toBe(0)
 
+    // Enough now; spent before the checker comes: the approval is refused and the request waits.
+    const [other, another] = [await adminSession(), await adminSession()]
+    await other.adjust(p.userId, MIN)
+    await another.adjust(p.userId, 5)
     const debit = adminApi.adjust.data.parse((await maker.adjust(p.userId, -(MIN + 5))).body.data)
     const debitId = debit.type === 'adjustment_request' ? debit.id : ''
+    await another.adjust(p.userId, -10)
     expect((await checker.approve(debitId)).body).toMatchObject(Refusals.ADJUSTMENT_TOO_LARGE)
     expect(adminApi.pendingAdjustments.data.parse((await checker.pending()).body.data).map((r) => r.id)).toContain(debitId)
     expect((await checker.approve('nope')).body).toMatchObject(Refusals.ADJUSTMENT_NOT_PENDING)

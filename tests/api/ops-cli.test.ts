@@ -7,7 +7,7 @@ import { REJECTION_REASONS, type Order } from '#contract/orders'
 import { staffApi } from '#contract/staff'
 import { newEmail } from '../support/kit'
 import { jpeg, newCode, photo, sold, useSellingApi } from '../support/selling'
-import { codeAt, TEST_STAFF_ACTOR, testStaffToken } from '../support/staff'
+import { codeAt, seedStaff, TEST_STAFF_ACTOR, testStaffToken } from '../support/staff'
 import { TEST_ADMIN_TOKEN, walletInfo, walletUser, withdraw } from '../support/wallet'
 
 /** `npm run ops`: the operators' CLI against the real api over HTTP, as a signed-in staff member. */
@@ -161,6 +161,16 @@ describe('npm run ops: orders, rates and ETAs', { timeout: 120_000 }, () => {
     expect((await ops(['rate', 'razer-gold', 'US', 'ecode'])).stdout).toContain(`1234.50  by ${TEST_STAFF_ACTOR}`)
     expect((await ops(['rates', '--brand', 'razer-gold'])).stdout).toMatch(/razer-gold +US ecode +1234\.50 NGN\/USD {2}24h -?\d+\.\d\d%/)
     expect((await ops(['eta', 'razer-gold', '12'])).stdout).toContain('razer-gold: reviews take about 12 minutes')
+  })
+
+  it('a rate far from the one in force needs --confirm, then a second admin; staff confirm vouches for a new admin (decision 041)', async () => {
+    const refused = await ops(['rate', 'razer-gold', 'US', 'physical', '99999'])
+    expect(refused.stderr).toMatch(/from the rate in force .*: confirm it/)
+    const asked = await ops(['rate', 'razer-gold', 'US', 'physical', '99999', '--confirm'])
+    expect(asked.stdout).toMatch(/→ 99999\.00 \(.+ %\) waits for a second admin/)
+    expect((await ops(['rate-changes'])).stdout).toContain('99999.00')
+    const fresh = await seedStaff(api, { role: 'admin', confirmed: false })
+    expect((await ops(['staff', 'confirm', fresh.email])).stdout).toContain(`${fresh.email} is a confirmed admin now.`)
   })
 
   it('says what is wrong with an order command and exits non-zero', async () => {

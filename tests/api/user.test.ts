@@ -3,7 +3,7 @@ import type { Rate } from '#contract/catalogue'
 import { Code } from '#contract/envelope'
 import { NICKNAME_MAX, userIndexData, userInfoSchema } from '#contract/profile'
 import { seedUser, startTestApi, type TestApi } from '../support/api'
-import { testStaffToken } from '../support/staff'
+import { ops } from '../support/selling'
 
 /** The signed-in user's own data (SPEC §7 /v1/user/index, /v1/user/setInfo). */
 
@@ -58,11 +58,7 @@ describe('index', () => {
     // The same list, for visitors, from the public catalogue.
     expect((await api.get('/v1/giftcard/featured')).body.data).toEqual(index.giftCardList)
     // An operator's new rate shows at once.
-    const admin = { authorization: `Bearer ${await testStaffToken(api)}` }
-    expect(
-      (await api.post('/admin/giftcard/rate', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '9234.5' }, { headers: admin }))
-        .body.code,
-    ).toBe(Code.OK)
+    expect((await ops(api).setRate('apple', 'US', 'ecode', '9234.5')).body.code).toBe(Code.OK)
     const after = userIndexData.parse((await api.get('/v1/user/index', { token })).body.data)
     const apple = after.giftCardList.find((card) => card.brandId === 'apple')!
     expect(apple.bestRate).toMatchObject({ country: 'US', cardType: 'ecode', rate: '9234.50' })

@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { formatRate, parseRate, payoutFor, type Rate } from '#contract/catalogue'
+import { formatMoney } from '#contract/money'
 import { expectToast, readFirst, useBrowserApp } from '../support/app'
 import { axeViolations } from '../support/axe'
 import { desktop, staffDesktop } from '../support/console-browser'
@@ -47,7 +49,7 @@ for (const js of [true, false]) {
       const { person } = await askedByAnother()
       const { context, page } = await staffDesktop(browser, app, 'admin', js)
       await page.goto(`${app.url}/ops/people`)
-      await expect.poll(() => page.getByRole('row').filter({ hasText: person.userId }).count()).toBe(1)
+      await expect.poll(() => page.getByRole('row').filter({ hasText: person.email }).count()).toBe(1)
       await context.close()
     })
 
@@ -97,6 +99,52 @@ for (const js of [true, false]) {
       await context.close()
     })
 
+    it(
+      'a rate ten times the one in force asks first (old → new, the change, a US$100 card), then waits for a second admin',
+      { timeout: 150_000 },
+      async () => {
+        const board = (await app.api.get<Rate[]>('/v1/giftcard/rates')).body.data.filter((r) => r.currency === 'USD')
+        const r = board[js ? 0 : 1]!
+        const typo = formatRate(parseRate(r.rate)! * 10)
+        const { context, page } = await staffDesktop(browser, app, 'admin', js)
+        await page.goto(`${app.url}/ops/rates`)
+        const form = page.getByRole('form', { name: `New rate for ${r.brandName} ${r.country} ${r.cardType}` })
+        await readFirst(page)
+        await form.getByLabel('New rate').fill(typo)
+        await form.getByRole('button', { name: 'Save' }).click()
+        const step = page.getByRole('alertdialog', { name: /^Check this rate/ })
+        await expect.poll(() => step.isVisible()).toBe(true)
+        const text = await step.innerText()
+        expect(text).toContain(`${r.rate} → ${typo}`)
+        expect(text).toContain('+900.00 %')
+        expect(text).toContain(`A US$100.00 card pays`)
+        expect(text).toContain(formatMoney(payoutFor(10_000, typo, 'USD', r.payoutCurrency), r.payoutCurrency))
+        if (js) await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('rate-check-title')
+        const dir = process.env.SCREENSHOT_DIR ?? 'test-results/ops-admin'
+        mkdirSync(dir, { recursive: true })
+        await page.screenshot({ path: `${dir}/rates-check-1280-js-${js ? 'on' : 'off'}.png` })
+        // axe runs in the page: with JavaScript on only.
+        if (js) expect(await axeViolations(page, { scope: 'body' })).toEqual([])
+        await readFirst(page)
+        await step.getByRole('button', { name: `Yes, set ${typo}` }).click()
+        await expectToast(page, 'waits for a second admin')
+        const rateNow = async () =>
+          (await app.api.get<Rate[]>(`/v1/giftcard/rates?brandId=${r.brandId}&country=${r.country}&cardType=${r.cardType}`)).body.data[0]!
+            .rate
+        expect(await rateNow()).toBe(r.rate)
+        const mine = page.getByRole('row').filter({ hasText: typo })
+        await expect.poll(() => mine.getByText('Another admin must approve').isVisible()).toBe(true)
+        await context.close()
+
+        const checker = await staffDesktop(browser, app, 'admin', js)
+        await checker.page.goto(`${app.url}/ops/rates`)
+        await checker.page.getByRole('row').filter({ hasText: typo }).getByRole('button', { name: 'Approve' }).click()
+        await expectToast(checker.page, 'is in force')
+        expect(await rateNow()).toBe(typo)
+        await checker.context.close()
+      },
+    )
+
     it('an admin invites a staff member and the set-up link opens the set-up page', async () => {
       const { context, page } = await staffDesktop(browser, app, 'admin', js)
       await page.goto(`${app.url}/ops/staff`)
@@ -124,6 +172,14 @@ describe('every page of the dashboard and the admin desk', () => {
     const dir = process.env.SCREENSHOT_DIR ?? 'test-results/ops-admin'
     mkdirSync(dir, { recursive: true })
     const { person } = await askedByAnother()
+    // A request like another waiting one, and an admin nobody confirmed yet.
+    const { person: twin, maker } = await askedByAnother()
+    await app.api.post(
+      '/admin/wallet/adjust',
+      { userId: twin.userId, amount: MIN + 5_000, reason: 'Refund of a lost card', requestId: requestId() },
+      { headers: bearer(maker.token) },
+    )
+    await seedStaff(app.api, { role: 'admin', confirmed: false, email: newEmail('new-admin') })
     const { context, page } = await staffDesktop(browser, app, 'admin', true)
     const found: string[] = []
     page.on('console', (m) => {
@@ -146,7 +202,7 @@ describe('every page of the dashboard and the admin desk', () => {
     await page.goto(`${app.url}/ops`)
     await page.screenshot({ path: `${dir}/dashboard-390.png`, fullPage: true })
     found.push(...(await axeViolations(page, { scope: 'body' })).map((v) => `dashboard-390 ${v}`))
-    expect(found).toEqual([])
+    expect(found, found.join('\n')).toEqual([])
     await context.close()
   })
 })

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll } from 'vitest'
-import type { AdminOrder } from '#contract/admin-orders'
+import type { AdminOrder, RateChangeRequest } from '#contract/admin-orders'
 import type { Rate } from '#contract/catalogue'
 import type { Order } from '#contract/orders'
 import type { UploadData } from '#contract/uploads'
 import type { ApiConfig } from '../../api/config'
 import type { ApiAnswer, StartTestApiOptions, TestApi } from './api'
 import { useTestApi } from './kit'
+import { bearer, seedStaff } from './staff'
 import { admin, requestId } from './wallet'
 
 /**
@@ -157,7 +158,13 @@ export const ops = (api: TestApi) => {
     reject: (id: string, reasonCode: string, extra: { note?: string; proofImageId?: string } = {}) =>
       a.post<AdminOrder>('/admin/order/reject', { id, reasonCode, ...extra }),
     detail: (id: string) => a.get<AdminOrder>(`/admin/order/detail?id=${id}`),
-    setRate: (brandId: string, country: string, cardType: string, rate: string) =>
-      a.post<Rate>('/admin/giftcard/rate', { brandId, country, cardType, rate }),
+    /** Through the confirmation step, and a second admin's approval when the change asks for one (decision 041). */
+    setRate: async (brandId: string, country: string, cardType: string, rate: string): Promise<ApiAnswer<Rate>> => {
+      const set = await a.post<Rate | RateChangeRequest>('/admin/giftcard/rate', { brandId, country, cardType, rate, confirmed: true })
+      const asked = set.body.data
+      if (!asked || !('type' in asked)) return set as ApiAnswer<Rate>
+      const checker = await seedStaff(api, { role: 'admin' })
+      return api.post<Rate>('/admin/giftcard/rate/approve', { id: asked.id }, { headers: bearer(checker.token) })
+    },
   }
 }

@@ -19,17 +19,27 @@ export type SeededStaff = { staffId: string; email: string; role: StaffRole; see
  * A staff member straight in the database, set up (password, authenticator seed) and signed in:
  * for suites about something else. tests/api/staff.test.ts goes through the real set-up and sign-in.
  */
-export async function seedStaff(api: TestApi, options: { email?: string; role?: StaffRole } = {}): Promise<SeededStaff> {
+export async function seedStaff(
+  api: TestApi,
+  options: { email?: string; role?: StaffRole; confirmed?: boolean; createdBy?: string } = {},
+): Promise<SeededStaff> {
   const email = options.email ?? newEmail('staff')
   const role = options.role ?? 'admin'
   const now = api.clock.now()
-  const row = await insertStaff(api.db, { email, role, createdBy: 'test' }, now)
+  const row = await insertStaff(api.db, { email, role, createdBy: options.createdBy ?? 'test' }, now)
   const seed = newTotpSeed()
   const box = createSecretsBox(api.deps.config.selling.codesKey)
   await updateStaff(
     api.db,
     row.id,
-    { status: 'active', password_hash: await hashSecret(STAFF_PASSWORD, 'test'), totp_cipher: box.seal(seed, `staff-totp:${row.id}`) },
+    {
+      status: 'active',
+      password_hash: await hashSecret(STAFF_PASSWORD, 'test'),
+      totp_cipher: box.seal(seed, `staff-totp:${row.id}`),
+      activated_at: now,
+      // An admin confirmed by another (decision 041) unless a suite asks for a new one.
+      ...(role === 'admin' && options.confirmed !== false && { confirmed_by: 'test', confirmed_at: now }),
+    },
     now,
   )
   const { token } = await createStaffSession(api.db, row.id, now, STAFF_SESSION_MAX_MS)

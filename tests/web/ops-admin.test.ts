@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { formatRate, parseRate, payoutFor, type Rate } from '#contract/catalogue'
+import { formatMoney } from '#contract/money'
+import { Refusals } from '#contract/refusals'
 import { adminStaffApi } from '#contract/staff'
 import * as dashboard from '~/routes/ops._index'
 import * as audit from '~/routes/ops.audit'
@@ -9,7 +12,7 @@ import * as staffDesk from '~/routes/ops.staff'
 import { staffJar, staffToastOf } from '../support/console'
 import { newEmail } from '../support/kit'
 import { useSellingApi } from '../support/selling'
-import { bearer } from '../support/staff'
+import { bearer, seedStaff } from '../support/staff'
 import { walletUser } from '../support/wallet'
 import { jsonOf, load, submit } from '../support/web'
 
@@ -225,5 +228,106 @@ describe('/ops/audit', () => {
     const bad = await load(audit.loader, '/ops/audit?from=yesterday', jar)
     expect(bad.status).toBe(400)
     expect((await jsonOf(bad)).error).toMatch(/date/)
+  })
+})
+
+describe('maker-checker that needs two people (decision 041)', () => {
+  it('the staff desk confirms a new admin, never by its inviter; audited', async () => {
+    const a = await staffJar(api, 'admin')
+    const b = await staffJar(api, 'admin')
+    const fresh = await seedStaff(api, { role: 'admin', confirmed: false, createdBy: `staff:${a.staff.email}` })
+    const staffOf = async (jar: typeof a.jar) =>
+      adminStaffApi.list.data.parse((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).staff)
+    expect((await staffOf(a.jar)).find((s) => s.email === fresh.email)?.confirmedBy).toBeNull()
+    const byInviter = await submit(staffDesk.action, '/ops/staff', { intent: 'confirm', email: fresh.email }, a.jar)
+    expect(byInviter.status).toBe(400)
+    expect((await jsonOf(byInviter)).error).toBe(Refusals.STAFF_CONFIRM_LINKED.msg)
+    const confirmed = await submit(staffDesk.action, '/ops/staff', { intent: 'confirm', email: fresh.email }, b.jar)
+    expect(confirmed).toHaveRedirect('/ops/staff')
+    expect((await staffToastOf(confirmed))?.message).toMatch(/confirmed admin/)
+    expect((await staffOf(b.jar)).find((s) => s.email === fresh.email)?.confirmedBy).toBe(`staff:${b.staff.email}`)
+    const log = await jsonOf(await load(audit.loader, `/ops/audit?action=staff.confirm`, b.jar))
+    expect(log.page.list[0]).toMatchObject({ actor: `staff:${b.staff.email}`, targetId: fresh.staffId })
+  })
+
+  it('the adjust form refuses a missing field before the money call, and a refusal keeps its requestId', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const p = await walletUser(api, { balance: 0, card: false, pin: null })
+    const path = `/ops/people/${p.userId}`
+    const { requestId } = await jsonOf(await load(person.loader, path, jar, { userId: p.userId }))
+    const form = { intent: 'adjust', currency: 'NGN', direction: 'credit', amount: '15000', reason: 'Refund of a lost card', requestId }
+    for (const missing of ['currency', 'requestId', 'direction'] as const) {
+      const { [missing]: _gone, ...rest } = form
+      const res = await submit(person.action, path, rest, jar, { userId: p.userId })
+      expect(res.status, missing).toBe(400)
+      expect((await jsonOf(res)).error, missing).toMatch(/form is incomplete/)
+    }
+    expect((await jsonOf(await load(person.loader, path, jar, { userId: p.userId }))).person.balance).toBe(0)
+    expect(await api.db.selectFrom('adjustment_requests').select('id').where('user_id', '=', p.userId).execute()).toEqual([])
+
+    // Refused by the api (a debit larger than the balance): the same requestId comes back to the form.
+    const debit = await submit(person.action, path, { ...form, direction: 'debit' }, jar, { userId: p.userId })
+    expect(debit.status).toBe(400)
+    expect(await jsonOf(debit)).toMatchObject({ error: Refusals.ADJUSTMENT_TOO_LARGE.msg, requestId })
+  })
+
+  it('the queue names the person by e-mail with their balance, the maker, and a request like another', async () => {
+    const a = await staffJar(api, 'admin')
+    const b = await staffJar(api, 'admin')
+    const p = await walletUser(api, { balance: 5_000, card: false, pin: null })
+    const path = `/ops/people/${p.userId}`
+    for (let i = 0; i < 2; i++) {
+      const { requestId } = await jsonOf(await load(person.loader, path, a.jar, { userId: p.userId }))
+      const form = { intent: 'adjust', currency: 'NGN', direction: 'credit', amount: String(2 * (MIN / 100)), reason: 'Refund', requestId }
+      expect(await submit(person.action, path, form, a.jar, { userId: p.userId })).toHaveRedirect(path)
+    }
+    const queue = (await jsonOf(await load(people.loader, '/ops/people', b.jar))).pending.filter(
+      (r: { userId: string }) => r.userId === p.userId,
+    )
+    expect(queue).toHaveLength(2)
+    for (const r of queue) expect(r).toMatchObject({ email: p.email, balance: 5_000, maker: `staff:${a.staff.email}`, alike: 1 })
+  })
+})
+
+describe('a rate typo cannot go live (decision 041)', () => {
+  const key = { brandId: 'xbox', country: 'US', cardType: 'physical' }
+  const rateNow = async (jar: Awaited<ReturnType<typeof staffJar>>['jar']) =>
+    (await jsonOf(await load(rates.loader, '/ops/rates', jar))).rates.find(
+      (r: Rate) => r.brandId === 'xbox' && r.country === 'US' && r.cardType === 'physical',
+    ).rate as string
+
+  it('ten times the rate: a confirmation step with old → new, the change and a US$100 card; then a second admin', async () => {
+    const a = await staffJar(api, 'admin')
+    const b = await staffJar(api, 'admin')
+    const before = await rateNow(a.jar)
+    const typo = formatRate(parseRate(before)! * 10)
+    const step = await submit(rates.action, '/ops/rates', { ...key, rate: typo }, a.jar)
+    expect(step.status).toBe(200)
+    const { check } = await jsonOf(step)
+    expect(check).toMatchObject({ before, rate: typo, changePercent: 900, face: 'US$100.00' })
+    expect(check.payoutAfter).toBe(formatMoney(payoutFor(10_000, typo, 'USD', 'NGN'), 'NGN'))
+    expect(check.payoutBefore).toBe(formatMoney(payoutFor(10_000, before, 'USD', 'NGN'), 'NGN'))
+    expect(await rateNow(a.jar)).toBe(before)
+
+    const asked = await submit(rates.action, '/ops/rates', { ...key, rate: typo, confirmed: 'yes' }, a.jar)
+    expect(asked).toHaveRedirect('/ops/rates')
+    expect((await staffToastOf(asked))?.message).toMatch(/\+900\.00 %\) waits for a second admin/)
+    expect(await rateNow(a.jar)).toBe(before)
+    const { waiting } = await jsonOf(await load(rates.loader, '/ops/rates', b.jar))
+    const id = waiting.find((w: { rate: string }) => w.rate === typo).id
+    const own = await submit(rates.action, '/ops/rates', { intent: 'approve', id }, a.jar)
+    expect(own.status).toBe(400)
+    expect((await jsonOf(own)).error).toBe(Refusals.RATE_CHANGE_OWN.msg)
+    expect(await submit(rates.action, '/ops/rates', { intent: 'approve', id }, b.jar)).toHaveRedirect('/ops/rates')
+    expect(await rateNow(a.jar)).toBe(typo)
+  })
+
+  it('a change between 20 % and 50 % goes live once confirmed, by one admin', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const before = await rateNow(jar)
+    const higher = formatRate(Math.round((parseRate(before)! * 1.3) / 1_000_000) * 1_000_000)
+    expect((await jsonOf(await submit(rates.action, '/ops/rates', { ...key, rate: higher }, jar))).check).toMatchObject({ rate: higher })
+    expect(await submit(rates.action, '/ops/rates', { ...key, rate: higher, confirmed: 'yes' }, jar)).toHaveRedirect('/ops/rates')
+    expect(await rateNow(jar)).toBe(higher)
   })
 })
