@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { adminApi, type AdminWithdrawal } from '#contract/admin'
 import { formatMoney } from '#contract/money'
 import { ConsolePage, Pager } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import payoutStyles from '~/styles/screens/console-payouts.css'
 import { loaded } from '~/upstream/flow.server'
@@ -297,6 +297,7 @@ function MoveForm({ id, intent, children }: { id: string; intent: Move['intent']
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

@@ -4,7 +4,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { Form, useLoaderData } from '@remix-run/react'
 import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
 import { ConsolePage } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import payoutStyles from '~/styles/screens/console-payouts.css'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -85,6 +85,7 @@ function Report({ report }: { report: NonNullable<ReturnType<typeof useLoaderDat
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }
