@@ -53,7 +53,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { backup, BackupError, restore, settingsFrom } from './lib/backup.mjs'
 
-const base = (process.env.OPS_API_URL ?? `http://127.0.0.1:${process.env.API_PORT || 3001}`).replace(/\/$/, '')
+const base = (process.env.OPS_API_URL || `http://127.0.0.1:${process.env.API_PORT || 3001}`).replace(/\/$/, '')
 const dataDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data')
 const readIfThere = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined)
 const sessionFile = process.env.OPS_TOKEN_FILE || path.join(dataDir, 'ops-token')
