@@ -4,7 +4,9 @@ import { Refusals } from '#contract/refusals'
 import {
   STAFF_CHALLENGE_MS,
   STAFF_CODE_FAILURE_WINDOW_MS,
-  STAFF_MAX_CODE_FAILURES, STAFF_SESSION_MAX_MS, STAFF_SETUP_MS,
+  STAFF_MAX_CODE_FAILURES,
+  STAFF_SESSION_MAX_MS,
+  STAFF_SETUP_MS,
   type StaffMember,
 } from '#contract/staff'
 import { isUniqueViolation } from '../db/connect'
