@@ -77,7 +77,8 @@ export function createApiApp(deps: ApiDeps): Express {
   // A password call (sign-in, register, reset) from a stranger while the hash gate is full: refused before any query.
   app.use(shedStrangers(deps))
   app.use('/auth', authIpLimiter(deps))
-  app.use('/staff', authIpLimiter(deps))
+  // Sign-in, its code and the set-up link only: a console page's /staff/me is not a sign-in attempt.
+  app.use(['/staff/login', '/staff/verify', '/staff/setup'], authIpLimiter(deps))
   const selling = withSelling(deps)
   // Photo uploads are multipart, read as a stream by their own handler: before the JSON-only rule.
   app.use(uploadsRoutes(selling))

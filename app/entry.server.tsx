@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
+import { loggedPath } from '#contract/log-path'
 import { logger } from './utils/logger.server'
 import { NonceProvider } from './utils/nonce'
 import { DocumentRequestIdProvider } from './utils/request-id'
@@ -46,7 +47,7 @@ export default function handleRequest(
           responseStatusCode = 500
           // Errors in the shell are onShellError's; these are logged, as in the template.
           if (shellRendered)
-            logger.error({ err: error, path: new URL(request.url).pathname, requestId: loadContext.requestId }, 'render failed')
+            logger.error({ err: error, path: loggedPath(new URL(request.url).pathname), requestId: loadContext.requestId }, 'render failed')
         },
       },
     )
@@ -58,5 +59,5 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return
   if (isRouteErrorResponse(error) && error.status < 500) return
-  logger.error({ err: error, path: new URL(request.url).pathname, requestId: context.requestId }, 'request failed')
+  logger.error({ err: error, path: loggedPath(new URL(request.url).pathname), requestId: context.requestId }, 'request failed')
 }

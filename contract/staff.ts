@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailField, loginPasswordField, passwordField } from './accounts'
+import { emailField, loginPasswordField, PASSWORD_MAX } from './accounts'
 import { get, noData, noInput, noQuery, post, STAFF_ROLES } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 
@@ -31,8 +31,18 @@ export const STAFF_SESSION_IDLE_MS = 30 * 60_000
 export const STAFF_SESSION_MAX_MS = 12 * 60 * 60_000
 export const STAFF_CHALLENGE_MS = 5 * 60_000
 export const STAFF_SETUP_MS = 24 * 60 * 60_000
-/** Wrong authenticator codes in a row that lock a staff member until an admin resets them. */
+/**
+ * Wrong authenticator codes within STAFF_CODE_FAILURE_WINDOW_MS that lock a staff member until an
+ * admin resets them; the owner's good sign-in in between does not wipe the count.
+ */
 export const STAFF_MAX_CODE_FAILURES = 10
+export const STAFF_CODE_FAILURE_WINDOW_MS = 24 * 60 * 60_000
+/** A staff password's least length: the set-up page's label, input and message all say this one. */
+export const STAFF_PASSWORD_MIN = 12
+export const staffPasswordField = z
+  .string({ required_error: 'Password is required', invalid_type_error: 'Password must be text' })
+  .min(STAFF_PASSWORD_MIN, `Password must be at least ${STAFF_PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
 
 export const staffLoginBody = z.object({ email: emailField, password: loginPasswordField }).strict()
 /** Step 1 answers a short-lived challenge: proof the password was right, worth nothing alone. */
@@ -67,17 +77,18 @@ export const staffSessionData = z.object({
 export const setupTokenBody = z.object({ token: opaqueToken('token') }).strict()
 
 /**
- * Opening the set-up link: a FRESH authenticator seed each time (the QR code is `otpauthUri`, the
- * same seed as text in `secret` for typing). Only the newest seed counts, so someone who opened a
- * leaked link cannot share the seed with the real person unnoticed: whoever opens it later makes
- * the other's phone useless. The seed is never answered again once set-up is complete.
+ * Opening the set-up link: its authenticator seed (the QR code is `otpauthUri`, the same seed as
+ * text in `secret` for typing), made at the first opening and the same at every later one, so a
+ * link preview, a prefetch or a reload after a refused attempt never voids the key a person
+ * scanned. Whoever holds the link could finish the set-up anyway: the link is the secret, kept
+ * out of every log. The seed is never answered again once set-up is complete.
  */
 export const setupStartData = z.object({ email: z.string(), role: staffRoleField, otpauthUri: z.string(), secret: z.string() })
 
 export const setupCompleteBody = z
   .object({
     token: opaqueToken('token'),
-    password: passwordField.refine((p) => p.length >= 12, 'Password must be at least 12 characters'),
+    password: staffPasswordField,
     code: totpCodeField,
   })
   .strict()

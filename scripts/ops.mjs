@@ -40,22 +40,25 @@
 //   stats [--from YYYY-MM-DD] [--to YYYY-MM-DD]                          the funnel: visits → registrations → first order → first withdrawal (default: the last 30 days)
 //   shared-bank-accounts [--limit 50]                                     bank accounts saved on several accounts: who, signed up from where, rewards credited
 //   backup <dir>                                                          the database and the photos into a new folder, with a manifest (the api may keep running)
-//   restore <dir> [--force]                                               check the backup against its manifest, then restore it into an empty database
-//                                                                         (--force: replace what is there; stop the api first)
+//   restore <dir> [--force] [--allow-superuser]                           check the backup's signature and manifest, then restore it into an empty database
+//                                                                         (--force: replace what is there; stop the api first;
+//                                                                         --allow-superuser: let a PostgreSQL superuser role restore)
 //
 // backup and restore reach the database and the photos directly, as the api does: DATABASE_URL,
 // STORAGE, UPLOAD_DIR (scripts/lib/backup.mjs); PostgreSQL needs pg_dump/pg_restore (PG_BIN_DIR).
+// The manifest is signed with BACKUP_SIGNING_KEY_FILE (default data/backup-signing-key, made by the
+// first backup, mode 600): keep a copy of it apart from the backups; restore needs it.
 //
-// Settings: OPS_API_URL (default http://127.0.0.1:3001); the staff session: OPS_TOKEN, else the
+// Settings: OPS_API_URL (default http://127.0.0.1:API_PORT, API_PORT default 3001); the staff session: OPS_TOKEN, else the
 // file OPS_TOKEN_FILE (default data/ops-token, written by `login`, mode 600); else ADMIN_TOKEN
-// (default: data/admin-token, made by npm start). PUBLIC_URL (default http://localhost:3000) starts set-up links.
+// (default: data/admin-token, made by npm start). PUBLIC_URL (default http://localhost:PORT, PORT default 3000) starts set-up links.
 import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { backup, BackupError, restore, settingsFrom } from './lib/backup.mjs'
 
-const base = (process.env.OPS_API_URL ?? 'http://127.0.0.1:3001').replace(/\/$/, '')
+const base = (process.env.OPS_API_URL || `http://127.0.0.1:${process.env.API_PORT || 3001}`).replace(/\/$/, '')
 const dataDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data')
 const readIfThere = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined)
 const sessionFile = process.env.OPS_TOKEN_FILE || path.join(dataDir, 'ops-token')
@@ -63,13 +66,14 @@ const staffToken = process.env.OPS_TOKEN || readIfThere(sessionFile)
 const adminToken = process.env.ADMIN_TOKEN || readIfThere(path.join(dataDir, 'admin-token'))
 // A person's own session first; the installation's ADMIN_TOKEN only when there is none.
 const token = staffToken ?? adminToken
-const publicUrl = (process.env.PUBLIC_URL || 'http://localhost:3000').replace(/\/$/, '')
+// Set-up links open on the web, never the api: its own port (PORT) unless PUBLIC_URL names the site.
+const publicUrl = (process.env.PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, '')
 
 const [command, ...rest] = process.argv.slice(2)
 const flags = {}
 const args = []
 // Flags that take no value; every other flag takes the word after it.
-const switches = new Set(['force', 'confirm'])
+const switches = new Set(['force', 'confirm', 'allow-superuser'])
 for (let i = 0; i < rest.length; i++) {
   if (switches.has(rest[i].slice(2))) flags[rest[i].slice(2)] = true
   else if (rest[i].startsWith('--')) flags[rest[i].slice(2)] = rest[++i]
@@ -500,7 +504,10 @@ switch (command) {
     if (!dir) fail(`usage: ${command} <dir>${command === 'restore' ? ' [--force]' : ''}`)
     const settings = settingsFrom(process.env)
     try {
-      const m = command === 'backup' ? await backup(dir, settings) : await restore(dir, settings, { force: flags.force === true })
+      const m =
+        command === 'backup'
+          ? await backup(dir, settings)
+          : await restore(dir, settings, { force: flags.force === true, allowSuperuser: flags['allow-superuser'] === true })
       const rows = Object.values(m.counts).reduce((a, b) => a + b, 0)
       const photos = Object.keys(m.files).length - 1
       const where = m.photos === 's3' ? 'photos stay in the S3 bucket (keep its versioning on)' : `${photos} photo(s)`

@@ -7,6 +7,7 @@ import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express } from 'express'
 import expressStaticGzip from 'express-static-gzip'
+import { loggedPath } from '../contract/log-path'
 import { remixHandler, requestHost } from './adapter'
 import { DRAIN_MS, drainServer } from './drain'
 import { readServerEnv } from './env'
@@ -83,7 +84,7 @@ export function createWebApp(
       allowedHosts: env.publicHost ? [env.publicHost] : [],
     })
     if (!refused) return next()
-    logger.warn({ method: req.method, path: req.path, requestId: res.locals.requestId }, 'cross-site request refused')
+    logger.warn({ method: req.method, path: loggedPath(req.path), requestId: res.locals.requestId }, 'cross-site request refused')
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })
 

@@ -13,9 +13,9 @@ import * as m0010 from './migrations/0010_review-signals'
 import * as m0012 from './migrations/0012_payout-state'
 import * as m0013 from './migrations/0013_notifications'
 import * as m0015 from './migrations/0015_unread-count'
+import * as m0016 from './migrations/0016_payout-unknown'
 import * as m0017 from './migrations/0017_banks'
 import * as m0018 from './migrations/0018_auto-withdrawal'
-import * as m0016 from './migrations/0016_payout-unknown'
 import * as m0019 from './migrations/0019_maker-checker'
 
 /**

@@ -14,6 +14,7 @@ export const msg = {
   unavailable: 'Service unavailable',
   tooManyRequests: 'Too many requests, please try again later',
   tooManyLoginFailures: 'Too many failed sign-ins for this e-mail. Try again in 15 minutes or sign in with a code',
+  tooManyStaffLoginFailures: 'Too many wrong passwords for this staff account. Try again in 15 minutes',
   bodyTooLarge: 'body: Request body is too large',
   malformedJson: 'body: Malformed JSON',
   notJson: 'body: Send JSON (Content-Type: application/json)',

@@ -68,3 +68,26 @@ export function loginFailLimiter(deps: ApiDeps) {
     handler: tooMany(msg.tooManyLoginFailures),
   })
 }
+
+/**
+ * Wrong passwords per staff e-mail, from any address (as loginFailLimiter for customers, with
+ * LOGIN_FAIL_LIMIT): only STAFF_BAD_CREDENTIALS counts. Staff have no e-mail-code way in, so the
+ * lock lasts one window and then lifts by itself.
+ */
+export function staffLoginFailLimiter(deps: ApiDeps) {
+  return rateLimit({
+    windowMs: FIFTEEN_MINUTES,
+    limit: deps.config.loginFailLimit,
+    standardHeaders: false,
+    legacyHeaders: false,
+    store: new DbRateLimitStore(deps.db, deps.now, 'staff:fail:'),
+    keyGenerator: (req) => {
+      const email = (req.body as { email?: unknown } | undefined)?.email
+      if (typeof email !== 'string') return `ip:${clientKey(req.ip)}`
+      return email.trim().toLowerCase().slice(0, 254)
+    },
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.locals.envelopeCode !== Refusals.STAFF_BAD_CREDENTIALS.code,
+    handler: tooMany(msg.tooManyStaffLoginFailures),
+  })
+}

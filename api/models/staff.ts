@@ -58,12 +58,13 @@ export async function updateStaff(db: Db, id: string, patch: Updateable<StaffTab
 
 /**
  * Accepts a code's 30-second step only when it is newer than the last accepted one: of two
- * requests with the same code (a replay, or a double submit), exactly one wins.
+ * requests with the same code (a replay, or a double submit), exactly one wins. Wrong codes are
+ * not forgiven here: they count over a window (services/staff.ts).
  */
 export async function claimTotpStep(db: Db, id: string, step: number, now: number): Promise<boolean> {
   const r = await db
     .updateTable('staff')
-    .set({ totp_last_step: step, totp_failures: 0, updated_at: now })
+    .set({ totp_last_step: step, updated_at: now })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
     .executeTakeFirst()
@@ -91,6 +92,16 @@ export const anyConfirmedAdmin = async (db: Db): Promise<boolean> =>
     .where('confirmed_at', 'is not', null)
     .limit(1)
     .executeTakeFirst()) !== undefined
+
+/** A set-up's authenticator key, written only where none is pending (an earlier one is kept). */
+export async function setPendingSeedIfNone(db: Db, id: string, cipher: string, now: number): Promise<void> {
+  await db
+    .updateTable('staff')
+    .set({ totp_pending_cipher: cipher, updated_at: now })
+    .where('id', '=', id)
+    .where('totp_pending_cipher', 'is', null)
+    .execute()
+}
 
 // ─── One-time tokens ────────────────────────────────────────────────────────────────────────────
 

@@ -2,12 +2,13 @@ import { adminStaffApi, staffApi as api } from '#contract/staff'
 import { contractRouter } from '../lib/route'
 import type { SellingDeps } from '../lib/selling-deps'
 import { bearerOf } from '../middleware/admin'
+import { staffLoginFailLimiter } from '../middleware/rate-limit'
 import * as staff from '../services/staff'
 
 /** /staff/*: staff sign-in and set-up; /admin/staff/* and /admin/audit/*: admins manage staff, read the log. */
 export function staffRoutes(deps: SellingDeps) {
   const { router, bind } = contractRouter(deps)
-  bind(api.login, ({ input }) => staff.login(deps, input))
+  bind(api.login, ({ input }) => staff.login(deps, input), staffLoginFailLimiter(deps))
   bind(api.verify, ({ input }) => staff.verify(deps, input))
   bind(api.logout, async ({ req }) => {
     await staff.logout(deps, bearerOf(req))

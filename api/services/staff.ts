@@ -1,7 +1,14 @@
 import type { StaffRole } from '#contract/endpoint'
 import type { Refusal } from '#contract/refusals'
 import { Refusals } from '#contract/refusals'
-import { STAFF_CHALLENGE_MS, STAFF_MAX_CODE_FAILURES, STAFF_SESSION_MAX_MS, STAFF_SETUP_MS, type StaffMember } from '#contract/staff'
+import {
+  STAFF_CHALLENGE_MS,
+  STAFF_CODE_FAILURE_WINDOW_MS,
+  STAFF_MAX_CODE_FAILURES,
+  STAFF_SESSION_MAX_MS,
+  STAFF_SETUP_MS,
+  type StaffMember,
+} from '#contract/staff'
 import { isUniqueViolation } from '../db/connect'
 import type { StaffRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
@@ -11,6 +18,7 @@ import type { SellingDeps } from '../lib/selling-deps'
 import { newTotpSeed, totpStep, totpUri } from '../lib/totp'
 import { staffActor, type StaffCaller } from '../middleware/admin'
 import { audit, pageAudit } from '../models/audit-log'
+import { hitRateLimit, resetRateLimit } from '../models/rate-limits'
 import * as staffModel from '../models/staff'
 import { confirmProblem, lapseRequestsOf } from './maker-checker'
 
@@ -22,6 +30,8 @@ import { confirmProblem, lapseRequestsOf } from './maker-checker'
  */
 
 const seedContext = (staffId: string) => `staff-totp:${staffId}`
+/** Wrong codes of one staff member, counted over a window (rate_limits) that a good sign-in does not end. */
+const codeFailuresKey = (staffId: string) => `staff:code-fail:${staffId}`
 
 export const toStaffMember = (s: StaffRow): StaffMember => ({
   staffId: s.id,
@@ -53,7 +63,8 @@ type Outcome<T> = { refusal: Refusal } | { ok: T }
 
 /**
  * The second step, in one write transaction with the staff row locked, so parallel guesses are
- * counted one after the other and the tenth wrong one locks. A refusal is returned, not thrown,
+ * counted one after the other and the tenth wrong one within the window locks, however many good
+ * sign-ins came between (a stranger's guesses are not forgiven by the owner's next code). A refusal is returned, not thrown,
  * so the failure count it wrote is kept.
  */
 export async function verify(deps: SellingDeps, body: { challenge: string; code: string }) {
@@ -68,7 +79,7 @@ export async function verify(deps: SellingDeps, body: { challenge: string; code:
       if (staff.locked_at !== null) return { refusal: Refusals.STAFF_LOCKED }
       const step = totpStep(deps.codes.open(staff.totp_cipher, seedContext(staff.id)), body.code, now)
       if (step === null) {
-        const failures = staff.totp_failures + 1
+        const { hits: failures } = await hitRateLimit(trx, codeFailuresKey(staff.id), STAFF_CODE_FAILURE_WINDOW_MS, now)
         const locked = failures >= STAFF_MAX_CODE_FAILURES
         await staffModel.updateStaff(trx, staff.id, { totp_failures: failures, ...(locked && { locked_at: now }) }, now)
         if (!locked) return { refusal: Refusals.STAFF_BAD_CODE }
@@ -108,12 +119,21 @@ async function invitedBySetupToken(deps: SellingDeps, token: string, now: number
   return staff
 }
 
-/** Each opening makes a fresh seed and forgets the one before (contract setupStartData says why). */
+/**
+ * The link's authenticator key: made at the first opening and the same at every opening after
+ * (a link preview, a prefetch, a reload after a refused attempt), so the key a person scanned
+ * stays the one that counts. A new key only comes with a new link (an admin's reset).
+ */
 export async function setupStart(deps: SellingDeps, body: { token: string }) {
   const now = deps.now()
   const staff = await invitedBySetupToken(deps, body.token, now)
-  const seed = newTotpSeed()
-  await staffModel.updateStaff(deps.db, staff.id, { totp_pending_cipher: deps.codes.seal(seed, seedContext(staff.id)) }, now)
+  if (!staff.totp_pending_cipher) {
+    // Only where none is pending: of two first openings at once, the later keeps the earlier's key.
+    await staffModel.setPendingSeedIfNone(deps.db, staff.id, deps.codes.seal(newTotpSeed(), seedContext(staff.id)), now)
+  }
+  const pending = (await staffModel.findStaffById(deps.db, staff.id))?.totp_pending_cipher
+  if (!pending) throw refuse(Refusals.STAFF_SETUP_INVALID)
+  const seed = deps.codes.open(pending, seedContext(staff.id))
   return { email: staff.email, role: staff.role as StaffRole, otpauthUri: totpUri(seed, staff.email, deps.config.brandName), secret: seed }
 }
 
@@ -266,6 +286,7 @@ export async function reset(deps: SellingDeps, caller: StaffCaller, body: { emai
     await lapseRequestsOf(trx, staff, 'reset', now)
     await staffModel.revokeStaffSessions(trx, staff.id, now)
     await staffModel.burnStaffTokens(trx, staff.id, now)
+    await resetRateLimit(trx, codeFailuresKey(staff.id))
     const setupToken = await staffModel.issueStaffToken(trx, staff.id, 'setup', now, STAFF_SETUP_MS)
     await audit(
       trx,

@@ -4,7 +4,7 @@ import { adminDeskApi, type DashboardData } from '#contract/admin-desk'
 import { formatMoney } from '#contract/money'
 import { ConsolePage } from '~/components/console'
 import { StackedBars, StackedColumns } from '~/components/console-charts'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import adminStyles from '~/styles/screens/console-admin.css'
 import { loaded } from '~/upstream/flow.server'
@@ -190,6 +190,7 @@ export default function Dashboard() {
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

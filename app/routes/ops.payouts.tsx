@@ -11,7 +11,7 @@ import { adminApi, adminPayoutsApi, type AdminWithdrawal } from '#contract/admin
 import { formatMoney } from '#contract/money'
 import { payoutDeskApi, type PayoutAccount } from '#contract/payout-desk'
 import { ConsolePage, Pager } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import { AccountToPay } from '~/components/payout-account'
 import { PayoutAttentionPanel, PayoutBanners } from '~/components/payout-attention'
@@ -356,6 +356,7 @@ function MoveForm({ id, intent, children }: { id: string; intent: Move['intent']
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

@@ -6,7 +6,7 @@ import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
 import { ConsolePage } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import payoutStyles from '~/styles/screens/console-payouts.css'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -132,6 +132,7 @@ function Differences({ report }: { report: ReportData }) {
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

@@ -6,7 +6,7 @@ import { formatMoney } from '#contract/money'
 import { REJECTION_REASONS, reasonCodes } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
 import { ConsolePage } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import { formatMinutes, useShortcuts } from '~/components/review'
 import { useHydrated } from '~/components/ui'
@@ -390,6 +390,7 @@ export default function ReviewOrder() {
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

@@ -5,7 +5,7 @@ import { cardTypes, catalogueApi, COUNTRIES } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
 import { orderStatuses } from '#contract/orders'
 import { ConsolePage, Pager } from '~/components/console'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import { formatMinutes, useShortcuts } from '~/components/review'
 import reviewStyles from '~/styles/screens/console-review.css'
@@ -170,6 +170,7 @@ export default function ReviewQueue() {
   )
 }
 
+// A role that cannot use this desk reads "Not your desk", not the customers' error page.
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return <DeskErrorBoundary />
 }

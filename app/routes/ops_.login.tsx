@@ -13,7 +13,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
 import consoleStyles from '~/styles/screens/console.css'
 import { staffLoginFlow, staffVerifyFlow } from '~/upstream/staff.server'
-import { consoleMessages } from '~/utils/console-messages'
+import { consoleFailure, consoleMessages } from '~/utils/console-messages'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
@@ -89,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         flashStaffToast(session, { type: 'error', message: result.msg })
         return back(session, redirectTo)
       }
-      return formRefusal(submission, { step: 'code' as const }, result)
+      return formRefusal(submission, { step: 'code' as const }, consoleFailure(result))
     }
     const fresh = await emptyStaffSession()
     fresh.set('token', result.data.token)
@@ -102,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(form, { schema: passwordSchema })
   if (submission.status !== 'success') return formRefusal(submission, { step: 'password' as const })
   const result = await staffLoginFlow(request, context, submission.value)
-  if (!result.success) return formRefusal(submission, { step: 'password' as const }, result)
+  if (!result.success) return formRefusal(submission, { step: 'password' as const }, consoleFailure(result))
   session.set('challenge', result.data.challenge)
   session.set('challengeEmail', submission.value.email)
   return back(session, redirectTo)

@@ -3,9 +3,8 @@ import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { z } from 'zod'
-import { passwordField } from '#contract/accounts'
 import { Refusals } from '#contract/refusals'
-import { totpCodeField } from '#contract/staff'
+import { STAFF_PASSWORD_MIN, staffPasswordField, totpCodeField } from '#contract/staff'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { ConsoleCard, consoleMeta } from '~/components/console'
@@ -13,7 +12,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
 import consoleStyles from '~/styles/screens/console.css'
 import { setupCompleteFlow, setupStartFlow } from '~/upstream/staff.server'
-import { consoleMessages } from '~/utils/console-messages'
+import { consoleFailure, consoleMessages } from '~/utils/console-messages'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { secretQrSvg } from '~/utils/qr.server'
@@ -28,16 +27,18 @@ const TOKEN = /^[A-Za-z0-9_-]{20,128}$/
 
 const setupSchema = z
   .object({
-    password: passwordField.refine((p) => p.length >= 12, 'Password must be at least 12 characters'),
+    // The api's own rule, so the page says one sentence, the api's.
+    password: staffPasswordField,
     confirmPassword: z.string({ required_error: 'Type the password again' }),
     code: totpCodeField,
   })
   .refine((v) => v.password === v.confirmPassword, { message: 'The two passwords differ', path: ['confirmPassword'] })
 
 /**
- * The one-time set-up link `npm run ops -- staff add` (or an admin) made: each opening makes a
- * fresh authenticator seed (the api's rule), shown as a QR code and as text to type. The person
- * chooses a password and proves the app with its first code.
+ * The one-time set-up link `npm run ops -- staff add` (or an admin) made: its authenticator key,
+ * the same at every opening (a preview, a prefetch, the page again after a refused attempt; the
+ * api's rule), shown as a QR code and as text to type. The person chooses a password and proves
+ * the app with its first code.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const token = params.token ?? ''
@@ -46,13 +47,19 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const started = await setupStartFlow(request, context, token)
   if (!started.success) {
     if (started.code === Refusals.STAFF_SETUP_INVALID.code || started.status === 400) return dead()
+    // The per-address lock says how long it lasts; never an error page.
+    if (started.code === 429 && started.retryAfter)
+      return json(
+        { ok: false as const, message: consoleFailure(started).msg },
+        { status: 429, headers: { 'Retry-After': String(started.retryAfter) } },
+      )
     throw json({ message: started.msg }, { status: 503 })
   }
   const { email, role, otpauthUri, secret } = started.data
   return json({ ok: true as const, email, role, secret, qr: await secretQrSvg(otpauthUri) })
 }
 
-// With JavaScript a failed attempt keeps the QR code on screen (a fresh seed would void the one scanned).
+// With JavaScript a failed attempt keeps the page as it is (the key is the same either way).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
   formMethod?.toUpperCase() === 'POST' ? false : defaultShouldRevalidate
 
@@ -64,7 +71,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') return formRefusal(submission, {})
   const { password, code } = submission.value
   const result = await setupCompleteFlow(request, context, { token, password, code })
-  if (!result.success) return formRefusal(submission, {}, result)
+  if (!result.success) return formRefusal(submission, {}, consoleFailure(result))
   return redirectWithStaffToast(request, OPS_LOGIN, { type: 'success', message: consoleMessages.setupDone })
 }
 
@@ -99,8 +106,12 @@ function SetupForm({ reply }: { reply: ReturnType<typeof useActionData<typeof ac
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
       <PasswordField
-        label="Choose a password (12 characters or more)"
-        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+        label={`Choose a password (${STAFF_PASSWORD_MIN} characters or more)`}
+        inputProps={{
+          ...getInputProps(fields.password, { type: 'password' }),
+          autoComplete: 'new-password',
+          minLength: STAFF_PASSWORD_MIN,
+        }}
         errors={fields.password.errors}
       />
       <PasswordField

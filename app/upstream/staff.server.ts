@@ -49,6 +49,8 @@ export async function callStaff<E extends Endpoint>(
     return (await answer).data
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'expired') throw await staffSignInResponse(request, consoleMessages.sessionEnded)
+    // The api refused the role (changed by an admin since this page's check): the desk's own 403 page.
+    if (error instanceof UpstreamError && error.status === 403) throw json({ message: consoleMessages.notYourDesk }, { status: 403 })
     throw error
   }
 }

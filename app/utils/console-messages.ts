@@ -12,4 +12,18 @@ export const consoleMessages = {
   challengeExpired: 'That sign-in took too long. Please enter your e-mail and password again.',
   setupDone: 'Your console account is ready. Sign in with your password and a code from your app.',
   setupLinkDead: Refusals.STAFF_SETUP_INVALID.msg,
+  /** The api's per-address (or per-account) lock on sign-in and set-up, with how long it lasts. */
+  tooManyTries: (minutes: number) => `Too many tries from here; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
 } as const
+
+/** A failed console sign-in or set-up call in the console's words: a lock says how long it lasts. */
+export function consoleFailure<F extends { msg: string; code?: number; retryAfter?: number }>(failure: F): F {
+  if (failure.code !== 429 || !failure.retryAfter) return failure
+  // Without the 429 code, so the form says this sentence and not the customers' lockout one.
+  return {
+    ...failure,
+    msg: consoleMessages.tooManyTries(Math.max(1, Math.ceil(failure.retryAfter / 60))),
+    code: undefined,
+    retryAfter: undefined,
+  }
+}

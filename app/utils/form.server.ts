@@ -1,5 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { json, type AppLoadContext } from '@remix-run/node'
+import { loggedPath } from '#contract/log-path'
 import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
 import { logger } from './logger.server'
 import { accessMessages, flowMessage } from './messages'
@@ -72,7 +73,7 @@ export async function readForm(context: Pick<AppLoadContext, 'requestId'>, reque
     return (await parseForm(request, limits)) ?? new FormData()
   } catch (error) {
     if (!(error instanceof FormRefusedError)) throw error
-    logger.warn({ path: new URL(request.url).pathname, reason: error.message, requestId: context.requestId }, 'form refused')
+    logger.warn({ path: loggedPath(new URL(request.url).pathname), reason: error.message, requestId: context.requestId }, 'form refused')
     // The error boundary's convention: a thrown `json({ message }, { status })` says its sentence.
     throw json({ message: error.status === 413 ? accessMessages.tooLarge : accessMessages.formUnreadable }, { status: error.status })
   }

@@ -60,7 +60,8 @@ async function seedLedger(db) {
 function ops(args, env) {
   const started = performance.now()
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/ops.mjs'), ...args], {
-    env: { PATH: process.env.PATH, ...env },
+    // The bench's own signing key, never the installation's.
+    env: { PATH: process.env.PATH, BACKUP_SIGNING_KEY_FILE: path.join(work, 'restore', 'backup-signing-key'), ...env },
     encoding: 'utf8',
   })
   if (result.status !== 0) throw new Error(`ops ${args[0]} failed: ${result.stderr}`)
@@ -83,7 +84,11 @@ async function runOn(kind, lib) {
       await db.destroy()
     }
     const backupS = ops(['backup', folder], { DATABASE_URL: source.url, UPLOAD_DIR: path.join(uploads, 'none') })
-    const restoreS = ops(['restore', folder], { DATABASE_URL: target.url, UPLOAD_DIR: uploads })
+    // The bench's throw-away server signs in as its superuser: allowed here, and only here.
+    const restoreS = ops(['restore', folder, ...(kind === 'postgres' ? ['--allow-superuser'] : [])], {
+      DATABASE_URL: target.url,
+      UPLOAD_DIR: uploads,
+    })
     console.log(`  ${kind.padEnd(8)} ${WALLETS * ENTRIES} ledger rows: backup ${backupS.toFixed(1)} s, restore ${restoreS.toFixed(1)} s`)
     return {
       part: 'restore',

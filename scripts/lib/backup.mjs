@@ -7,9 +7,28 @@
 // exported by our own read-only transaction, so the row counts in the manifest are of the same
 // moment as the dump. Photos are copied after the database: a photo is stored before its row, so
 // every photo the copied database names is already on disk.
+//
+// Whoever can write to the backup folder must not be able to choose what a restore runs: the
+// manifest is signed (Ed25519, node:crypto) with a key kept outside the backup
+// (BACKUP_SIGNING_KEY_FILE, default data/backup-signing-key, made once, mode 600), and restore
+// refuses a backup without that signature; PostgreSQL is restored as the application's role, not
+// a superuser (unless --allow-superuser); links are refused in the photo folder both ways.
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify as verifySignature } from 'node:crypto'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
@@ -17,6 +36,7 @@ import pg from 'pg'
 
 export const FORMAT = 1
 const MANIFEST = 'manifest.json'
+const SIGNATURE = 'manifest.sig'
 const SQLITE_FILE = 'database.sqlite'
 const PG_FILE = 'database.pgdump'
 const UPLOADS = 'uploads'
@@ -38,19 +58,63 @@ function sqlitePath(url) {
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
-/** Every file under `dir`, relative, sorted; half-written photos (`*.part`) are not photos yet. */
+/**
+ * Every file under `dir`, relative, sorted; half-written photos (`*.part`) are not photos yet. A
+ * symbolic link, a file with another name elsewhere (a hard link) or anything but a plain file or
+ * folder is refused: a photo folder holds photos, and a link would copy a file of the host.
+ */
 function filesUnder(dir) {
   if (!existsSync(dir)) return []
+  if (lstatSync(dir).isSymbolicLink()) refuse(`${dir} is a symbolic link: a photo folder is a plain folder`)
   const out = []
   const walk = (rel) => {
     for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const child = rel ? `${rel}/${entry.name}` : entry.name
       if (entry.isDirectory()) walk(child)
-      else if (entry.isFile() && !entry.name.endsWith('.part')) out.push(child)
+      else if (entry.isFile()) {
+        if (entry.name.endsWith('.part')) continue
+        plainFile(path.join(dir, child))
+        out.push(child)
+      } else refuse(`${path.join(dir, child)} is a link or not a plain file: the photo folder holds plain files only`)
     }
   }
   walk('')
   return out.sort()
+}
+
+/** A plain file with no other name (a hard link could be a host's file), and no link on its way. */
+function plainFile(file) {
+  const st = lstatSync(file)
+  if (!st.isFile()) refuse(`${file} is a link or not a plain file: the photo folder holds plain files only`)
+  if (st.nlink > 1) refuse(`${file} has other names (a hard link): the photo folder holds plain files only`)
+  if (realpathSync(file) !== path.resolve(file)) refuse(`${file} is reached through a link: the photo folder holds plain files only`)
+}
+
+// ---------------------------------------------------------------- the signing key
+
+/**
+ * The installation's Ed25519 key (PKCS#8 PEM) that signs each manifest; made on the first backup
+ * (mode 600), like data/session-secret. It never goes into a backup: keep a copy apart from them.
+ */
+function signingKey(settings, { make }) {
+  const file = settings.signingKeyFile
+  if (!existsSync(file)) {
+    if (!make)
+      refuse(
+        `no backup signing key at ${file} (BACKUP_SIGNING_KEY_FILE): a backup is restored only with the key that signed it; copy that key here`,
+      )
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    const { privateKey } = generateKeyPairSync('ed25519')
+    writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' })
+  }
+  chmodSync(file, 0o600)
+  try {
+    const key = createPrivateKey(readFileSync(file))
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error('not Ed25519')
+    return key
+  } catch {
+    return refuse(`${file} (BACKUP_SIGNING_KEY_FILE) is not an Ed25519 private key in PEM`)
+  }
 }
 
 /** The settings of the api this backs up or restores into, from the same variables. */
@@ -61,6 +125,7 @@ export function settingsFrom(env) {
     dialect: dialectOf(databaseUrl),
     storage: env.STORAGE || 'disk',
     uploadDir: path.resolve(env.UPLOAD_DIR || 'data/uploads'),
+    signingKeyFile: path.resolve(env.BACKUP_SIGNING_KEY_FILE || 'data/backup-signing-key'),
   }
 }
 
@@ -182,6 +247,9 @@ async function withPg(url, fn) {
 export async function backup(dir, settings) {
   const target = path.resolve(dir)
   if (existsSync(target) && readdirSync(target).length) refuse(`${target} is not empty: a backup goes into a new or empty folder`)
+  const key = signingKey(settings, { make: true })
+  // Links in the photo folder are refused before anything is written.
+  if (settings.storage !== 's3') filesUnder(settings.uploadDir)
   mkdirSync(target, { recursive: true, mode: 0o700 })
   const startedAt = Date.now()
   let state
@@ -254,8 +322,16 @@ export async function backup(dir, settings) {
     counts: state.counts,
     files,
   }
-  writeFileSync(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 })
+  const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)
+  writeFileSync(path.join(target, MANIFEST), bytes, { mode: 0o600 })
+  writeFileSync(path.join(target, SIGNATURE), `${sign(null, bytes, key).toString('base64')}\n`, { mode: 0o600 })
   return manifest
+}
+
+/** A plain file of one name, inside `root` with no link on its way. */
+function isPlainFileIn(root, file) {
+  const st = lstatSync(file)
+  return st.isFile() && st.nlink === 1 && realpathSync(file) === path.join(realpathSync(root), path.relative(root, file))
 }
 
 function describe(file) {
@@ -269,9 +345,18 @@ export function verify(dir, settings) {
   const source = path.resolve(dir)
   const file = path.join(source, MANIFEST)
   if (!existsSync(file)) refuse(`${source} has no ${MANIFEST}: it is not a Cardlane backup`)
+  const publicKey = createPublicKey(signingKey(settings, { make: false }))
+  const bytes = readFileSync(file)
+  const sigFile = path.join(source, SIGNATURE)
+  if (!existsSync(sigFile)) refuse(`${source} has no ${SIGNATURE}: an unsigned backup is not restored`)
+  const signature = Buffer.from(readFileSync(sigFile, 'utf8').trim(), 'base64')
+  if (!verifySignature(null, bytes, publicKey, signature))
+    refuse(
+      `${MANIFEST} in ${source} is not signed by this installation's backup key (${settings.signingKeyFile}): it was changed, or made elsewhere`,
+    )
   let manifest
   try {
-    manifest = JSON.parse(readFileSync(file, 'utf8'))
+    manifest = JSON.parse(bytes.toString('utf8'))
   } catch {
     refuse(`${file} is damaged: it is not JSON`)
   }
@@ -293,6 +378,7 @@ export function verify(dir, settings) {
     const at = path.join(source, rel)
     if (rel.includes('..') || path.isAbsolute(rel)) problems.push(`${rel}: not a path inside the backup`)
     else if (!existsSync(at)) problems.push(`${rel}: missing`)
+    else if (!isPlainFileIn(source, at)) problems.push(`${rel}: a link or not a plain file`)
     else if (statSync(at).size !== want.bytes || sha256(at) !== want.sha256) problems.push(`${rel}: differs from the manifest (sha256)`)
   }
   const listed = new Set(Object.keys(manifest.files))
@@ -307,13 +393,14 @@ export function verify(dir, settings) {
 }
 
 /**
- * Restores `dir` into the database and the upload folder of `settings`. Refuses a damaged or
- * mismatched backup, and a database or folder that holds data unless `force`.
+ * Restores `dir` into the database and the upload folder of `settings`. Refuses a damaged,
+ * unsigned or mismatched backup, a database or folder that holds data unless `force`, and a
+ * PostgreSQL superuser role unless `allowSuperuser` (a dump runs as the role that restores it).
  * @param {string} dir
  * @param {ReturnType<typeof settingsFrom>} settings
- * @param {{ force?: boolean }} [options]
+ * @param {{ force?: boolean, allowSuperuser?: boolean }} [options]
  */
-export async function restore(dir, settings, { force = false } = {}) {
+export async function restore(dir, settings, { force = false, allowSuperuser = false } = {}) {
   const { manifest, source, dbFile } = verify(dir, settings)
   const notEmpty = (what) =>
     refuse(`${what} already holds data: restore into an empty one, or add --force to replace it (stop the api first)`)
@@ -336,7 +423,12 @@ export async function restore(dir, settings, { force = false } = {}) {
     renameSync(temp, target)
   } else {
     const pgRestore = findPgTool('pg_restore')
-    await withPg(settings.databaseUrl, async (client) => {
+    await withPg(settings.databaseUrl, async (client, query) => {
+      const [role] = await query('SELECT current_user AS name, rolsuper AS super FROM pg_roles WHERE rolname = current_user')
+      if (role?.super && !allowSuperuser)
+        refuse(
+          `DATABASE_URL signs in as ${role.name}, a superuser: restore as the application's own role (the owner of its database), or add --allow-superuser if you must`,
+        )
       if ((await pgTables(client)).length && !force) notEmpty(`the PostgreSQL database ${new URL(settings.databaseUrl).pathname.slice(1)}`)
     })
     const env = pgEnv(settings.databaseUrl)

@@ -234,6 +234,16 @@ describe('npm run ops: staff', { timeout: 120_000 }, () => {
     expect(after.stderr).toContain('sign in first')
   })
 
+  it('follows API_PORT when OPS_API_URL is not set, and prints set-up links on the web’s own PORT', async () => {
+    const port = new URL(api.url).port
+    const bootstrap = { OPS_TOKEN: '', ADMIN_TOKEN: TEST_ADMIN_TOKEN, OPS_API_URL: '', API_PORT: port, PORT: '4123' }
+    const email = newEmail('ports')
+    const added = await ops(['staff', 'add', email, '--role', 'reviewer'], bootstrap)
+    expect(added.stderr).toBe('')
+    expect(added.stdout).toMatch(/\n {2}http:\/\/localhost:4123\/ops\/setup\/[\w-]{43}\n/)
+    expect(added.stdout).not.toContain(`:${port}/ops/setup/`)
+  })
+
   it('says what is wrong with a sign-in', async () => {
     const file = path.join(home, 'bad-token')
     const wrong = await ops(['login', newEmail('nobody')], { OPS_TOKEN: '', OPS_TOKEN_FILE: file }, 'wrong password\n123456\n')

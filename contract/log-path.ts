@@ -1,0 +1,18 @@
+/**
+ * A path as a log line may write it: a set-up link's token, or any other segment that looks like
+ * one of our opaque tokens (32+ URL-safe characters that are not an id), becomes a placeholder, so
+ * whoever reads the logs cannot finish someone's set-up with them.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const TOKEN_LIKE = /^[A-Za-z0-9_-]{32,}$/
+
+export function loggedPath(path: unknown): unknown {
+  if (typeof path !== 'string') return path
+  return path
+    .split('/')
+    .map((segment, i, all) => {
+      if (i > 0 && all[i - 1].toLowerCase() === 'setup' && segment) return ':token'
+      return TOKEN_LIKE.test(segment) && !UUID.test(segment) ? ':secret' : segment
+    })
+    .join('/')
+}
