@@ -51,3 +51,8 @@ export async function upsertBanks(db: Db, kind: DbKind, currency: string, banks:
 export async function saveRecipientCode(db: Db, cardId: string, code: string): Promise<void> {
   await db.updateTable('bank_cards').set({ recipient_code: code }).where('id', '=', cardId).execute()
 }
+
+/** Forgets a recipient the provider no longer knows; the next payout makes a new one. */
+export async function forgetRecipientCode(db: Db, cardId: string): Promise<void> {
+  await db.updateTable('bank_cards').set({ recipient_code: null }).where('id', '=', cardId).execute()
+}

@@ -85,6 +85,8 @@ export async function verify(deps: SellingDeps, body: { challenge: string; code:
         if (!locked) return { refusal: Refusals.STAFF_BAD_CODE }
         await staffModel.revokeStaffSessions(trx, staff.id, now)
         await staffModel.burnStaffTokens(trx, staff.id, now)
+        // A locked maker's waiting requests lapse now, not when someone next tries to approve them.
+        await lapseRequestsOf(trx, staff, 'locked', now)
         await audit(
           trx,
           { actor: staffActor(staff), action: 'staff.locked', targetType: 'staff', targetId: staff.id, before: null, after: { failures } },

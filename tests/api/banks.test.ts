@@ -6,9 +6,11 @@ import { migrations } from '../../api/db/migrate'
 import { banksFor, resetBankList } from '../../api/lib/banks'
 import { bankAccountKey } from '../../api/models/reward-bank-accounts'
 import { needsNameRecheck, recheckName, recipientFor, refreshBanks } from '../../api/services/banks'
+import { runPayoutsOnce } from '../../api/services/payouts'
+import { NAME_CHANGED_REASON } from '../../api/services/payouts/common'
 import { useTestApi } from '../support/kit'
 import { FAKE_PAYSTACK_SECRET, fakeBank, startFakePaystack } from '../support/paystack-fake'
-import { PIN, walletUser } from '../support/wallet'
+import { PIN, walletInfo, walletUser, withdraw } from '../support/wallet'
 
 /**
  * Every bank and wallet a seller uses (decision 039): Paystack's list, stored and refreshed,
@@ -231,6 +233,62 @@ describe('the transfer recipient and the name before a payout', () => {
     fake.unreachableBanks.delete('058')
     fake.accounts.set(`058:${accountNumber}`, null)
     expect(await recheckName(api.deps, row)).toBe('gone')
+  })
+})
+
+describe('the payout worker and the kept account', () => {
+  const cardOf = (userId: string) => api.db.selectFrom('bank_cards').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow()
+  const statusOf = async (id: string) =>
+    (await api.db.selectFrom('withdrawals').select(['status', 'reason']).where('id', '=', id).executeTakeFirstOrThrow()) as {
+      status: string
+      reason: string | null
+    }
+
+  it('sends to the recipient kept on the account: no recipient call a payout', async () => {
+    const u = await walletUser(api, { balance: 1_000_000, userName: 'Adaeze Obi' })
+    const kept = (await cardOf(u.userId)).recipient_code
+    expect(kept).toMatch(/^RCP_/)
+    const before = calls('recipient')
+    const w = (await withdraw(api, u, 200_000)).body.data
+    await runPayoutsOnce(api.deps)
+    expect(fake.transfers.get(w.id)?.recipient.recipient_code).toBe(kept)
+    expect(calls('recipient')).toBe(before)
+    expect((await statusOf(w.id)).status).toBe('processing')
+  })
+
+  it('a kept recipient Paystack no longer knows is forgotten and a new one made; the person is not blamed', async () => {
+    const u = await walletUser(api, { balance: 1_000_000, userName: 'Adaeze Obi' })
+    const card = await cardOf(u.userId)
+    await api.db.updateTable('bank_cards').set({ recipient_code: 'RCP_from_another_integration' }).where('id', '=', card.id).execute()
+    const w = (await withdraw(api, u, 200_000)).body.data
+    await runPayoutsOnce(api.deps)
+    expect(fake.transfers.has(w.id)).toBe(false)
+    expect((await statusOf(w.id)).status).toBe('pending')
+    expect((await cardOf(u.userId)).recipient_code).toBeNull()
+    await runPayoutsOnce(api.deps)
+    expect(fake.transfers.get(w.id)?.recipient.recipient_code).toMatch(/^RCP_058/)
+    expect((await statusOf(w.id)).status).toBe('processing')
+  })
+
+  it('an account named long ago is named again first: another name fails the payout before anything is sent, the money back', async () => {
+    const u = await walletUser(api, { balance: 1_000_000, userName: 'Adaeze Obi' })
+    const card = await cardOf(u.userId)
+    await api.db.updateTable('bank_cards').set({ name_checked_at: 0 }).where('id', '=', card.id).execute()
+    const w = (await withdraw(api, u, 200_000)).body.data
+
+    // The bank cannot be reached: nothing is sent, nothing fails; asked again later.
+    fake.unreachableBanks.add('058')
+    await runPayoutsOnce(api.deps)
+    fake.unreachableBanks.delete('058')
+    expect(fake.transfers.has(w.id)).toBe(false)
+    expect((await statusOf(w.id)).status).toBe('pending')
+
+    fake.accounts.set(`058:${card.account_number}`, 'SOMEONE ELSE')
+    await api.clock.advance(3_600_000 * 24)
+    await runPayoutsOnce(api.deps)
+    expect(fake.transfers.has(w.id)).toBe(false)
+    expect(await statusOf(w.id)).toEqual({ status: 'failed', reason: NAME_CHANGED_REASON })
+    expect((await walletInfo(api, u.token)).balance).toBe(1_000_000)
   })
 })
 

@@ -6,7 +6,7 @@ import { Refusals } from '#contract/refusals'
 import { adminStaffApi, staffApi } from '#contract/staff'
 import { seedUser } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
-import { bearer, codeAt, seedStaff } from '../support/staff'
+import { bearer, codeAt, seedStaff, STAFF_PASSWORD } from '../support/staff'
 import { requestId, TEST_ADMIN_TOKEN, walletInfo } from '../support/wallet'
 
 /**
@@ -211,6 +211,25 @@ describe('one admin cannot cut an adjustment into pieces', () => {
 })
 
 describe('a request lapses with its maker', () => {
+  it('locked by wrong codes: the waiting request leaves the queue at once', async () => {
+    const checker = await seededAdmin()
+    const p = await person()
+    const s = await seedStaff(api, { role: 'admin' })
+    const maker = adminOf(s.email, s.token)
+    const asked = requestOf(await maker.adjust(p.userId, 2 * MIN))
+    expect((await checker.pending()).map((r) => r.id)).toContain(asked.id)
+    const login = await api.post('/staff/login', { email: s.email, password: STAFF_PASSWORD })
+    const { challenge } = staffApi.login.data.parse(login.body.data)
+    const wrong = String((Number(codeAt(api, s.seed)) + 1) % 1_000_000).padStart(6, '0')
+    let last = 0
+    for (let i = 0; i < 10 && last !== Refusals.STAFF_LOCKED.code; i++)
+      last = (await api.post('/staff/verify', { challenge, code: wrong })).body.code
+    expect(last).toBe(Refusals.STAFF_LOCKED.code)
+    expect((await checker.pending()).map((r) => r.id)).not.toContain(asked.id)
+    const row = await api.db.selectFrom('adjustment_requests').select('status').where('id', '=', asked.id).executeTakeFirstOrThrow()
+    expect(row.status).toBe('lapsed')
+  })
+
   it('disabled, locked or demoted: nobody can approve what they asked', async () => {
     const checker = await seededAdmin()
     const p = await person()

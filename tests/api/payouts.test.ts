@@ -192,6 +192,8 @@ describe('a provider that fails or loses answers: at least once, never twice', (
   it('an account Paystack refuses (recipient creation fails) fails with a reason the person can act on, the hold returned in full', async () => {
     const u = await walletUser(api, { balance: 1_000_000, userName: NAME })
     const card = await api.db.selectFrom('bank_cards').selectAll().where('user_id', '=', u.userId).executeTakeFirstOrThrow()
+    // No recipient kept (Paystack could not make one when the account was saved): the payout makes it.
+    await api.db.updateTable('bank_cards').set({ recipient_code: null }).where('id', '=', card.id).execute()
     const w = (await withdraw(api, u, AMOUNT)).body.data
     fake.accounts.set(`${card.bank_code}:${card.account_number}`, null)
     await pass()

@@ -35,6 +35,9 @@ beforeAll(async () => {
   cpSync(path.join(repo, 'scripts'), path.join(root, 'scripts'), { recursive: true })
   mkdirSync(path.join(root, 'tests/support'), { recursive: true })
   cpSync(path.join(repo, 'tests/support/paystack-fake.ts'), path.join(root, 'tests/support/paystack-fake.ts'))
+  // The fake lists the committed banks.
+  mkdirSync(path.join(root, 'api/lib'), { recursive: true })
+  cpSync(path.join(repo, 'api/lib/banks-ng.json'), path.join(root, 'api/lib/banks-ng.json'))
   symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'))
   mkdirSync(path.join(root, 'build/remix'), { recursive: true })
   await build({

@@ -214,6 +214,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
   const troubles = new Map<string, Trouble[]>()
   const hanging = new Set<ServerResponse>()
   let nextId = 1000
+  const recipients = new Map<string, { bank_code: string; account_number: string; name: string }>()
   const fake = {} as FakePaystack
 
   const publicTransfer = (t: FakeTransfer) => ({
@@ -405,6 +406,9 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
           code: 'invalid_account_number',
         })
       const now = new Date().toISOString()
+      // Paystack answers the same recipient for an account it knows.
+      const recipientCode = `RCP_${b.bank_code}${b.account_number}`
+      recipients.set(recipientCode, { bank_code: String(b.bank_code), account_number: String(b.account_number), name: String(b.name) })
       return json(res, 201, {
         status: true,
         message: 'Transfer recipient created successfully',
@@ -416,7 +420,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
           id: nextId++,
           integration: 100073,
           name: b.name,
-          recipient_code: `RCP_${b.bank_code}${b.account_number}`,
+          recipient_code: recipientCode,
           type: b.type,
           updatedAt: now,
           is_deleted: false,
@@ -434,9 +438,9 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
     if (route === 'transfer') {
       const b = JSON.parse(body)
       const make = () => {
-        if (fake.transfers.has(b.reference)) return undefined
+        const to = recipients.get(String(b.recipient))
+        if (fake.transfers.has(b.reference) || !to) return undefined
         const now = new Date().toISOString()
-        const [bank, acct] = [String(b.recipient).slice(4, 7), String(b.recipient).slice(7)]
         const t: FakeTransfer = {
           id: nextId++,
           reference: b.reference,
@@ -445,7 +449,7 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
           currency: b.currency ?? 'NGN',
           reason: b.reason ?? '',
           status: fake.answerWith,
-          recipient: { recipient_code: b.recipient, name: 'ADAEZE OBI', account_number: acct, bank_code: bank },
+          recipient: { recipient_code: b.recipient, name: 'ADAEZE OBI', account_number: to.account_number, bank_code: to.bank_code },
           session: fake.answerWith === 'success' ? { provider: 'nip', id: nipSession() } : { provider: null, id: null },
           createdAt: now,
           updatedAt: now,
@@ -462,6 +466,16 @@ export async function startFakePaystack(options: { secret?: string } = {}): Prom
       }
       if (typeof b.reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(b.reference)) {
         return json(res, 400, { status: false, message: 'Invalid reference', type: 'validation_error' })
+      }
+      // Paystack pays only a recipient it made.
+      if (!recipients.has(String(b.recipient))) {
+        fake.transferCalls.push({ reference: b.reference, made: false })
+        return json(res, 400, {
+          status: false,
+          message: 'Recipient specified is invalid',
+          type: 'validation_error',
+          code: 'invalid_recipient',
+        })
       }
       if (!fake.transfers.has(b.reference) && Number(b.amount) + feeOf(Number(b.amount)) > fake.balance) {
         fake.transferCalls.push({ reference: b.reference, made: false })

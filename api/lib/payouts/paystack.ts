@@ -188,31 +188,33 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
 
     async sendTransfer(order: TransferOrder) {
       let recipientCode: string
-      try {
-        const recipient = await call(
-          'POST',
-          '/transferrecipient',
-          envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()),
-          {
-            type: 'nuban',
-            name: order.accountName,
-            account_number: order.accountNumber,
-            bank_code: order.bankCode,
-            currency: order.currency,
-          },
-        )
-        recipientCode = recipient.data.recipient_code
-      } catch (err) {
-        // Nothing was sent: the transfer call comes after the recipient.
-        if (err instanceof ProviderRefused)
-          throw new ProviderRefused(err.message, err.status, {
-            kind: err.kind === 'invalid_account' ? 'invalid_account' : 'unknown',
-            transferMayExist: false,
-          })
-        if (err instanceof ProviderUnavailable)
-          throw new ProviderUnavailable(err.message, { retryAfterMs: err.retryAfterMs, transferMayExist: false })
-        throw err
-      }
+      if (order.recipientCode) recipientCode = order.recipientCode
+      else
+        try {
+          const recipient = await call(
+            'POST',
+            '/transferrecipient',
+            envelope(z.object({ recipient_code: z.string().min(1) }).passthrough()),
+            {
+              type: 'nuban',
+              name: order.accountName,
+              account_number: order.accountNumber,
+              bank_code: order.bankCode,
+              currency: order.currency,
+            },
+          )
+          recipientCode = recipient.data.recipient_code
+        } catch (err) {
+          // Nothing was sent: the transfer call comes after the recipient.
+          if (err instanceof ProviderRefused)
+            throw new ProviderRefused(err.message, err.status, {
+              kind: err.kind === 'invalid_account' ? 'invalid_account' : 'unknown',
+              transferMayExist: false,
+            })
+          if (err instanceof ProviderUnavailable)
+            throw new ProviderUnavailable(err.message, { retryAfterMs: err.retryAfterMs, transferMayExist: false })
+          throw err
+        }
       const sent = await call('POST', '/transfer', envelope(transferData.partial({ reference: true })), {
         source: 'balance',
         amount: order.amount,

@@ -31,6 +31,8 @@ export type TransferOrder = {
   bankCode: string
   accountNumber: string
   accountName: string
+  /** The account's stored transfer recipient: no recipient call this payout. */
+  recipientCode?: string
   reason: string
 }
 

@@ -15,6 +15,10 @@ export const ABANDONED_REASON = 'The payout was cancelled before it was sent; th
 export const INVALID_ACCOUNT_REASON =
   'Your bank could not accept payments to this account. Check the account or choose another, then withdraw again'
 
+/** Asked again before a payout, the bank gives another holder's name: nothing was sent. */
+export const NAME_CHANGED_REASON =
+  'Your bank now gives another name for this account. Check the account or choose another, then withdraw again'
+
 /** The withdrawal's status a provider's transfer state asks for. */
 export const TARGET: Record<'pending' | 'success' | 'failed' | 'reversed', WithdrawalStatus> = {
   pending: 'processing',

@@ -6,9 +6,11 @@ import { findBank } from '../../lib/banks'
 import { ProviderRefused, ProviderUnavailable, type Transfer } from '../../lib/payouts/provider'
 import { audit } from '../../models/audit-log'
 import { findBankCard } from '../../models/bank-cards'
+import { forgetRecipientCode } from '../../models/banks'
 import { claimPayout, duePayouts, markPayoutSent, releasePayout } from '../../models/withdrawals'
+import { needsNameRecheck, recheckName, recipientFor } from '../banks'
 import { checkBalance, floatGate, lowBalance, waitingToSend, type FloatGate } from './balance'
-import { ACTOR, INVALID_ACCOUNT_REASON, lookAfter } from './common'
+import { ACTOR, INVALID_ACCOUNT_REASON, lookAfter, NAME_CHANGED_REASON } from './common'
 import { runDueReconciliation } from './reconciliation'
 import { failUnplaced, settle } from './settlement'
 
@@ -116,17 +118,31 @@ async function payOne(deps: ApiDeps, row: WithdrawalRow, lease: number, float: F
         return
       }
     }
+    const card = await findBankCard(deps.db, row.bank_card_id)
+    if (!card || !findBank(row.currency, card.bank_code)) {
+      await failUnplaced(deps, row, lease, INVALID_ACCOUNT_REASON)
+      return
+    }
+    // Nothing is sent yet: an account the bank named long ago, or a large payout, is named again first.
+    if (needsNameRecheck(deps, card, net)) {
+      const named = await recheckName(deps, card)
+      if (named === 'unknown') {
+        await releasePayout(deps.db, row.id, lease, lookAfter(deps, Number(row.payout_attempts), deps.now(), null))
+        return
+      }
+      if (named !== 'same') {
+        await failUnplaced(deps, row, lease, named === 'gone' ? INVALID_ACCOUNT_REASON : NAME_CHANGED_REASON)
+        return
+      }
+    }
+    // The account's kept recipient (or one made and kept now); without one the transfer call makes it.
+    const recipientCode = (await recipientFor(deps, card).catch(() => null)) ?? undefined
     if (!float.take(net)) {
       await waitForFloat(deps, row, lease)
       return
     }
     if (!(await markPayoutSent(deps.db, row.id, lease, deps.now()))) return // an operator failed it, or our claim ran out
     mayExist = true
-    const card = await findBankCard(deps.db, row.bank_card_id)
-    if (!card || !findBank(row.currency, card.bank_code)) {
-      await failUnplaced(deps, row, lease, INVALID_ACCOUNT_REASON)
-      return
-    }
     let sent: Transfer
     try {
       sent = await provider.sendTransfer({
@@ -136,9 +152,18 @@ async function payOne(deps: ApiDeps, row: WithdrawalRow, lease: number, float: F
         bankCode: card.bank_code,
         accountNumber: card.account_number,
         accountName: card.account_name,
+        recipientCode,
         reason: `${deps.config.brandName} withdrawal`,
       })
     } catch (err) {
+      if (err instanceof ProviderRefused && card.recipient_code && err.kind === 'invalid_account') {
+        // A kept recipient Paystack no longer knows (another integration, deleted): forget it and
+        // send again with a new one, rather than blame the person's account.
+        await forgetRecipientCode(deps.db, card.id)
+        await notSent(deps, row, lease)
+        await releasePayout(deps.db, row.id, lease, deps.now())
+        return
+      }
       if (err instanceof ProviderRefused) return await refused(deps, row, lease, err, float)
       if (err instanceof ProviderUnavailable && !err.transferMayExist) {
         await notSent(deps, row, lease)
