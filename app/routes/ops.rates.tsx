@@ -213,6 +213,9 @@ function RateCheckStep({ check, busy }: { check: RateCheck; busy: boolean }) {
           {check.payoutAfter} (now {check.payoutBefore})
         </dd>
       </dl>
+      <p className="ops-muted">
+        A change this large goes live at once only within the approval line; beyond it, it waits for a second admin.
+      </p>
       <Form method="post" className="ops-form ops-form--row">
         <input type="hidden" name="brandId" value={check.brandId} />
         <input type="hidden" name="country" value={check.country} />
@@ -220,7 +223,7 @@ function RateCheckStep({ check, busy }: { check: RateCheck; busy: boolean }) {
         <input type="hidden" name="rate" value={check.rate} />
         <input type="hidden" name="confirmed" value="yes" />
         <button type="submit" className="ops-button ops-button--danger" disabled={busy}>
-          Yes, set {check.rate}
+          Confirm {check.rate}
         </button>
         <Link to="/ops/rates" className="ops-button ops-button--ghost">
           Cancel

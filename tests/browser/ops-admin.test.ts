@@ -126,7 +126,7 @@ for (const js of [true, false]) {
         // axe runs in the page: with JavaScript on only.
         if (js) expect(await axeViolations(page, { scope: 'body' })).toEqual([])
         await readFirst(page)
-        await step.getByRole('button', { name: `Yes, set ${typo}` }).click()
+        await step.getByRole('button', { name: `Confirm ${typo}` }).click()
         await expectToast(page, 'waits for a second admin')
         const rateNow = async () =>
           (await app.api.get<Rate[]>(`/v1/giftcard/rates?brandId=${r.brandId}&country=${r.country}&cardType=${r.cardType}`)).body.data[0]!
