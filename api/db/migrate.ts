@@ -36,9 +36,9 @@ export const migrations: Record<string, Migration> = {
   '0012_payout-state': m0012,
   '0013_notifications': m0013,
   '0015_unread-count': m0015,
+  '0016_payout-unknown': m0016,
   '0017_banks': m0017,
   '0018_auto-withdrawal': m0018,
-  '0016_payout-unknown': m0016,
   '0019_maker-checker': m0019,
 }
 
