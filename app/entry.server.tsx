@@ -2,7 +2,6 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
-import { loggedPath } from '#contract/log-path'
 import { logger } from './utils/logger.server'
 import { NonceProvider } from './utils/nonce'
 import { DocumentRequestIdProvider } from './utils/request-id'
@@ -46,8 +45,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors in the shell are onShellError's; these are logged, as in the template.
-          if (shellRendered)
-            logger.error({ err: error, path: loggedPath(new URL(request.url).pathname), requestId: loadContext.requestId }, 'render failed')
+          if (shellRendered) logger.error({ err: error, path: loadContext.logPath, requestId: loadContext.requestId }, 'render failed')
         },
       },
     )
@@ -59,5 +57,5 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return
   if (isRouteErrorResponse(error) && error.status < 500) return
-  logger.error({ err: error, path: loggedPath(new URL(request.url).pathname), requestId: context.requestId }, 'request failed')
+  logger.error({ err: error, path: context.logPath, requestId: context.requestId }, 'request failed')
 }

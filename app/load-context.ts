@@ -20,5 +20,7 @@ declare module '@remix-run/node' {
     readonly memo: RequestMemo
     /** The bytes this route's body may have (server/body-limit.ts); an upload route reads files up to it. */
     readonly bodyLimit: number
+    /** This request's path as a log line may write it: a set-up link's token masked (server/log-path.ts). */
+    readonly logPath: string
   }
 }

@@ -3,6 +3,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { bodyLimitFor } from './body-limit'
 import { normalizeAddress } from './client-address'
+import { loggedPath } from './log-path'
 
 /**
  * The state of one incoming request, handed to its loaders and actions as Remix's load context
@@ -15,6 +16,7 @@ export function createLoadContext(
     clientAddress?: string
     requestId?: string
     bodyLimit?: number
+    logPath?: string
     observeUpstream?: AppLoadContext['observeUpstream']
   } = {},
 ): AppLoadContext {
@@ -23,6 +25,7 @@ export function createLoadContext(
     clientAddress: fields.clientAddress ?? '',
     requestId: fields.requestId ?? randomUUID(),
     bodyLimit: fields.bodyLimit ?? 0,
+    logPath: fields.logPath ?? '',
     memo: new Map(),
     observeUpstream: fields.observeUpstream ?? (() => undefined),
   }
@@ -38,6 +41,7 @@ export function loadContextOf(observeUpstream: AppLoadContext['observeUpstream']
       cspNonce: res.locals.cspNonce as string,
       clientAddress: normalizeAddress(req.ip),
       requestId: res.locals.requestId as string,
+      logPath: String(loggedPath(req.path)),
       bodyLimit: bodyLimitFor(req.path).maxBytes,
       observeUpstream,
     })

@@ -1,12 +1,12 @@
 import type { RequestHandler } from 'express'
 import { pino } from 'pino'
-import { loggedPath } from '../contract/log-path'
+import { loggedPath } from './log-path'
 
 /** The web process's log: one line per request it answers, never headers or bodies. */
 export const logger = pino({
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' || process.env.VITEST ? 'silent' : 'info'),
   base: { service: 'web' },
-  // A set-up link's token is a password in a path: never written (contract/log-path.ts).
+  // A set-up link's token is a password in a path: never written (server/log-path.ts).
   serializers: { path: loggedPath },
 })
 

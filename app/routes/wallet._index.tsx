@@ -1,16 +1,15 @@
 // Wallet (SPEC §2, login): what is the person's now (available), what is on hold (withdrawals on
 // their way, each with the time it is due), and every movement, newest first, paged by links.
-// Auto-withdrawal is switched here: on with the PIN, off with one button (plain forms).
+// Auto-withdrawal is switched here: on with the PIN, off with one button (plain forms posted to
+// /wallet/auto-withdrawal, which answers with a redirect back and a toast).
 import { getFormProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { formatMoney } from '#contract/money'
 import type { AutoWithdrawal } from '#contract/payout-desk'
 import { pinField } from '#contract/pin'
 import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
-import { ActionToast } from '~/components/action-toast'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -22,12 +21,9 @@ import { Pager } from '~/components/pager'
 import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
-import { setAutoWithdrawalFlow, walletPage } from '~/upstream/wallet.server'
-import { requireToken } from '~/utils/auth.server'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { walletPage } from '~/upstream/wallet.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
-import { redirectWithToast } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
 
@@ -45,25 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
 }
 
+/** The PIN rule, checked as it is typed; /wallet/auto-withdrawal checks it again. */
 const autoOnSchema = z.object({ pin: pinField })
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireToken(request)
-  const formData = await readForm(context, request)
-  if (formData.get('intent') === 'auto-off') {
-    const off = await setAutoWithdrawalFlow(request, context, { enabled: false })
-    return redirectWithToast(
-      request,
-      '/wallet',
-      off.success ? { type: 'success', message: 'Automatic withdrawal is off' } : { type: 'error', message: off.msg },
-    )
-  }
-  const submission = parseWithZod(formData, { schema: autoOnSchema })
-  if (submission.status !== 'success') return formRefusal(submission, { refused: ['pin'] })
-  const on = await setAutoWithdrawalFlow(request, context, { enabled: true, pin: submission.value.pin })
-  if (!on.success) return formRefusal(submission, { refused: ['pin'] }, on)
-  return redirectWithToast(request, '/wallet', { type: 'success', message: 'Automatic withdrawal is on' })
-}
 
 const LOG_ICONS: Record<BalanceLogType, IconName> = {
   order_payout: 'tag',
@@ -200,8 +179,7 @@ export default function WalletScreen() {
 
 /** Auto-withdrawal: where each sale's money goes, and the switch (the PIN to turn it on). */
 function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currency: string }) {
-  const reply = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(autoOnSchema, { id: 'auto-withdrawal', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(autoOnSchema, { id: 'auto-withdrawal' })
   const turningOn = usePendingIntent('auto-on')
   const turningOff = usePendingIntent('auto-off')
   const upTo = formatMoney(auto.maxAmount, currency)
@@ -212,13 +190,12 @@ function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currenc
   ) : null
   return (
     <section className="cl-section" aria-labelledby="wallet-auto">
-      <ActionToast toast={reply?.toast} />
       <h2 id="wallet-auto" className="cl-section__title">
         Automatic withdrawal {auto.enabled ? <span className="cl-badge cl-badge--success">On</span> : null}
       </h2>
       <Card>
         {auto.enabled ? (
-          <Form method="post" className="cl-form">
+          <Form method="post" action="/wallet/auto-withdrawal" className="cl-form">
             <p className="cl-auto__text">
               Each sale up to {upTo} goes to {to ?? 'your default bank account'} as soon as it is credited. The withdrawal fee applies;
               larger sales stay in your wallet.
@@ -236,12 +213,12 @@ function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currenc
             to turn this on.
           </p>
         ) : (
-          <Form method="post" className="cl-form" {...getFormProps(form)}>
+          <Form method="post" action="/wallet/auto-withdrawal" className="cl-form" {...getFormProps(form)}>
             <p className="cl-auto__text">
               Send each sale up to {upTo} to {to} as soon as it is credited, without asking each time. The withdrawal fee applies; turn it
               off whenever you like.
             </p>
-            <PinField field={fields.pin} reply={reply} label="Your withdrawal PIN" />
+            <PinField field={fields.pin} reply={undefined} label="Your withdrawal PIN" />
             <FormError errors={form.errors} id={form.errorId} />
             <Button type="submit" name="intent" value="auto-on" variant="secondary" block pending={turningOn}>
               Turn on

@@ -1,6 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { json, type AppLoadContext } from '@remix-run/node'
-import { loggedPath } from '#contract/log-path'
 import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
 import { logger } from './logger.server'
 import { accessMessages, flowMessage } from './messages'
@@ -68,12 +67,16 @@ export function formRefusal<Extra extends object>(submission: Replyable, extra: 
  * limits, a malformed conform intent) is refused with 413 or 400 and a sentence, before conform
  * spends time or memory on it. The byte limit is server.ts's (body-limit.server.ts).
  */
-export async function readForm(context: Pick<AppLoadContext, 'requestId'>, request: Request, limits?: FormLimits): Promise<FormData> {
+export async function readForm(
+  context: Pick<AppLoadContext, 'requestId'> & Partial<Pick<AppLoadContext, 'logPath'>>,
+  request: Request,
+  limits?: FormLimits,
+): Promise<FormData> {
   try {
     return (await parseForm(request, limits)) ?? new FormData()
   } catch (error) {
     if (!(error instanceof FormRefusedError)) throw error
-    logger.warn({ path: loggedPath(new URL(request.url).pathname), reason: error.message, requestId: context.requestId }, 'form refused')
+    logger.warn({ path: context.logPath, reason: error.message, requestId: context.requestId }, 'form refused')
     // The error boundary's convention: a thrown `json({ message }, { status })` says its sentence.
     throw json({ message: error.status === 413 ? accessMessages.tooLarge : accessMessages.formUnreadable }, { status: error.status })
   }

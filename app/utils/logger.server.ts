@@ -1,5 +1,4 @@
 import { pino } from 'pino'
-import { loggedPath } from '#contract/log-path'
 
 /** The web process's logger. Never given tokens, cookies, codes, PINs or passwords. */
 export const logger = pino({
@@ -9,6 +8,4 @@ export const logger = pino({
     paths: ['req.headers.cookie', 'req.headers.token', 'headers.cookie', 'headers.token', '*.password', '*.verifyCode', '*.pin', '*.token'],
     censor: '[redacted]',
   },
-  // A set-up link's token is a password in a path: never written.
-  serializers: { path: loggedPath },
 })

@@ -69,6 +69,8 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   // Edit Profile's photo, uploaded from the page's JavaScript; avatars, shown to their owner only.
   { path: '/edit-profile/photo', access: 'login' },
   { path: '/avatar/:id', access: 'login' },
+  // Wallet's automatic-withdrawal switch: a post, answered with a redirect back to Wallet.
+  { path: '/wallet/auto-withdrawal', access: 'login' },
 ]
 
 export function pageTitle(title: string, brand: string) {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import * as wallet from '~/routes/wallet._index'
+import * as autoSwitch from '~/routes/wallet.auto-withdrawal'
 import { useTestApi } from '../support/kit'
 import { PIN, walletUser } from '../support/wallet'
 import { expectRedirect, flashedToast, jsonOf, load, signedInJar, submit } from '../support/web'
 
-/** The Wallet screen's auto-withdrawal switch, through its loader and action against the real api, as plain form posts. */
+/** The Wallet screen's auto-withdrawal switch (posted to /wallet/auto-withdrawal), through the loader and action against the real api, as plain form posts. */
 const api = useTestApi()
 
 describe('/wallet: automatic withdrawal', () => {
@@ -17,30 +18,32 @@ describe('/wallet: automatic withdrawal', () => {
       bankCard: { bankName: 'Guaranty Trust Bank', maskedNumber: u.card!.maskedNumber },
     })
 
-    const wrong = await submit(wallet.action, '/wallet?index', { intent: 'auto-on', pin: '999999' }, jar)
-    expect(wrong.status).toBe(400)
-    const refused = await jsonOf(wrong)
+    const wrong = await submit(autoSwitch.action, '/wallet/auto-withdrawal', { intent: 'auto-on', pin: '999999' }, jar)
+    expectRedirect(wrong, '/wallet')
+    expect(wrong.headers.get('location')).not.toContain('999999')
+    const refused = await flashedToast(wrong)
+    expect(refused).toMatchObject({ type: 'error' })
+    expect(refused?.message).toMatch(/PIN/)
     expect(JSON.stringify(refused)).not.toContain('999999')
-    expect(refused.result.error['']?.[0] ?? '').toMatch(/PIN/)
-    expect(refused.refused).toEqual(['pin'])
+    expect((await jsonOf(await load(wallet.loader, '/wallet', jar))).autoWithdrawal.enabled).toBe(false)
 
-    const on = await submit(wallet.action, '/wallet?index', { intent: 'auto-on', pin: PIN }, jar)
+    const on = await submit(autoSwitch.action, '/wallet/auto-withdrawal', { intent: 'auto-on', pin: PIN }, jar)
     expectRedirect(on, '/wallet')
     expect(await flashedToast(on)).toMatchObject({ type: 'success', message: 'Automatic withdrawal is on' })
     expect((await jsonOf(await load(wallet.loader, '/wallet', jar))).autoWithdrawal.enabled).toBe(true)
 
-    const off = await submit(wallet.action, '/wallet?index', { intent: 'auto-off' }, jar)
+    const off = await submit(autoSwitch.action, '/wallet/auto-withdrawal', { intent: 'auto-off' }, jar)
     expectRedirect(off, '/wallet')
     expect(await flashedToast(off)).toMatchObject({ type: 'success', message: 'Automatic withdrawal is off' })
     expect((await jsonOf(await load(wallet.loader, '/wallet', jar))).autoWithdrawal.enabled).toBe(false)
   })
 
-  it('without a PIN typed: a field error, nothing switched on', async () => {
+  it('without a PIN typed: a toast that asks for it, nothing switched on', async () => {
     const u = await walletUser(api)
     const jar = await signedInJar(u.token)
-    const res = await submit(wallet.action, '/wallet?index', { intent: 'auto-on' }, jar)
-    expect(res.status).toBe(400)
-    expect((await jsonOf(res)).result.error.pin).toBeDefined()
+    const res = await submit(autoSwitch.action, '/wallet/auto-withdrawal', { intent: 'auto-on' }, jar)
+    expectRedirect(res, '/wallet')
+    expect(await flashedToast(res)).toMatchObject({ type: 'error' })
     expect((await jsonOf(await load(wallet.loader, '/wallet', jar))).autoWithdrawal.enabled).toBe(false)
   })
 })
