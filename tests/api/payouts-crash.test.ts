@@ -39,6 +39,9 @@ function startApiProcess(port: number): Promise<ChildProcess> {
       PAYOUT_LEASE_SECONDS: '5',
       PAYOUT_POLL_SECONDS: '1',
       AUTO_PAYOUT_MAX: '100000000',
+      // A withdrawal killed between "sent" and the transfer call is found absent only after the
+      // grace; this fake has no read-after-write lag, so the grace here is short.
+      PAYOUT_NOT_FOUND_GRACE_SECONDS: '2',
     },
   })
 }
