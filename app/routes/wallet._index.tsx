@@ -2,27 +2,21 @@
 // their way, each with the time it is due), and every movement, newest first, paged by links.
 // Auto-withdrawal is switched here: on with the PIN, off with one button (plain forms posted to
 // /wallet/auto-withdrawal, which answers with a redirect back and a toast).
-import { getFormProps } from '@conform-to/react'
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
 import { formatMoney } from '#contract/money'
 import type { AutoWithdrawal } from '#contract/payout-desk'
-import { pinField } from '#contract/pin'
 import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FormError } from '~/components/forms'
 import { Icon, type IconName } from '~/components/icon'
 import { Link } from '~/components/link'
 import { Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
-import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { walletPage } from '~/upstream/wallet.server'
-import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -40,9 +34,6 @@ function pageOf(request: Request): number {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
 }
-
-/** The PIN rule, checked as it is typed; /wallet/auto-withdrawal checks it again. */
-const autoOnSchema = z.object({ pin: pinField })
 
 const LOG_ICONS: Record<BalanceLogType, IconName> = {
   order_payout: 'tag',
@@ -179,9 +170,6 @@ export default function WalletScreen() {
 
 /** Auto-withdrawal: where each sale's money goes, and the switch (the PIN to turn it on). */
 function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currency: string }) {
-  const [form, fields] = useSchemaForm(autoOnSchema, { id: 'auto-withdrawal' })
-  const turningOn = usePendingIntent('auto-on')
-  const turningOff = usePendingIntent('auto-off')
   const upTo = formatMoney(auto.maxAmount, currency)
   const to = auto.bankCard ? (
     <>
@@ -200,7 +188,7 @@ function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currenc
               Each sale up to {upTo} goes to {to ?? 'your default bank account'} as soon as it is credited. The withdrawal fee applies;
               larger sales stay in your wallet.
             </p>
-            <Button type="submit" name="intent" value="auto-off" variant="secondary" block pending={turningOff}>
+            <Button type="submit" name="intent" value="auto-off" variant="secondary" block>
               Turn off
             </Button>
           </Form>
@@ -213,14 +201,26 @@ function AutoWithdrawalPanel({ auto, currency }: { auto: AutoWithdrawal; currenc
             to turn this on.
           </p>
         ) : (
-          <Form method="post" action="/wallet/auto-withdrawal" className="cl-form" {...getFormProps(form)}>
+          <Form method="post" action="/wallet/auto-withdrawal" className="cl-form">
             <p className="cl-auto__text">
               Send each sale up to {upTo} to {to} as soon as it is credited, without asking each time. The withdrawal fee applies; turn it
               off whenever you like.
             </p>
-            <PinField field={fields.pin} reply={undefined} label="Your withdrawal PIN" />
-            <FormError errors={form.errors} id={form.errorId} />
-            <Button type="submit" name="intent" value="auto-on" variant="secondary" block pending={turningOn}>
+            {/* A plain field keeps Wallet light; /wallet/auto-withdrawal checks the PIN and answers with a toast. */}
+            <label className="cl-field">
+              <span className="cl-field__label">Your withdrawal PIN</span>
+              <input
+                className="cl-input"
+                type="password"
+                name="pin"
+                inputMode="numeric"
+                autoComplete="off"
+                pattern="[0-9]{6}"
+                maxLength={6}
+                required
+              />
+            </label>
+            <Button type="submit" name="intent" value="auto-on" variant="secondary" block>
               Turn on
             </Button>
           </Form>
