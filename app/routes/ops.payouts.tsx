@@ -247,7 +247,7 @@ function Row({ w, now, refusal, account }: { w: AdminWithdrawal; now: number; re
           <AccountToPay account={account} />
         ) : (
           <MoveForm id={w.id} intent="reveal">
-            <button type="submit" className="ops-button ops-button--ghost" aria-label={`Show the account number for ${w.email}`}>
+            <button type="submit" className="ops-button ops-button--ghost" aria-label={`Show account number for ${w.email}`}>
               Show account number
             </button>
           </MoveForm>

@@ -39,7 +39,7 @@ for (const js of [false, true]) {
       const row = page.locator(`#w-${w.id}`)
       expect(await row.textContent()).toMatch(/₦2,950\.00.*₦3,000\.00 less fee ₦50\.00/)
       expect(await page.content()).not.toContain(number)
-      await row.getByRole('button', { name: `Show the account number for ${u.email}` }).click()
+      await row.getByRole('button', { name: `Show account number for ${u.email}` }).click()
       const account = page.getByLabel(`Account to pay for withdrawal ${w.id}`)
       await account.waitFor()
       expect(await account.textContent()).toContain(number)
