@@ -9,6 +9,9 @@ import { DocumentRequestIdProvider } from './utils/request-id'
 /** As long as a render may take before it is given up (Remix's template: a stuck render must end). */
 export const streamTimeout = 5_000
 
+/** For the web process's start (server/app.ts): settings are read once there, not on every call. */
+export { settleWebEnv } from '~/utils/env.server'
+
 /**
  * The document, as Remix's Node template renders it (renderToPipeableStream), waiting for
  * onAllReady for every client: no route defers, and the adapter's compression then sends the page

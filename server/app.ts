@@ -116,6 +116,9 @@ export async function loadBuild(buildPath = path.resolve('build/remix/index.js')
  */
 export async function startWebProcess() {
   const build = await loadBuild()
+  // This process's environment is fixed from here: the app reads its settings once (tests that
+  // run the build in their own process change the environment between cases and never call this).
+  ;(build.entry.module as { settleWebEnv?: () => void }).settleWebEnv?.()
   const lifecycle: Lifecycle = { stopping: false }
   const metrics = createWebMetrics(build)
   const app = createWebApp(build, { lifecycle, metrics })

@@ -1,13 +1,15 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/connect'
+import { fixedQuery } from '../db/fixed-query'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
 
 /** The catalogue's SQL: brands, what is bought (variants), and the rate history. */
 
 export type VariantKey = { brandId: string; country: string; cardType: string }
 
-export const listBrands = (db: Db): Promise<GiftCardBrandRow[]> =>
-  db.selectFrom('gift_card_brands').selectAll().orderBy('sort').orderBy('id').execute()
+export const listBrands: (db: Db) => Promise<GiftCardBrandRow[]> = fixedQuery((db) =>
+  db.selectFrom('gift_card_brands').selectAll().orderBy('sort').orderBy('id'),
+)
 
 export const findBrand = (db: Db, id: string): Promise<GiftCardBrandRow | undefined> =>
   db.selectFrom('gift_card_brands').selectAll().where('id', '=', id).executeTakeFirst()
@@ -21,8 +23,9 @@ export const findBrands = (db: Db, ids: string[]): Promise<GiftCardBrandRow[]> =
         .where('id', 'in', [...new Set(ids)])
         .execute()
 
-export const listVariants = (db: Db): Promise<GiftCardVariantRow[]> =>
-  db.selectFrom('gift_card_variants').selectAll().orderBy('brand_id').orderBy('country').orderBy('card_type').execute()
+export const listVariants: (db: Db) => Promise<GiftCardVariantRow[]> = fixedQuery((db) =>
+  db.selectFrom('gift_card_variants').selectAll().orderBy('brand_id').orderBy('country').orderBy('card_type'),
+)
 
 export const variantsOf = (db: Db, brandId: string): Promise<GiftCardVariantRow[]> =>
   db.selectFrom('gift_card_variants').selectAll().where('brand_id', '=', brandId).execute()

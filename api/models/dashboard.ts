@@ -49,6 +49,16 @@ export async function decisionsSince(db: Db, since: number) {
     .innerJoin('orders', 'orders.id', 'order_events.order_id')
     .where('order_events.actor', '=', 'operator')
     .where('order_events.status', 'in', DECISIONS)
+    // Only orders with a decision since then can have their first one since then: the week's
+    // events by time (an index), not every decision ever made.
+    .where('orders.id', 'in', (eb) =>
+      eb
+        .selectFrom('order_events')
+        .select('order_id')
+        .where('actor', '=', 'operator')
+        .where('status', 'in', DECISIONS)
+        .where('at', '>=', since),
+    )
     .groupBy(['orders.id', 'orders.created_at', 'orders.eta_minutes'])
     .having((eb) => eb.fn.min('order_events.at'), '>=', since)
     .select((eb) => [
@@ -103,4 +113,43 @@ export async function paidOutBetween(db: Db, from: number, to: number) {
     ])
     .executeTakeFirstOrThrow()
   return { withdrawalsPaid: Number(row.n), paidOut: Number(row.sum) }
+}
+
+/**
+ * The books at a glance: how many wallets, and how many differ from the sum of their entries (the
+ * check `auditBooks` makes), counted in the database in one statement: the page needs two numbers,
+ * not a row per wallet.
+ */
+export async function booksAtAGlance(db: Db) {
+  const row = await db
+    .selectFrom('wallets')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('balance_logs')
+          .select((e) => ['user_id', e.fn.sum<number>('amount').as('sumAmount'), e.fn.sum<number>('frozen_change').as('sumFrozen')])
+          .groupBy('user_id')
+          .as('entries'),
+      (join) => join.onRef('entries.user_id', '=', 'wallets.user_id'),
+    )
+    .select((eb) => [
+      eb.fn.countAll<number>().as('wallets'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(
+              eb.or([
+                eb('wallets.balance', '<>', eb.fn.coalesce('entries.sumAmount', eb.lit(0))),
+                eb('wallets.frozen', '<>', eb.fn.coalesce('entries.sumFrozen', eb.lit(0))),
+              ]),
+            )
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('mismatches'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { wallets: Number(row.wallets), mismatches: Number(row.mismatches ?? 0) }
 }

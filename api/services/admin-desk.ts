@@ -2,16 +2,13 @@ import type { DashboardData, ReviewDay } from '#contract/admin-desk'
 import type { StaffRole } from '#contract/endpoint'
 import type { StaffRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
-import { dayBounds } from '../lib/day'
-import { decisionsSince, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
+import { dayBounds, localDay } from '../lib/day'
+import { booksAtAGlance, decisionsSince, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
 import { searchPeople } from '../models/people-search'
-import { auditBooks, pageBalanceLog } from './ledger'
+import { pageBalanceLog } from './ledger'
 
 const DAYS = 7
 const sees = (role: StaffRole | undefined, desk: StaffRole) => role === undefined || role === 'admin' || role === desk
-
-/** YYYY-MM-DD of a moment in a time zone (en-CA writes dates that way). */
-const dayOf = (at: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at)
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null
@@ -30,7 +27,7 @@ async function reviewDays(deps: ApiDeps, now: number, timeZone: string): Promise
     const that = decided.filter((d) => d.decidedAt >= start && d.decidedAt < end)
     const minutes = that.map((d) => Math.round((d.decidedAt - d.createdAt) / 60_000))
     return {
-      day: dayOf(start, timeZone),
+      day: localDay(start, timeZone),
       reviewed: that.length,
       withinEta: that.filter((d) => d.decidedAt - d.createdAt <= d.etaMinutes * 60_000).length,
       medianMinutes: median(minutes),
@@ -51,19 +48,13 @@ export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Pro
   const payouts = sees(role, 'payouts')
   const admin = role === undefined || role === 'admin'
   const today = dayBounds(now, timeZone)
-  const [waitOrders, waitWithdrawals, days, made, paid, mismatches, wallets] = await Promise.all([
+  const [waitOrders, waitWithdrawals, days, made, paid, books] = await Promise.all([
     orders ? waitingOrders(deps.db, now) : null,
     payouts ? waitingWithdrawals(deps.db, now) : null,
     orders ? reviewDays(deps, now, timeZone) : null,
     orders ? ordersBetween(deps.db, today.start, today.end) : null,
     payouts ? paidOutBetween(deps.db, today.start, today.end) : null,
-    admin ? auditBooks(deps.db) : null,
-    admin
-      ? deps.db
-          .selectFrom('wallets')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      : null,
+    admin ? booksAtAGlance(deps.db) : null,
   ])
   return {
     at: now,
@@ -72,13 +63,13 @@ export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Pro
     withdrawals: waitWithdrawals,
     reviewDays: days,
     today: {
-      day: dayOf(now, timeZone),
+      day: localDay(now, timeZone),
       orders: made?.orders ?? null,
       credited: made?.credited ?? null,
       withdrawalsPaid: paid?.withdrawalsPaid ?? null,
       paidOut: paid?.paidOut ?? null,
     },
-    books: mismatches && wallets ? { balanced: mismatches.length === 0, wallets: Number(wallets.n), mismatches: mismatches.length } : null,
+    books: books ? { balanced: books.mismatches === 0, ...books } : null,
   }
 }
 

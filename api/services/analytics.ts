@@ -3,7 +3,7 @@ import { AnalyticsEvent, ONCE_PER_USER, PERSON_EVENTS, type AnalyticsEventBody }
 import type { Db } from '../db/connect'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
-import { dayBounds } from '../lib/day'
+import { dayBounds, localDay } from '../lib/day'
 import { countFirstTimers, countVisitors, personContext, recordEvent } from '../models/analytics'
 
 /** Analytics events (SPEC §3): stored, never shown; once-per-user events once per person. */
@@ -51,16 +51,11 @@ export async function recordFirstSuccessfulOrder(db: Db, userId: string, orderId
 
 const DAY_MS = 86_400_000
 
-/** YYYY-MM-DD of `at` in `timeZone`. */
-function dayOf(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
-}
-
 /** [start, end) of a calendar day in `timeZone` (a day may be 23 or 25 hours long). */
 function boundsOfDay(day: string, timeZone: string): { start: number; end: number } {
   const noonUtc = Date.parse(`${day}T12:00:00Z`)
   // Noon UTC is that day in every zone within ±12 h; the two others cover UTC+13 and UTC+14.
-  const at = [noonUtc, noonUtc - DAY_MS / 2, noonUtc + DAY_MS / 2].find((t) => dayOf(t, timeZone) === day) ?? noonUtc
+  const at = [noonUtc, noonUtc - DAY_MS / 2, noonUtc + DAY_MS / 2].find((t) => localDay(t, timeZone) === day) ?? noonUtc
   return dayBounds(at, timeZone)
 }
 
@@ -73,9 +68,9 @@ function boundsOfDay(day: string, timeZone: string): { start: number; end: numbe
  */
 export async function funnel(deps: ApiDeps, q: { from?: string; to?: string }): Promise<FunnelData> {
   const { timeZone } = deps.config.wallet
-  const today = dayOf(deps.now(), timeZone)
+  const today = localDay(deps.now(), timeZone)
   const to = q.to ?? (q.from && q.from > today ? q.from : today)
-  const from = q.from ?? dayOf(boundsOfDay(to, timeZone).start + DAY_MS / 2 - 29 * DAY_MS, timeZone)
+  const from = q.from ?? localDay(boundsOfDay(to, timeZone).start + DAY_MS / 2 - 29 * DAY_MS, timeZone)
   const start = boundsOfDay(from, timeZone).start
   const end = boundsOfDay(to, timeZone).end
   const [visits, registrations, firstOrders, firstWithdrawals] = await Promise.all([

@@ -41,14 +41,27 @@ export function Money({ amount, currency, signed = false, size = 'md', tone = 'd
   )
 }
 
+// A formatter is costly to build and cheap to use: one of each kind per time zone, kept.
+const whenFormats = new Map<string, Intl.DateTimeFormat>()
+const clockFormats = new Map<string, Intl.DateTimeFormat>()
+
+function formatterIn(kept: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions) {
+  let format = kept.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { ...options, timeZone })
+    kept.set(timeZone, format)
+  }
+  return format
+}
+
 /** "14 May 2025, 15:30" in the wallet's time zone. */
 export function formatWhen(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(at)
+  return formatterIn(whenFormats, timeZone, { dateStyle: 'medium', timeStyle: 'short' }).format(at)
 }
 
 /** "15:30" in the wallet's time zone (a lock that ends today). */
 export function formatClock(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(at)
+  return formatterIn(clockFormats, timeZone, { hour: '2-digit', minute: '2-digit' }).format(at)
 }
 
 /** "Lagos time", from "Africa/Lagos": said once beside a promised time. */

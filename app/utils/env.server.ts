@@ -39,8 +39,21 @@ export type WebEnv = z.infer<typeof schema> & { sessionSecrets: string[]; cookie
 const KEYS = Object.keys(schema.shape) as Array<keyof typeof schema.shape>
 let cached: WebEnv | undefined
 let cachedFrom: Array<string | undefined> = []
+let settled = false
+
+/**
+ * The web process's own start (server/app.ts, through entry.server): nothing changes its
+ * environment from then on, so its settings are read now and never compared again. Reading one
+ * variable of process.env asks the C library each time: a comparison of every key on each call
+ * was measurable in every page's CPU.
+ */
+export function settleWebEnv(): void {
+  getWebEnv()
+  settled = true
+}
 
 export function getWebEnv(): WebEnv {
+  if (settled && cached) return cached
   // Re-read when the environment changed (tests switch upstreams and settings between cases, in
   // the production build too, where the compiler fixes NODE_ENV): compared value by value, nothing built.
   if (cached && KEYS.every((k, i) => process.env[k] === cachedFrom[i])) return cached

@@ -144,6 +144,7 @@ export async function startStack(kind, { heap = false, webFlags = [] } = {}) {
     base,
     api,
     adminToken,
+    databaseUrl,
     outbox: path.join(dir, 'outbox'),
     webPid: webChild.pid,
     apiPid: apiChild.pid,

@@ -4,8 +4,8 @@
 // test: it measures and reports, it fails only when it cannot measure. 127.0.0.1 only; every loop
 // is bounded in time (the whole run takes about ten minutes).
 //
-//   npm run bench [-- --only lighthouse,first-visit,screens,capacity,memory,ledger,restore] [--db sqlite,postgres]
-//                 [--heap] [--no-write | --write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]
+//   npm run bench [-- --only lighthouse,first-visit,screens,capacity,dashboard,memory,ledger,restore] [--db sqlite,postgres]
+//                 [--heap] [--no-build] [--no-write | --write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]
 // A whole run writes docs/performance.md (--no-write: not); a run of some parts only with --write.
 //   npm run bench -- --cost …      page CPU against the reference on a running app (scripts/bench.mjs --cost)
 //   npm run bench -- --latency …   latency of a running app (scripts/bench.mjs)
@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { ensureBuild, screenUrls, seed, startReference, startStack } from './app.mjs'
 import { capacityBudgets } from './capacity.mjs'
+import { dashboardBudgets } from './dashboard.mjs'
 import { firstVisitBudgets } from './first-visit.mjs'
 import { ledgerBudgets } from './ledger.mjs'
 import { arg, flag, list, loadAverage, machine, root } from './lib.mjs'
@@ -29,7 +30,7 @@ if (flag('cost') || flag('latency')) {
   process.exit(result.status ?? 1)
 }
 
-const PARTS = ['lighthouse', 'first-visit', 'screens', 'capacity', 'memory', 'ledger', 'restore']
+const PARTS = ['lighthouse', 'first-visit', 'screens', 'capacity', 'dashboard', 'memory', 'ledger', 'restore']
 const only = list('only', PARTS.join(','))
 const dbs = list('db', 'sqlite,postgres')
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`--only: unknown part ${p} (one of ${PARTS.join(', ')})`)
@@ -59,8 +60,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 try {
   const needsApp = only.some((p) => p !== 'ledger' && p !== 'restore')
-  if (needsApp) ensureBuild()
-  if (wants('capacity')) {
+  // --no-build: measure build/ as it is (say, the build of the commit before a change).
+  if (needsApp && !flag('no-build')) ensureBuild()
+  if (wants('capacity') || wants('screens')) {
     reference = await startReference()
     if (!reference) console.log('No ../shared/perf-baseline here: capacity against the reference is not measured.')
   }
@@ -69,7 +71,7 @@ try {
   const pageParts = ['lighthouse', 'first-visit', 'screens', 'memory'].filter(wants)
   for (const kind of dbs) {
     const pagesHere = kind === dbs[0] ? pageParts : []
-    if (!pagesHere.length && !wants('capacity')) continue
+    if (!pagesHere.length && !wants('capacity') && !wants('dashboard')) continue
     section(`Starting web + api on ${kind === 'sqlite' ? 'a throw-away SQLite file' : 'a throw-away PostgreSQL database'}…`)
     const stack = await startStack(kind, { heap: flag('heap') && pagesHere.includes('memory') })
     stacks.push(stack)
@@ -86,7 +88,7 @@ try {
     }
     if (pagesHere.includes('screens')) {
       section('Every screen: api calls and web + api CPU a page')
-      rows.push(...(await screenBudgets(stack, person, screens)))
+      rows.push(...(await screenBudgets(stack, person, screens, { reference })))
     }
     if (pagesHere.includes('memory')) {
       section('Memory of the web under load')
@@ -95,6 +97,11 @@ try {
     if (wants('capacity')) {
       section(`Capacity on ${kind}`)
       rows.push(...(await capacityBudgets(stack, person, reference, { rounds: Number(arg('rounds', 3)) })))
+    }
+    // Last on each database: it fills the books with thousands of rows the other parts should not see.
+    if (wants('dashboard')) {
+      section(`The console's dashboard on ${kind}`)
+      rows.push(...(await dashboardBudgets(stack)))
     }
     await stack.stop()
     stacks.pop()

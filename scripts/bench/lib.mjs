@@ -2,6 +2,7 @@
 import { execFile, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import { createServer } from 'node:net'
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
@@ -137,9 +138,53 @@ export const percentile = (xs, q) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN
 }
 
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined
+
+/**
+ * Without wrk on the machine: `connections` kept-alive connections from this process, each asking
+ * again as soon as an answer is read, for `seconds`. The client's own CPU then shares the cores with
+ * the servers, so its pages/s are lower than wrk's; the ratio to the reference, loaded the same way, holds.
+ */
+async function nodeLoad(url, { connections, seconds, headers }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
+  const until = Date.now() + seconds * 1000
+  const times = []
+  let bad = 0
+  const one = () =>
+    new Promise((resolve) => {
+      const started = performance.now()
+      const req = http.get(url, { agent, headers, timeout: 5_000 }, (res) => {
+        res.on('data', () => undefined)
+        res.on('end', () => {
+          if (res.statusCode >= 400) bad++
+          times.push(performance.now() - started)
+          resolve()
+        })
+      })
+      req.on('timeout', () => req.destroy(new Error('timeout')))
+      req.on('error', () => {
+        bad++
+        resolve()
+      })
+    })
+  const began = performance.now()
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < until) await one()
+    }),
+  )
+  const elapsed = (performance.now() - began) / 1000
+  agent.destroy()
+  return { requests: times.length, perSecond: times.length / elapsed, bad, p99: percentile(times, 0.99) }
+}
+
 /** One wrk run (bounded by its duration plus a margin): requests, requests/s, errors, p99 in ms. */
 export function wrk(url, { connections = 50, seconds = 5, headers = {}, latency = false, script } = {}) {
   assertLocal(url)
+  if (!hasWrk) {
+    if (script) throw new Error('wrk is not installed: a wrk script cannot run (apt-get install wrk)')
+    return nodeLoad(url, { connections, seconds, headers })
+  }
   const args = [
     '-t1',
     `-c${connections}`,

@@ -53,6 +53,30 @@ describe('GET /admin/dashboard', () => {
     expect(after.today.credited).toBe(board.today.credited! + early.quotedPayout)
   })
 
+  it('counts the wallets whose balances differ from their entries, and every wallet', async () => {
+    const a = await walletUser(api, { balance: 70_000 })
+    const b = await walletUser(api, { balance: 30_000 })
+    const wallets = Number(
+      (
+        await api.db
+          .selectFrom('wallets')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+    expect((await dashboardAs('admin')).books).toEqual({ balanced: true, wallets, mismatches: 0 })
+    // A balance and a hold that no entry explains: each wallet counted once, whichever column is off.
+    await api.db.updateTable('wallets').set({ balance: 70_001 }).where('user_id', '=', a.userId).execute()
+    await api.db.updateTable('wallets').set({ frozen: 5 }).where('user_id', '=', b.userId).execute()
+    try {
+      expect((await dashboardAs('admin')).books).toEqual({ balanced: false, wallets, mismatches: 2 })
+    } finally {
+      await api.db.updateTable('wallets').set({ balance: 70_000 }).where('user_id', '=', a.userId).execute()
+      await api.db.updateTable('wallets').set({ frozen: 0 }).where('user_id', '=', b.userId).execute()
+    }
+    expect((await dashboardAs('admin')).books).toEqual({ balanced: true, wallets, mismatches: 0 })
+  })
+
   it('answers each role only its parts', async () => {
     const reviewer = await dashboardAs('reviewer')
     expect(reviewer.orders).not.toBeNull()

@@ -10,7 +10,7 @@ const api = useSellingApi()
  * Every signed-in page asks /v1/user/index (the root loader), so its round trips to the database
  * are the api's share of every page: one query per kind of data, never one per row.
  */
-const INDEX_QUERIES = 10
+const INDEX_QUERIES = 9
 
 async function indexCost(token: string) {
   const before = api.queryCount()

@@ -27,4 +27,18 @@ describe('getWebEnv', () => {
         .filter((s) => s.includes('cardlane')),
     ).toEqual([])
   })
+
+  it('reads the settings once in the web process: after settleWebEnv a changed environment is not read again', async () => {
+    // A module of its own: the settled state must not reach the other cases of this file.
+    vi.resetModules()
+    const fresh = await import('~/utils/env.server')
+    process.env.BRAND_NAME = 'Settled'
+    fresh.settleWebEnv()
+    const settled = fresh.getWebEnv()
+    process.env.BRAND_NAME = 'Changed later'
+    expect(fresh.getWebEnv()).toBe(settled)
+    expect(fresh.getWebEnv().BRAND_NAME).toBe('Settled')
+    // The module the app imported in this process still follows the environment.
+    expect(getWebEnv().BRAND_NAME).toBe('Changed later')
+  })
 })
