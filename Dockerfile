@@ -1,7 +1,9 @@
 # One image, two roles: `npm run start:web` or `npm run start:api` (see README, "Deployed").
 # Build with the docker format (`podman build --format docker`): the OCI format drops HEALTHCHECK.
+# The Node line is the project's (.nvmrc), passed in: `--build-arg NODE_VERSION=$(cat .nvmrc)`.
 # Build stage compiles better-sqlite3 from source (prebuilt downloads are not assumed).
-FROM node:20-bookworm-slim AS build
+ARG NODE_VERSION
+FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -9,7 +11,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:${NODE_VERSION}-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 API_PORT=3001
 COPY --from=build /app/node_modules ./node_modules

@@ -31,7 +31,7 @@ async function main() {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'api stopping')
-    // Whatever happens, do not hang past what an orchestrator waits before SIGKILL (30 s by default).
+    // Whatever happens, do not hang past what an orchestrator waits before SIGKILL.
     setTimeout(() => process.exit(1), DRAIN_MS + 4_000).unref()
     api.close({ delayMs: stopDelayMs() }).then(
       () => process.exit(0),

@@ -157,7 +157,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
   }
   const app = createApiApp(deps)
   const server = createServer(app)
-  // Longer than the usual proxy idle timeout (60 s), so the proxy closes first, never mid-request.
+  // Longer than the usual proxy idle timeout, so the proxy closes first, never mid-request.
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
 

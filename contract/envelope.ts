@@ -13,7 +13,7 @@ export const Code = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
-  /** Request body over the size limit (64 kB); also the HTTP status. */
+  /** Request body over the size limit; also the HTTP status. */
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   SERVER_ERROR: 500,

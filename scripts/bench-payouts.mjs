@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { build } from 'esbuild'
+import { esbuildTarget } from './lib/node-version.mjs'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -36,7 +37,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: esbuildTarget,
   packages: 'external',
   outfile: path.join(work, 'bundle.mjs'),
   tsconfig: path.join(root, 'tsconfig.json'),

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Makes, on a machine that cannot pull from a registry, the base image the Dockerfile names
-# (node:20-bookworm-slim): Debian bookworm from debootstrap (minbase) plus this machine's Node and
-# npm, laid out as the official image lays them (/usr/local, user `node` 1000:1000, CMD node).
-# A normal deployment never runs this: it pulls node:20-bookworm-slim (docs/deploy.md, "The image").
-#   sudo scripts/build-base-image.sh            (needs debootstrap, podman, Node 20 on PATH)
+# (node:<the .nvmrc line>-bookworm-slim): Debian bookworm from debootstrap (minbase) plus the
+# project's Node (scripts/use-node.sh: this machine's, or the npm registry's copy) and this
+# machine's npm, laid out as the official image lays them (/usr/local, user `node` 1000:1000).
+# A normal deployment never runs this: it pulls the official image (docs/deploy.md, "The image").
+#   sudo scripts/build-base-image.sh            (needs debootstrap and podman)
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=scripts/use-node.sh
+. "$root/scripts/use-node.sh"
 
-tag="${BASE_IMAGE:-docker.io/library/node:20-bookworm-slim}"
+tag="${BASE_IMAGE:-docker.io/library/node:$(tr -d ' v\r\n' <"$root/.nvmrc")-bookworm-slim}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 node_bin="$(readlink -f "$(command -v node)")"
 node_prefix="$(dirname "$(dirname "$node_bin")")"
-npm_dir="$node_prefix/lib/node_modules/npm"
+npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
 [ -d "$npm_dir" ] || { echo "npm not found at $npm_dir" >&2; exit 1; }
 
 work="$(mktemp -d)"

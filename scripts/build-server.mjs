@@ -3,13 +3,14 @@
 // and gzip copies of the browser's assets (decision 024).
 import { writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
+import { esbuildTarget } from './lib/node-version.mjs'
 import { precompress } from './lib/precompress.mjs'
 
 const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: esbuildTarget,
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { context } from 'esbuild'
+import { esbuildTarget } from './lib/node-version.mjs'
 import { createSupervisor, readSettings, refuseTakenPorts } from './lib/processes.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
@@ -41,7 +42,7 @@ const bundle = (entry, out) =>
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: esbuildTarget,
     packages: 'external',
     sourcemap: true,
     logLevel: 'warning',

@@ -56,7 +56,7 @@ for (const i of [0, 1]) {
   webs[i].kill('SIGTERM')
   console.log(`web ${i + 1} stopped with exit ${await exited(webs[i])}`)
   webs[i] = await web(i)
-  // nginx keeps a web it saw fail out of rotation for fail_timeout (5 s in deploy/nginx.conf).
+  // nginx keeps a web it saw fail out of rotation for fail_timeout (deploy/nginx.conf).
   await new Promise((r) => setTimeout(r, 6000))
 }
 stop = true

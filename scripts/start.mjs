@@ -141,7 +141,7 @@ async function startWeb(apiUrl) {
   const web = supervisor.run(
     'web',
     node,
-    // A young generation of 32 MB semi-spaces, as `npm run start:web` has it (decision 011).
+    // The larger young generation that `npm run start:web` gives the web (decision 011).
     ['--enable-source-maps', '--max-semi-space-size=32', '--max-old-space-size=256', 'build/server.js'],
     {
       NODE_ENV: 'production',

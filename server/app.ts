@@ -48,7 +48,7 @@ export function createWebApp(
   // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
   // before `compression`, which would otherwise compress them again on every request, and before
   // the documents' security headers: a policy for a page means nothing on a script, and a first
-  // visit downloads some twenty of them (about 1 kB of headers each). For the same reason they
+  // visit downloads many of them (each with its own headers). For the same reason they
   // carry no validators or ranges: a file whose name changes with its bytes is never revalidated
   // (immutable) nor resumed, and no request id: no log line is written for them.
   app.use(
@@ -61,9 +61,9 @@ export function createWebApp(
   )
   app.use(requestIdMiddleware)
   app.use(securityHeaders(env))
-  // Brotli's default window is 4 MB, and its encoder holds about 9 MB of native memory for each
-  // page over 64 kB while it is sent; a document is far smaller than 256 kB, so that window
-  // compresses it the same with about 2 MB.
+  // Brotli's default window is large, and its encoder holds a multiple of it in native memory for
+  // each large page while it is sent; a document is far smaller than this window, which
+  // compresses it the same with a fraction of the memory (docs/performance.md).
   app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } }))
 
   // Other public files: an hour.
@@ -95,7 +95,7 @@ export function createWebApp(
     remixHandler({
       build,
       getLoadContext: loadContextOf(metrics.upstream),
-      // A body over its route's limit (forms: 256 kB) or slower than its route's time is refused
+      // A body over its route's limit or slower than its route's time is refused
       // before Remix reads it; the connection closes so the rest of it is never read.
       refuse(res, status) {
         res.status(status).set('Connection', 'close').type('text/plain')
@@ -129,7 +129,7 @@ export async function startWebProcess() {
   })
   const env = readServerEnv()
   const metricsServer = env.metrics.port === null ? undefined : await serveMetrics(metrics.registry, env.metrics)
-  // Longer than the usual proxy idle timeout (60 s), so the proxy closes first, never mid-request.
+  // Longer than the usual proxy idle timeout, so the proxy closes first, never mid-request.
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
   const stop = async (signal: string) => {

@@ -1,7 +1,7 @@
 // Shared by both processes (the api imports it from here: the web's bundle holds only server/).
 import type { Server } from 'node:http'
 
-/** How long a stop waits for requests in flight: under the 30 s an orchestrator waits before SIGKILL. */
+/** How long a stop waits for requests in flight: under what an orchestrator waits before SIGKILL. */
 export const DRAIN_MS = 25_000
 
 /**

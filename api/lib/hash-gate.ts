@@ -5,8 +5,9 @@ import { msg } from './messages'
 
 /**
  * How many slow hashes run at once, and who waits for whom. A sign-in for an unknown address costs
- * a full hash (so it takes as long as a wrong password), which makes sign-in a CPU lever: 24
- * concurrent ones from rotating addresses took a real person's sign-in from 310 ms to 4 s. The gate
+ * a full hash (so it takes as long as a wrong password), which makes sign-in a CPU lever: a few
+ * dozen concurrent ones from rotating addresses made a real person's sign-in many times slower
+ * (docs/performance.md). The gate
  * lets `slots` hashes run (one per core, at most 4: libuv's thread pool, shared with file and DNS
  * work, has 4 threads); the next ones wait their turn, at most `maxWaitMs`; whoever would wait
  * longer, or finds `maxQueue` already waiting in their line, is refused with HTTP 429 "Too many

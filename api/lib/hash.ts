@@ -3,9 +3,9 @@ import { hash as argon2Hash, parseOptions as argon2Params, verify as argon2Verif
 import { createHashGate, type HashGate, type HashGateOptions, type HashPriority } from './hash-gate'
 
 /**
- * Slow hashes for passwords and e-mail codes. New hashes are argon2id at OWASP's minimum (19 MiB,
- * 2 passes, 1 lane: 10–30 ms a hash against 0.4–0.6 s and 128 MiB for the scrypt N=2^17 we used
- * before (scripts/bench-hash.mjs), so a flood of sign-ins costs far less), stored as the PHC string
+ * Slow hashes for passwords and e-mail codes. New hashes are argon2id at OWASP's minimum: a small
+ * fraction of the time and memory of the scrypt we used before (scripts/bench-hash.mjs,
+ * docs/performance.md), so a flood of sign-ins costs far less; stored as the PHC string
  * `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`. Hashes made before, `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>`,
  * still verify; a successful password sign-in replaces them (`needsRehash`).
  * Every hash and verification goes through one gate (hash-gate.ts) that bounds how many run at once.

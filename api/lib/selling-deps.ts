@@ -5,9 +5,9 @@ import { createStorage, type Storage } from './storage'
 
 /**
  * What selling needs beyond ApiDeps, built once per api from its settings (api/app.ts): the photo
- * storage, the e-code cipher, and a gate for image work. Re-encoding a photo takes a core for up
- * to a few hundred milliseconds and tens of megabytes, so two run at once and up to 32 wait their
- * turn for 15 s; past that the upload answers 429 at once (api/lib/hash-gate.ts).
+ * storage, the e-code cipher, and a gate for image work. Re-encoding a photo takes a core and
+ * tens of megabytes for a moment, so a few run at once and a bounded line waits its
+ * turn for a bounded time; past that the upload answers 429 at once (api/lib/hash-gate.ts).
  */
 export type SellingDeps = ApiDeps & { storage: Storage; codes: SecretsBox; imageGate: HashGate }
 

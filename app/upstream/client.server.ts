@@ -11,7 +11,7 @@ import { leanFetch } from './lean-fetch.server'
 const ofetch = createFetch({ fetch: leanFetch, Headers, AbortController })
 
 /**
- * The one client for the upstream api (SPEC §7): base URL, 60 s timeout, JSON,
+ * The one client for the upstream api (SPEC §7): base URL, the spec's timeout, JSON,
  * headers `token` (when logged in) and `clientType: h5`, `_t` on every GET.
  * Success (body code 200) hands back the whole envelope; every failure becomes
  * one UpstreamError carrying the exact message of SPEC §8.

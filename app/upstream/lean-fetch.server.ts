@@ -10,9 +10,9 @@ const dispatcher = new Agent({ maxResponseSize: MAX_ANSWER_BYTES })
 
 /**
  * The `fetch` ofetch calls the api with: undici's request(), the HTTP client under Node's fetch,
- * without the WHATWG layer (Request, Headers, a ReadableStream per body, its finalizers). Measured
- * on this machine at 50 calls in flight: 0.13 ms of CPU a call against 0.32 ms through fetch
- * (docs/performance.md) — most of what one upstream call cost a page.
+ * without the WHATWG layer (Request, Headers, a ReadableStream per body, its finalizers). It takes
+ * well under half the CPU of a call through fetch (docs/performance.md) — most of what one
+ * upstream call cost a page.
  *
  * It answers what ofetch reads of a response and no more: status, headers.get, and the body as
  * text, read here so the caller's signal covers it. Redirects are not followed: the api never

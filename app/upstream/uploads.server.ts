@@ -21,7 +21,7 @@ import { flow, type FlowResult } from './flow.server'
  * Card photos and avatars (contract/uploads.ts): the api calls that are not JSON, so they cannot go
  * through upstream.call. Both stream: a photo goes to the api as the browser sends it, and comes
  * back to its owner as the api reads it from storage, never held whole by the web. Otherwise they
- * behave as every other call (SPEC §7 headers, the 60 s timeout, the §8 messages, 401 → /login).
+ * behave as every other call (SPEC §7 headers, the spec's timeout, the §8 messages, 401 → /login).
  */
 
 /** The api's address for a path, joined as ofetch joins its baseURL. */

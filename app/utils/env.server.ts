@@ -18,7 +18,7 @@ const schema = z.object({
   API_BASE_URL: z.string().url().default('http://127.0.0.1:3001'),
   /** Comma list, newest first: old secrets still verify cookies during a rotation. */
   SESSION_SECRET: z.string().optional(),
-  /** The spec's 60 s; overridable only so tests of the timeout do not wait a minute. */
+  /** The spec's timeout; overridable only so tests of the timeout do not wait it out. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),

@@ -6,8 +6,8 @@ export const FORM_MAX_BYTES = 256 * 1024
 
 /**
  * What a posted form may hold before conform sees it. conform turns `a[3].b` names into nested
- * arrays and objects (`x[99999999]=1`, 15 bytes, became a 100-million-element array) and joins
- * repeated names with a copy each time (80 000 empty fields: ~32 s of one core). Our forms have
+ * arrays and objects (one short field became an array of a hundred million elements) and joins
+ * repeated names with a copy each time (enough empty fields hold a core for seconds). Our forms have
  * a handful of flat fields; lists, when a screen has them, stay short.
  */
 export const FORM_LIMITS = {

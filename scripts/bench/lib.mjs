@@ -9,6 +9,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import pg from 'pg'
+import { esbuildTarget } from '../lib/node-version.mjs'
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
 /** Where the bench keeps its builds, databases and reports between parts. */
@@ -32,7 +33,7 @@ export async function apiModules(name, exports) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: esbuildTarget,
     packages: 'external',
     outfile,
     tsconfig: path.join(root, 'tsconfig.json'),

@@ -125,7 +125,7 @@ export function createSupervisor({ command }) {
     process.exitCode = code
     if (!children.size) process.exit(code)
     for (const child of children) child.kill('SIGTERM')
-    // The api waits up to 10 s for requests in flight; past that, nobody waits for anybody.
+    // The api waits a bounded time for requests in flight; past that, nobody waits for anybody.
     const force = setTimeout(() => {
       for (const child of children) child.kill('SIGKILL')
     }, 12_000)

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db'
  * system, the data volume, the api and the web from one image, each ready on /readyz, healthy by
  * the Dockerfile's HEALTHCHECK and stopped cleanly (exit 0). It runs against an image already
  * built (building one takes minutes): skipped, saying why, without podman or without the image.
- *   scripts/build-base-image.sh && podman build --format docker --isolation chroot -t cardlane .
+ *   scripts/build-base-image.sh && podman build --format docker --isolation chroot --build-arg NODE_VERSION=$(cat .nvmrc) -t cardlane .
  */
 const IMAGE = process.env.CARDLANE_IMAGE ?? 'localhost/cardlane:latest'
 const PODMAN = process.env.PODMAN_PATH ?? 'podman'
@@ -19,7 +19,7 @@ const PODMAN = process.env.PODMAN_PATH ?? 'podman'
 function skipReason(): string | null {
   if (spawnSync(PODMAN, ['--version'], { stdio: 'ignore' }).status !== 0) return `no ${PODMAN} on this machine`
   if (spawnSync(PODMAN, ['image', 'exists', IMAGE], { stdio: 'ignore' }).status !== 0) {
-    return `no image ${IMAGE}: build it with scripts/build-base-image.sh && podman build --format docker --isolation chroot -t cardlane .`
+    return `no image ${IMAGE}: build it with scripts/build-base-image.sh && podman build --format docker --isolation chroot --build-arg NODE_VERSION=$(cat .nvmrc) -t cardlane .`
   }
   return null
 }

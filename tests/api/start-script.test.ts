@@ -9,6 +9,7 @@ import { build } from 'esbuild'
 import { pino, type Logger } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createConsoleFormat } from '../../scripts/lib/console-format.mjs'
+import { esbuildTarget } from '../../scripts/lib/node-version.mjs'
 import { newEmail } from '../support/kit'
 
 /**
@@ -46,7 +47,7 @@ beforeAll(async () => {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: esbuildTarget,
     packages: 'external',
     logLevel: 'error',
     tsconfig: path.join(repo, 'tsconfig.json'),

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BalanceLogType } from '#contract/wallet'
 import { createDb } from '../../api/db/connect'
 import { move } from '../../api/services/ledger'
+import { esbuildTarget } from '../../scripts/lib/node-version.mjs'
 import { newEmail } from '../support/kit'
 import { PIN, requestId, validNuban } from '../support/wallet'
 
@@ -46,7 +47,7 @@ beforeAll(async () => {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: esbuildTarget,
     packages: 'external',
     logLevel: 'error',
     tsconfig: path.join(repo, 'tsconfig.json'),

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { build } from 'esbuild'
+import { esbuildTarget } from '../../scripts/lib/node-version.mjs'
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
 
@@ -24,7 +25,7 @@ export async function bundleProcesses(name, options = {}) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: esbuildTarget,
     packages: 'external',
     outdir: dir,
     outExtension: { '.js': '.mjs' },

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely'
  * Operators change rates and ETAs later (`npm run ops -- rate|eta`); this file is never read again
  * after the first migration, so editing it changes nothing for a running installation.
  *
- * Rates are naira per unit of the card's currency, near Nigeria's gift-card market in 2025: dollar
+ * Rates are naira per unit of the card's currency, near Nigeria's gift-card market when it was written: dollar
  * cards of the most liquid brands (Steam, Apple, Razer) fetch the most, e-codes a little less than
  * physical cards, and other currencies by their value against the dollar.
  */

@@ -27,7 +27,7 @@ export const TARGET: Record<'pending' | 'success' | 'failed' | 'reversed', Withd
   reversed: 'reversed',
 }
 
-/** The next look at a transfer still on its way: the poll interval, doubling with each look (at most 64×). */
+/** The next look at a transfer still on its way: the poll interval, doubling with each look (up to a cap). */
 export const nextLook = (deps: ApiDeps, attempts: number, now: number) =>
   now + deps.config.payouts.pollSeconds * 1000 * 2 ** Math.min(Math.max(attempts - 1, 0), 6)
 
