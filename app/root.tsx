@@ -12,6 +12,7 @@ import { loadSessionUser, type SessionUser } from './upstream/profile.server'
 import { accessFor } from './utils/access.server'
 import { expiredResponse } from './utils/auth.server'
 import { getPublicEnv } from './utils/env.server'
+import { forgetLastSeen } from './utils/last-seen'
 import { useNonce } from './utils/nonce'
 import { ErrorReferenceScope } from './utils/request-id'
 import { pageTitle, screenFor } from './utils/routes'
@@ -95,6 +96,11 @@ function Document({ children }: { children: ReactNode }) {
   useEffect(() => {
     rootUnreachable = unreachable
   }, [unreachable])
+  // Signed out: the balance kept for the offline page goes (decision 048), whoever signs in next.
+  const signedOut = data?.signedIn === false
+  useEffect(() => {
+    if (signedOut) forgetLastSeen()
+  }, [signedOut])
   useViewportHeight()
   useDoubleTapGuard()
   const showTabs = useTabBar()

@@ -69,7 +69,7 @@ export function createWebApp(
   // Other public files: an hour.
   // Only paths that name a public file reach the disk: a page costs no stat() of public/.
   const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir).filter((name) => name !== 'build') : [])
-  const servePublic = express.static(publicDir, { maxAge: '1h' })
+  const servePublic = express.static(publicDir, { maxAge: '1h', setHeaders: publicHeaders })
   app.use((req, res, next) => (publicNames.has(req.path.split('/')[1] ?? '') ? servePublic(req, res, next) : next()))
 
   app.use(requestLog)
@@ -104,6 +104,16 @@ export function createWebApp(
     }),
   )
   return app
+}
+
+/**
+ * The service worker (public/sw.js) is checked for a new version on every visit rather than kept an
+ * hour, so a fix to it reaches everyone at once; its scope is the whole site (decision 048).
+ */
+function publicHeaders(res: ServerResponse, filePath: string) {
+  if (path.basename(filePath) !== 'sw.js') return
+  res.setHeader('Cache-Control', 'no-cache')
+  res.setHeader('Service-Worker-Allowed', '/')
 }
 
 export async function loadBuild(buildPath = path.resolve('build/remix/index.js')): Promise<ServerBuild> {

@@ -44,6 +44,9 @@ export function securityHeaders(env: ServerEnv): RequestHandler[] {
           'img-src': ["'self'", 'data:', 'https:'],
           'connect-src': ["'self'", ...(chatOrigin ? [chatOrigin] : [])],
           'font-src': ["'self'"],
+          // The service worker (public/sw.js), from this site only.
+          'worker-src': ["'self'"],
+          'manifest-src': ["'self'"],
           'frame-src': chatOrigin ? [chatOrigin] : ["'none'"],
           'frame-ancestors': ["'none'"],
           'form-action': ["'self'", 'https://accounts.google.com'],

@@ -1,5 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { formatMoney } from '#contract/money'
 import type { OrderSummary } from '#contract/orders'
 import { Avatar } from '~/components/avatar'
 import { ButtonLink } from '~/components/button'
@@ -16,6 +17,7 @@ import { Screen } from '~/components/screen'
 import { RewardsSection } from '~/components/task-list'
 import homeStyles from '~/styles/screens/home.css'
 import { homePage } from '~/upstream/profile.server'
+import { useLastSeenBalance } from '~/utils/last-seen'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
 import { useOptionalUser, usePublicEnv, useSignedIn, useWelcome, type User } from '~/utils/user'
 
@@ -229,6 +231,7 @@ function Greeting({ user }: { user: User }) {
 
 /** Available and on hold, the whole card a way into the wallet. */
 function BalanceCard({ balance, frozen, currency }: { balance: number; frozen: number; currency: string }) {
+  useLastSeenBalance(formatMoney(balance, currency))
   return (
     <Card tone="brand" className="cl-balance cl-balance--link">
       <p className="cl-figure__label">{W.available}</p>

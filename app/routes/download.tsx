@@ -2,36 +2,50 @@
 // it on the home screen in Safari and Chrome, with a QR code (drawn on the server, app/utils/qr.server.ts)
 // that opens the site on a phone. The store links appear only once the apps are out (APP_STORE_URL,
 // PLAY_STORE_URL); until then it says plainly that they are not, and warns about look-alike apps.
-import { json, type LinksFunction } from '@remix-run/node'
+// Where the browser offers to install the app (Chromium's beforeinstallprompt, caught from the first
+// page on by utils/install-prompt.ts), an Install button; an iPhone, told from its User-Agent on the
+// server so it works without JavaScript, gets Safari's steps first and no Android ones.
+import { json, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { ButtonLink } from '~/components/button'
+import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { ActionBar, Screen } from '~/components/screen'
 import downloadStyles from '~/styles/screens/download.css'
 import { getWebEnv } from '~/utils/env.server'
+import { useInstallPrompt } from '~/utils/install-prompt'
 import { qrSvg, siteUrl } from '~/utils/qr.server'
 import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: downloadStyles }]
 
-export async function loader() {
+/** An iPhone, iPad or iPod (an iPad that says it is a Mac cannot be told apart here). */
+const isIos = (userAgent: string) => /\b(iPhone|iPad|iPod)\b/.test(userAgent)
+
+export async function loader({ request }: LoaderFunctionArgs) {
   // Public: no guard. The QR code's address is the configured one only, never the request's Host.
   const env = getWebEnv()
   const url = siteUrl()
-  return json({
-    qr: url ? { url, svg: await qrSvg(url) } : null,
-    stores: {
-      appStore: env.APP_STORE_URL ?? null,
-      playStore: env.PLAY_STORE_URL ?? null,
+  return json(
+    {
+      qr: url ? { url, svg: await qrSvg(url) } : null,
+      stores: {
+        appStore: env.APP_STORE_URL ?? null,
+        playStore: env.PLAY_STORE_URL ?? null,
+      },
+      ios: isIos(request.headers.get('User-Agent') ?? ''),
     },
-  })
+    { headers: { Vary: 'User-Agent' } },
+  )
 }
+
+// The page differs by device: a shared cache must not give an iPhone's page to an Android phone.
+export const headers: HeadersFunction = ({ loaderHeaders }) => ({ Vary: loaderHeaders.get('Vary') ?? 'User-Agent' })
 
 export default function Download() {
   const brand = usePublicEnv().brandName
-  const { qr, stores } = useLoaderData<typeof loader>()
+  const { qr, stores, ios } = useLoaderData<typeof loader>()
   const hasStores = Boolean(stores.appStore || stores.playStore)
   return (
     <Screen backTo="/">
@@ -87,47 +101,15 @@ export default function Download() {
         </Card>
       ) : null}
 
-      <Card title="iPhone and iPad (Safari)">
-        <ol className="cl-howto">
-          <li>Open {brand} in Safari.</li>
-          <li>
-            Tap the Share button{' '}
-            <span className="cl-kbd-icon">
-              <Icon name="share" size={16} title="Share" />
-            </span>{' '}
-            in the toolbar.
-          </li>
-          <li>
-            Scroll down and tap <strong>Add to Home Screen</strong>{' '}
-            <span className="cl-kbd-icon">
-              <Icon name="plus-square" size={16} />
-            </span>
-            .
-          </li>
-          <li>
-            Tap <strong>Add</strong>. The {brand} icon appears on your home screen.
-          </li>
-        </ol>
-      </Card>
-
-      <Card title="Android (Chrome)">
-        <ol className="cl-howto">
-          <li>Open {brand} in Chrome.</li>
-          <li>
-            Tap the menu{' '}
-            <span className="cl-kbd-icon">
-              <Icon name="more-vertical" size={16} title="More" />
-            </span>{' '}
-            at the top right.
-          </li>
-          <li>
-            Tap <strong>Add to Home screen</strong> (on some phones it says <strong>Install app</strong>).
-          </li>
-          <li>
-            Tap <strong>Add</strong> or <strong>Install</strong> to confirm.
-          </li>
-        </ol>
-      </Card>
+      {ios ? null : <InstallCard brand={brand} />}
+      {ios ? (
+        <IphoneSteps brand={brand} />
+      ) : (
+        <>
+          <AndroidSteps brand={brand} />
+          <IphoneSteps brand={brand} />
+        </>
+      )}
 
       {hasStores ? null : (
         <Card>
@@ -150,6 +132,81 @@ export default function Download() {
         </ButtonLink>
       </ActionBar>
     </Screen>
+  )
+}
+
+/**
+ * The browser's own install, offered only while it has an offer (Chromium); after it, says so.
+ * Rendered on the server as nothing: without JavaScript there is no button that does nothing.
+ */
+function InstallCard({ brand }: { brand: string }) {
+  const { state, install } = useInstallPrompt()
+  if (state === 'unavailable') return null
+  return (
+    <Card title="Install the app">
+      <div className="cl-stack cl-stack--sm" aria-live="polite">
+        {state === 'installed' ? (
+          <p>{brand} is installed. Open it from your home screen or app list.</p>
+        ) : (
+          <>
+            <p className="cl-muted">Your browser can add {brand} to this device as an app, with its own icon.</p>
+            <Button variant="primary" block icon="download" onClick={() => void install()}>
+              Install {brand}
+            </Button>
+          </>
+        )}
+      </div>
+    </Card>
+  )
+}
+
+function IphoneSteps({ brand }: { brand: string }) {
+  return (
+    <Card title="iPhone and iPad (Safari)">
+      <ol className="cl-howto">
+        <li>Open {brand} in Safari.</li>
+        <li>
+          Tap the Share button{' '}
+          <span className="cl-kbd-icon">
+            <Icon name="share" size={16} title="Share" />
+          </span>{' '}
+          in the toolbar.
+        </li>
+        <li>
+          Scroll down and tap <strong>Add to Home Screen</strong>{' '}
+          <span className="cl-kbd-icon">
+            <Icon name="plus-square" size={16} />
+          </span>
+          .
+        </li>
+        <li>
+          Tap <strong>Add</strong>. The {brand} icon appears on your home screen.
+        </li>
+      </ol>
+    </Card>
+  )
+}
+
+function AndroidSteps({ brand }: { brand: string }) {
+  return (
+    <Card title="Android (Chrome)">
+      <ol className="cl-howto">
+        <li>Open {brand} in Chrome.</li>
+        <li>
+          Tap the menu{' '}
+          <span className="cl-kbd-icon">
+            <Icon name="more-vertical" size={16} title="More" />
+          </span>{' '}
+          at the top right.
+        </li>
+        <li>
+          Tap <strong>Add to Home screen</strong> (on some phones it says <strong>Install app</strong>).
+        </li>
+        <li>
+          Tap <strong>Add</strong> or <strong>Install</strong> to confirm.
+        </li>
+      </ol>
+    </Card>
   )
 }
 

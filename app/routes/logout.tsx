@@ -7,6 +7,13 @@ import { emptySession } from '~/utils/session.server'
 import { successMessages } from '~/utils/shell-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
+/**
+ * Signed out on this device: the browser drops its caches and this site's storage, the balance the
+ * offline page keeps and the service worker with them (decision 048). Not cookies: the response's
+ * own Set-Cookie carries the sign-out toast.
+ */
+const SIGNED_OUT_CLEARS = '"cache", "storage"'
+
 /** Sign-out is a POST (a link or an image could not sign anyone out). */
 export async function loader() {
   return redirect('/')
@@ -29,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       {
         session: await emptySession(),
         document: true,
+        headers: { 'Clear-Site-Data': SIGNED_OUT_CLEARS },
       },
     )
   const token = await getToken(request)

@@ -17,6 +17,7 @@ import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
 import { walletPage } from '~/upstream/wallet.server'
+import { useLastSeenBalance } from '~/utils/last-seen'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
@@ -49,6 +50,7 @@ export default function WalletScreen() {
   const { info, log, onTheirWay, pinLocked, autoWithdrawal } = useLoaderData<typeof loader>()
   const { currency, limits } = info
   const lastPage = Math.max(1, Math.ceil(log.total / log.pageSize))
+  useLastSeenBalance(formatMoney(info.balance, currency))
   return (
     <Screen backTo="/">
       <Card tone="brand" className="cl-balance">

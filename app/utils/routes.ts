@@ -71,6 +71,8 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/avatar/:id', access: 'login' },
   // Wallet's automatic-withdrawal switch: a post, answered with a redirect back to Wallet.
   { path: '/wallet/auto-withdrawal', access: 'login' },
+  // The page the service worker keeps for when there is no network (public/sw.js); nobody's.
+  { path: '/offline', access: 'public' },
 ]
 
 export function pageTitle(title: string, brand: string) {
