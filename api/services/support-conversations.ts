@@ -1,3 +1,4 @@
+import { NotificationKind } from '#contract/notifications'
 import { Refusals } from '#contract/refusals'
 import {
   SUPPORT_MESSAGES_PER_MINUTE,
@@ -145,7 +146,13 @@ export async function staffReply(
     )
     await addNotification(
       trx,
-      { userId: row.user_id, kind: 'support', refId: row.id, title: 'Support answered', content: `A reply about “${row.subject}”` },
+      {
+        userId: row.user_id,
+        kind: NotificationKind.SUPPORT,
+        refId: row.id,
+        title: 'Support answered',
+        content: `A reply about “${row.subject}”`,
+      },
       now,
     )
   })
