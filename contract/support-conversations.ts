@@ -41,7 +41,6 @@ export const supportMessageSchema = z.object({
   body: z.string(),
   createdAt: z.number().int(),
 })
-export type SupportMessage = z.infer<typeof supportMessageSchema>
 
 export const supportConversationSchema = z.object({
   id: z.string(),

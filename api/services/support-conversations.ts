@@ -66,6 +66,9 @@ async function countMessage(deps: ApiDeps, user: User, now: number) {
   if (hits > SUPPORT_MESSAGES_PER_MINUTE) throw refuse(Refusals.SUPPORT_TOO_MANY_MESSAGES, { max: String(SUPPORT_MESSAGES_PER_MINUTE) })
 }
 
+/** A message's time: never before the last one, so a thread reads in the order it was written within one millisecond too. */
+const after = (row: { last_message_at: number }, now: number) => Math.max(now, Number(row.last_message_at) + 1)
+
 export async function listConversations(deps: ApiDeps, user: User): Promise<{ list: SupportConversation[] }> {
   return { list: (await support.listOwnConversations(deps.db, user.id)).map(toConversation) }
 }
@@ -106,7 +109,7 @@ export async function sellerReply(deps: ApiDeps, user: User, input: { id: string
   if (row.status === 'closed') throw refuse(Refusals.SUPPORT_CONVERSATION_CLOSED)
   await countMessage(deps, user, now)
   await writeTransaction(deps.db, deps.dbKind, (trx) =>
-    support.addMessage(trx, { conversationId: row.id, author: 'seller', staffId: null, body: input.body }, now),
+    support.addMessage(trx, { conversationId: row.id, author: 'seller', staffId: null, body: input.body }, after(row, now)),
   )
   return conversationThread(deps, user, row.id)
 }
@@ -131,7 +134,7 @@ export async function staffReply(
     const row = await support.findDeskConversation(trx, input.id)
     if (!row) throw refuse(Refusals.SUPPORT_CONVERSATION_NOT_FOUND)
     if (row.status === 'closed') throw refuse(Refusals.SUPPORT_CONVERSATION_CLOSED)
-    await support.addMessage(trx, { conversationId: row.id, author: 'staff', staffId: staff.id, body: input.body }, now)
+    await support.addMessage(trx, { conversationId: row.id, author: 'staff', staffId: staff.id, body: input.body }, after(row, now))
     await audit(
       trx,
       {
