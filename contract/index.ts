@@ -13,6 +13,7 @@ import { pinApi } from './pin'
 import { profileApi } from './profile'
 import { adminStaffApi, staffApi } from './staff'
 import { supportApi } from './support'
+import { supportConversationsApi, supportDeskApi } from './support-conversations'
 import { tasksApi } from './tasks'
 import { uploadsApi } from './uploads'
 import { walletApi } from './wallet'
@@ -42,6 +43,8 @@ export const contractApis = {
   adminDesk: adminDeskApi,
   payoutDesk: payoutDeskApi,
   autoWithdrawal: autoWithdrawalApi,
+  supportConversations: supportConversationsApi,
+  supportDesk: supportDeskApi,
 } as const
 
 export const allEndpoints: Endpoint[] = Object.values(contractApis).flatMap((api) => Object.values(api) as Endpoint[])

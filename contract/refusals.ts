@@ -224,4 +224,10 @@ export const Refusals = {
   RATE_CHANGE_NOT_PENDING: { code: 4538, msg: 'This rate change is not waiting for approval' },
   /** The admin who asked for a rate change cannot approve it. */
   RATE_CHANGE_OWN: { code: 4539, msg: 'Another admin must approve a rate change you asked for' },
+  /** No such support conversation, or another person's (answered the same on purpose). */
+  SUPPORT_CONVERSATION_NOT_FOUND: { code: 4620, msg: 'This conversation was not found' },
+  /** A reply to a conversation staff have closed. */
+  SUPPORT_CONVERSATION_CLOSED: { code: 4621, msg: 'This conversation is closed. Start a new one if you still need help' },
+  /** More messages in a minute than a person types (decision 049). */
+  SUPPORT_TOO_MANY_MESSAGES: { code: 4622, msg: 'You have sent {max} messages in a minute. Wait a moment, then write again' },
 } as const satisfies Record<string, Refusal>

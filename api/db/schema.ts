@@ -40,6 +40,8 @@ export interface Database {
   auto_withdrawals: AutoWithdrawalsTable
   payout_alerts: PayoutAlertsTable
   rate_change_requests: RateChangeRequestsTable
+  support_conversations: SupportConversationsTable
+  support_messages: SupportMessagesTable
 }
 
 export interface UsersTable {
@@ -539,3 +541,27 @@ export interface RateChangeRequestsTable {
   decided_at: number | null
 }
 export type RateChangeRequestRow = Selectable<RateChangeRequestsTable>
+
+/** A seller's conversation with support (migration 0022, decision 049). */
+export interface SupportConversationsTable {
+  id: string
+  user_id: string
+  /** The order it is about, when started from one. */
+  order_id: string | null
+  subject: string
+  /** open: waiting for staff; answered: staff wrote last; closed: no more replies. */
+  status: string
+  created_at: number
+  updated_at: number
+  last_message_at: number
+}
+
+/** One message of a support conversation, the seller's or a staff member's. */
+export interface SupportMessagesTable {
+  id: string
+  conversation_id: string
+  author: string
+  staff_id: string | null
+  body: string
+  created_at: number
+}

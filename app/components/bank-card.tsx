@@ -6,9 +6,21 @@ import { cx } from './ui'
 
 export type BankCardLook = { bankName: string; maskedNumber: string; accountName: string; isDefault?: boolean }
 
-export function BankCardLine({ card, className, end }: { card: BankCardLook; className?: string; end?: ReactNode }) {
+export function BankCardLine({
+  card,
+  className,
+  end,
+  inLabel = false,
+}: {
+  card: BankCardLook
+  className?: string
+  end?: ReactNode
+  /** Inside a <label> (a choice), which may hold phrasing content only: a span, not a div. */
+  inLabel?: boolean
+}) {
+  const Line = inLabel ? 'span' : 'div'
   return (
-    <div className={cx('cl-bankline', className)}>
+    <Line className={cx('cl-bankline', className)}>
       <span className="cl-row__icon" aria-hidden="true">
         <Icon name="bank" size={20} />
       </span>
@@ -23,6 +35,6 @@ export function BankCardLine({ card, className, end }: { card: BankCardLook; cla
         </span>
       </span>
       {end}
-    </div>
+    </Line>
   )
 }

@@ -82,6 +82,19 @@ export function FormError({ errors, id, children }: { errors?: ListOfErrors; id?
 }
 
 /**
+ * What a form's FormError says after the server's answer: the refusal of the whole form, or else the
+ * fields' refusals again. Without JavaScript the form's action names the FormError as its fragment
+ * before anyone knows which kind the answer is, so a refusal of a field (a code already sold, a PIN
+ * typed twice differently) needs the FormError too, or the page opens at its top. Taken from the
+ * answer alone, not the live fields: it changes, and takes the focus, only with a new answer.
+ */
+export function answerRefusals(formErrors: ListOfErrors, fieldErrors: Record<string, ListOfErrors> | null | undefined): string[] {
+  const whole = cleanErrors(formErrors)
+  if (whole.length) return whole
+  return cleanErrors(Object.entries(fieldErrors ?? {}).flatMap(([name, list]) => (name ? (list ?? []) : [])))
+}
+
+/**
  * The action of a form that shows a FormError with id `errorId`: without JavaScript, the form's own
  * action (Remix's default when none is given) with the error as its fragment. `autofocus` alone
  * scrolls once, when the error is parsed: an answer that arrives in pieces (a slow network or
@@ -104,6 +117,14 @@ export function useErrorAction(errorId: string, action?: string): string | undef
  */
 export const leaveErrorAction = (request: Request, url: string) =>
   url.includes('#') || request.headers.get('sec-fetch-mode') !== 'navigate' ? url : `${url}#top`
+
+/**
+ * conform's input props for a radio, without the text limits its schema gives the field
+ * (minlength and maxlength belong to text inputs; HTML does not allow them on a radio).
+ */
+export function radioProps<P extends FieldInputProps>({ minLength: _min, maxLength: _max, ...rest }: P) {
+  return rest
+}
 
 type FieldBaseProps = {
   /** Visible label text. */

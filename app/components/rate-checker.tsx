@@ -94,7 +94,7 @@ export function RateChecker({ choices }: { choices: Choice[] }) {
             ))}
           </select>
         </div>
-        <div className="cl-field">
+        <div className="cl-field cl-checker__country">
           <label className="cl-field__label" htmlFor="checker-country">
             Country
           </label>

@@ -13,7 +13,7 @@ import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { SendCodeForm, VerifyStepForm } from '~/components/code-steps'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FormError } from '~/components/forms'
+import { answerRefusals, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { Link } from '~/components/link'
 import { formatClock } from '~/components/money'
@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       schema: resetPinSchema,
       extra: { mode: 'reset' as Mode },
       run: (value) => resetPinFlow(request, context, { verifyCode: value.verifyCode, pin: value.pin }),
-      done: () => redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinReset }),
+      done: () => redirectWithToast(request, leaveErrorAction(request, redirectTo), { type: 'success', message: successMessages.pinReset }),
     })
   }
 
@@ -85,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ ...base, refused: ['oldPin'], toast: null as Toast | null, result: answer }, { status: 400 })
   }
   if (!result.success) return formRefusal(submission, base, result)
-  return redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinChanged })
+  return redirectWithToast(request, leaveErrorAction(request, redirectTo), { type: 'success', message: successMessages.pinChanged })
 }
 
 export default function ChangePinScreen() {
@@ -111,6 +111,7 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
   const [form, fields] = useSchemaForm(changePinSchema, { id: 'change-pin', lastResult: reply?.result })
   const pending = usePendingIntent('change')
   const locked = pin.lockedUntil !== null
+  const errorAction = useErrorAction(form.errorId)
   const resetHref = redirectTo ? `/change-pin?${new URLSearchParams({ mode: 'reset', redirectTo })}` : '/change-pin?mode=reset'
   return (
     <>
@@ -132,7 +133,7 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
           <p className="cl-callout__body">{R.triesLeft(pin.triesLeft)}</p>
         </div>
       ) : null}
-      <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
+      <Form method="post" action={errorAction} className="cl-form cl-fill" {...getFormProps(form)}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <fieldset disabled={locked}>
           <PinField field={fields.oldPin} reply={reply} label="Current PIN" />
@@ -141,7 +142,7 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
           </p>
           <NewPinFields fields={fields} reply={reply} />
         </fieldset>
-        <FormError errors={form.errors} id={form.errorId} />
+        <FormError errors={answerRefusals(form.errors, reply?.result?.error)} id={form.errorId} />
         <ActionBar>
           <Button type="submit" name="intent" value="change" variant="primary" block pending={pending} disabled={locked}>
             Change PIN

@@ -50,10 +50,11 @@ function notificationHref(m: Pick<Notification, 'kind' | 'refId'>): string | nul
   if (m.kind === NotificationKind.ORDER && m.refId) return `/order/${encodeURIComponent(m.refId)}`
   if (m.kind === NotificationKind.WITHDRAWAL && m.refId) return `/wallet/withdraw/${encodeURIComponent(m.refId)}`
   if (m.kind === NotificationKind.WALLET) return '/wallet'
+  if (m.kind === NotificationKind.SUPPORT && m.refId) return `/support/${encodeURIComponent(m.refId)}`
   return null
 }
 
-const KIND_ICONS: Record<string, IconName> = { order: 'tag', withdrawal: 'bank', wallet: 'wallet' }
+const KIND_ICONS: Record<string, IconName> = { order: 'tag', withdrawal: 'bank', wallet: 'wallet', support: 'chat' }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)

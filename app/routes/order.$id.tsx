@@ -27,6 +27,7 @@ import { requireToken } from '~/utils/auth.server'
 import { isTransportFailure, readForm, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
+import { usePublicEnv } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
 
@@ -69,6 +70,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function OrderDetailScreen() {
   const { order: o, timeZone } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  // Without a chat provider the question is a support conversation about this order (decision 049).
+  const askHref = usePublicEnv().chatWidgetUrl ? '/support' : `/support/new?${new URLSearchParams({ order: o.id })}`
   return (
     <Screen backTo="/history">
       <ActionToast toast={actionData?.toast} />
@@ -124,7 +127,7 @@ export default function OrderDetailScreen() {
         </ActionBar>
       ) : o.status === 'rejected' ? (
         <ActionBar>
-          <ButtonLink to="/support" variant="secondary" icon="chat" block>
+          <ButtonLink to={askHref} variant="secondary" icon="chat" block>
             Ask about this order
           </ButtonLink>
         </ActionBar>

@@ -8,7 +8,7 @@ import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FormError } from '~/components/forms'
+import { answerRefusals, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { NewPinFields, newPinSchema, PIN_FIELDS } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
@@ -45,14 +45,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await setPinFlow(request, context, { pin: submission.value.pin })
   if (!result.success) {
     if (result.code === Refusals.PIN_ALREADY_SET.code) {
-      return redirectWithToast(request, withRedirect('/change-pin', safeRedirect(formData.get('redirectTo'), '')), {
-        type: 'info',
-        message: result.msg,
-      })
+      return redirectWithToast(
+        request,
+        leaveErrorAction(request, withRedirect('/change-pin', safeRedirect(formData.get('redirectTo'), ''))),
+        {
+          type: 'info',
+          message: result.msg,
+        },
+      )
     }
     return formRefusal(submission, { refused: PIN_FIELDS }, result)
   }
-  return redirectWithToast(request, redirectTo, { type: 'success', message: successMessages.pinSet })
+  return redirectWithToast(request, leaveErrorAction(request, redirectTo), { type: 'success', message: successMessages.pinSet })
 }
 
 export default function SetPinScreen() {
@@ -60,6 +64,7 @@ export default function SetPinScreen() {
   const actionData = useActionData<typeof action>()
   const [form, fields] = useSchemaForm(newPinSchema, { id: 'set-pin', lastResult: actionData?.result })
   const brand = usePublicEnv().brandName
+  const errorAction = useErrorAction(form.errorId)
   return (
     <Screen backTo={redirectTo.startsWith('/wallet') ? '/wallet' : '/account'}>
       <ActionToast toast={actionData?.toast} />
@@ -69,10 +74,10 @@ export default function SetPinScreen() {
           Your PIN is asked for every withdrawal and every change to your bank accounts. Nobody at {brand} will ever ask you for it.
         </p>
       </header>
-      <Form method="post" className="cl-form cl-fill" {...getFormProps(form)}>
+      <Form method="post" action={errorAction} className="cl-form cl-fill" {...getFormProps(form)}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <NewPinFields fields={fields} reply={actionData} />
-        <FormError errors={form.errors} id={form.errorId} />
+        <FormError errors={answerRefusals(form.errors, actionData?.result?.error)} id={form.errorId} />
         <ActionBar>
           <Button type="submit" variant="primary" block pending={usePendingIntent()}>
             Set PIN

@@ -4,13 +4,14 @@
 // withdrawal settings from the api (the ones the Withdraw screen applies), review times from the
 // catalogue, the PIN rules and the payout rule from the contract. When the api cannot be reached
 // the page still answers, without today's numbers: help must work when something is broken.
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { json, type LinksFunction, type LoaderFunctionArgs, type SerializeFrom } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { formatMoney } from '#contract/money'
 import { REJECTION_REASONS } from '#contract/orders'
 import { PIN_LOCK_MINUTES, PIN_MAX_TRIES, PIN_RESET_WAIT_HOURS } from '#contract/pin-rules'
 import { payoutFor } from '#contract/rates'
+import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
@@ -20,9 +21,12 @@ import { zoneName } from '~/components/money'
 import { Screen } from '~/components/screen'
 import supportStyles from '~/styles/screens/support.css'
 import { giftCardListFlow } from '~/upstream/catalogue.server'
-import { supportInfoFlow } from '~/upstream/support.server'
+import { conversationListFlow, supportInfoFlow } from '~/upstream/support.server'
+import { getToken } from '~/utils/auth.server'
+import { getWebEnv } from '~/utils/env.server'
 import { supportMessages as M } from '~/utils/shell-messages'
-import { usePublicEnv } from '~/utils/user'
+import { sellerStatus } from '~/utils/support-words'
+import { usePublicEnv, useSignedIn } from '~/utils/user'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportStyles }]
 
@@ -30,12 +34,19 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportSty
 export const RATE_LOCK_PROMISE = 'The rate you are quoted when you submit is the rate we review your card at.'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // Public: no guard. Either call may fail; the page answers without that number.
-  const [info, catalogue] = await Promise.all([supportInfoFlow(request, context), giftCardListFlow(request, context)])
+  // Public: no guard. Either call may fail; the page answers without that number. Without a chat
+  // provider a signed-in person's conversations with support are listed here (decision 049).
+  const inApp = !getWebEnv().CHAT_WIDGET_URL && Boolean(await getToken(request))
+  const [info, catalogue, conversations] = await Promise.all([
+    supportInfoFlow(request, context),
+    giftCardListFlow(request, context),
+    inApp ? conversationListFlow(request, context) : null,
+  ])
   const etas = catalogue.success ? catalogue.data.map((brand) => brand.etaMinutes).filter((m) => m > 0) : []
   return json({
     info: info.success ? info.data : null,
     review: etas.length ? { fastest: Math.min(...etas), slowest: Math.max(...etas) } : null,
+    conversations: conversations?.success ? conversations.data.list : null,
   })
 }
 
@@ -62,7 +73,7 @@ function Question({ id, title, children }: { id: string; title: string; children
 
 export default function SupportScreen() {
   const { brandName: brand, supportEmail, chatWidgetUrl } = usePublicEnv()
-  const { info, review } = useLoaderData<typeof loader>()
+  const { info, review, conversations } = useLoaderData<typeof loader>()
   const currency = info?.currency ?? 'NGN'
   const money = (minor: number) => formatMoney(minor, currency)
   // The rule of contract/catalogue.ts on a round example, so the words and the arithmetic agree.
@@ -79,6 +90,8 @@ export default function SupportScreen() {
         <h2 className="cl-title">How can we help?</h2>
         <p className="cl-lead">Answers to what people ask most. Still stuck? Write to us: a person reads every message.</p>
       </div>
+
+      {chatWidgetUrl ? null : <Conversations list={conversations} />}
 
       <Card title="Contact us">
         <div className="cl-stack cl-stack--sm">
@@ -192,6 +205,38 @@ export default function SupportScreen() {
         </Question>
       </section>
     </Screen>
+  )
+}
+
+/** Without a chat provider: write to us in the app, and the conversations so far. */
+function Conversations({ list }: { list: SerializeFrom<typeof loader>['conversations'] }) {
+  const signedIn = useSignedIn()
+  return (
+    <Card title="Write to us in the app">
+      <div className="cl-stack cl-stack--sm">
+        <p className="cl-muted cl-support-tip">We answer here and tell you in Notifications.</p>
+        {list?.length ? (
+          <ul className="cl-support-conversations">
+            {list.map((c) => (
+              <li key={c.id}>
+                <Link to={`/support/${encodeURIComponent(c.id)}`} className="cl-link cl-link--touch">
+                  {c.subject}
+                </Link>{' '}
+                <span className="cl-muted">· {sellerStatus[c.status]}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <ButtonLink
+          to={signedIn ? '/support/new' : `/login?${new URLSearchParams({ redirectTo: '/support/new' })}`}
+          variant="primary"
+          icon="chat"
+          block
+        >
+          {signedIn ? 'Write a message' : 'Sign in to write to us'}
+        </ButtonLink>
+      </div>
+    </Card>
   )
 }
 

@@ -17,7 +17,7 @@ import { ActionToast } from '~/components/action-toast'
 import { BankPicker, BankSearchForm } from '~/components/bank-picker'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { Field, FormError } from '~/components/forms'
+import { answerRefusals, Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css'
@@ -94,13 +94,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await addBankCardFlow(request, context, submission.value)
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)
-      return redirectWithToast(request, setPinHref(back), { type: 'info', message: R.pinFirst })
+      return redirectWithToast(request, leaveErrorAction(request, setPinHref(back)), { type: 'info', message: R.pinFirst })
     const wrongNumber = numberRefused(result)
     if (wrongNumber) return formRefusal(withNumberError(formData, addSchema, wrongNumber), { refused: [] })
     const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
     return formRefusal(submission, { refused }, result)
   }
-  return redirectWithToast(request, back || '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardAdded })
+  return redirectWithToast(request, leaveErrorAction(request, back || '/wallet/bank-cards'), {
+    type: 'success',
+    message: successMessages.bankCardAdded,
+  })
 }
 
 /** The provider's steps: resolve (the bank's name to confirm), then add with the PIN (the api resolves again and saves that name). */
@@ -121,11 +124,14 @@ async function providerAction(request: Request, context: ActionFunctionArgs['con
   const result = await addBankCardFlow(request, context, { bankCode, accountNumber, pin: pin! })
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)
-      return redirectWithToast(request, setPinHref(back), { type: 'info', message: R.pinFirst })
+      return redirectWithToast(request, leaveErrorAction(request, setPinHref(back)), { type: 'info', message: R.pinFirst })
     const refused = result.code !== undefined && PIN_REFUSALS.includes(result.code) ? ['pin'] : []
     return formRefusal(submission, { refused, resolved }, result)
   }
-  return redirectWithToast(request, back || '/wallet/bank-cards', { type: 'success', message: successMessages.bankCardAdded })
+  return redirectWithToast(request, leaveErrorAction(request, back || '/wallet/bank-cards'), {
+    type: 'success',
+    message: successMessages.bankCardAdded,
+  })
 }
 
 export default function AddBankCardScreen() {
@@ -164,6 +170,7 @@ function AccountForm({
 }) {
   const { banks, redirectTo, query } = useLoaderData<typeof loader>()
   const formRef = useRef<HTMLFormElement>(null)
+  const errorAction = useErrorAction(`${formProps.id ?? 'add-bank-card'}-error`, selfHref(redirectTo))
   const read = (code?: string) => {
     const el = formRef.current?.elements
     const value = (name: string) => (el?.namedItem(name) as HTMLInputElement | null)?.value ?? ''
@@ -177,7 +184,7 @@ function AccountForm({
         <p className="cl-formhead__lead">{lead}</p>
       </header>
       <BankSearchForm action="/wallet/add-bank-card" redirectTo={redirectTo} />
-      <Form ref={formRef} method="post" className="cl-form cl-fill" {...formProps} onChange={() => read()}>
+      <Form ref={formRef} method="post" action={errorAction} className="cl-form cl-fill" {...formProps} onChange={() => read()}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <BankPicker
           banks={banks}
@@ -235,7 +242,7 @@ function TypedNameForm() {
         help="As your bank shows it."
       />
       <PinField field={fields.pin} reply={actionData} label="Your withdrawal PIN" />
-      <FormError errors={form.errors} id={form.errorId} />
+      <FormError errors={answerRefusals(form.errors, actionData?.result?.error)} id={form.errorId} />
       <ActionBar>
         <Button type="submit" variant="primary" block pending={usePendingIntent()}>
           Add bank account
@@ -294,7 +301,7 @@ function ResolvedNameForm() {
         ) : null}
       </div>
       {named ? <PinField field={fields.pin} reply={reply} label="Your withdrawal PIN, to save it" /> : null}
-      <FormError errors={named || !lookupError ? form.errors : undefined} id={form.errorId} />
+      <FormError errors={named || !lookupError ? answerRefusals(form.errors, reply?.result?.error) : undefined} id={form.errorId} />
       <ActionBar>
         {named ? (
           <Button type="submit" name="intent" value="add" variant="primary" block pending={saving}>

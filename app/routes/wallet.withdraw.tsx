@@ -21,7 +21,7 @@ import { BankCardLine } from '~/components/bank-card'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
+import { Field, FormError, leaveErrorAction, radioProps, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { Link } from '~/components/link'
 import { InfoList, InfoRow } from '~/components/list-row'
@@ -270,8 +270,8 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
           <legend>Pay to</legend>
           {cards.map((card) => (
             <label key={card.id} className="cl-choice">
-              <input {...getInputProps(fields.bankCardId, { type: 'radio', value: card.id })} key={card.id} />
-              <BankCardLine card={card} />
+              <input {...radioProps(getInputProps(fields.bankCardId, { type: 'radio', value: card.id }))} key={card.id} />
+              <BankCardLine card={card} inLabel />
             </label>
           ))}
         </fieldset>

@@ -24,6 +24,9 @@ export const consoleRoutes: ConsoleRoute[] = [
   { path: '/ops/people/:userId', title: 'A person', access: 'staff', role: 'admin' },
   { path: '/ops/staff', title: 'Staff', access: 'staff', role: 'admin', nav: 'Staff' },
   { path: '/ops/audit', title: 'Audit log', access: 'staff', role: 'admin', nav: 'Audit log' },
+  // Every staff role answers sellers (decision 049).
+  { path: '/ops/support', title: 'Support desk', access: 'staff', role: null, nav: 'Support' },
+  { path: '/ops/support/:id', title: 'A support conversation', access: 'staff', role: null },
 ]
 
 export const CONSOLE_BRAND = 'Cardlane Ops'

@@ -37,6 +37,9 @@ export const screens: ScreenRoute[] = [
   { path: '/trading-plaza', screen: 'TradingPlaza', title: 'Trading Plaza', access: 'login' },
   // Beyond SPEC §2's list: where the chat button leads without a chat provider (SPEC §1 customer chat).
   { path: '/support', screen: 'Support', title: 'Help & Support', access: 'public' },
+  // Support conversations where no chat provider is configured (decision 049).
+  { path: '/support/new', screen: 'SupportNew', title: 'Write to us', access: 'login' },
+  { path: '/support/:id', screen: 'SupportConversation', title: 'Support conversation', access: 'login' },
   // Beyond SPEC §2's list: the task rewards (SPEC §1 "task rewards"), also shown on Home and Account.
   { path: '/tasks', screen: 'Rewards', title: 'Rewards', access: 'login' },
 ]

@@ -54,4 +54,7 @@ export const supportMessages = {
   /** When the api cannot say today's numbers: where a person still finds them. */
   limitsUnavailable: 'We cannot load the current limits right now. The Withdraw screen always shows them before you confirm.',
   reviewUnavailable: 'Each card shows its review time when you choose it on the Sell screen.',
+  conversationsFailed: 'Failed to load your conversations, please try again later',
+  sendFailed: 'Your message was not sent, please try again',
+  messageSent: 'Message sent: we answer here and tell you in Notifications',
 } as const

@@ -299,6 +299,10 @@ const WHO: Record<string, ('reviewer' | 'payouts' | 'admin' | 'admin-token')[]> 
   'POST /admin/staff/disable': ['admin', 'admin-token'],
   'POST /admin/staff/reset': ['admin', 'admin-token'],
   'GET /admin/audit/page': ['admin'],
+  'GET /admin/support/conversations': ['reviewer', 'payouts', 'admin'],
+  'GET /admin/support/conversation': ['reviewer', 'payouts', 'admin'],
+  'POST /admin/support/reply': ['reviewer', 'payouts', 'admin'],
+  'POST /admin/support/close': ['reviewer', 'payouts', 'admin'],
 }
 
 describe('roles on every /admin call', () => {

@@ -7,7 +7,7 @@ import type { Brand, CardTypeOffer, Rate } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
 import { MAX_CARDS_PER_ORDER } from '#contract/orders'
 import { Button } from '~/components/button'
-import { FormError, useErrorAction } from '~/components/forms'
+import { answerRefusals, FormError, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { PhotoPicker } from '~/components/photo-picker'
 import { RateText } from '~/components/rate-row'
@@ -19,6 +19,12 @@ import { choiceQuery, HERE, payoutOf, type CardState } from './choice'
 import type { action, loader } from './route'
 
 const FORM_ERROR_ID = 'sell-form-error'
+
+/** "Card 2: " for a field of the second card (`cards[1].code`). */
+const cardOf = (name: string) => {
+  const i = /^cards\[(\d+)\]/.exec(name)?.[1]
+  return i === undefined ? '' : `Card ${Number(i) + 1}: `
+}
 
 type FormCard = CardState & { key: string }
 let cardKeys = 0
@@ -69,7 +75,13 @@ export function SellForm({
   const payouts = cards.map((c) => payoutOf(c.faceValue, offer, currency, rate))
   const total = payouts.every((p) => p.payout !== null) ? payouts.reduce((sum, p) => sum + (p.payout ?? 0), 0) : null
 
-  const formError = actionData?.formError ?? null
+  // A refusal of one card's field is said beside it and again here, naming the card: the fragment
+  // and the focus need one place that every refused answer has.
+  const formErrors = answerRefusals(
+    actionData?.formError ? [actionData.formError] : [],
+    Object.fromEntries(Object.entries(actionData?.errors ?? {}).map(([name, list]) => [name, list.map((e) => `${cardOf(name)}${e}`)])),
+  )
+  const formError = formErrors.length ? formErrors : null
   // The choices stay in the URL, so a page drawn by the server after a post (without
   // JavaScript) is this card's page again, with the answer.
   const errorAction = useErrorAction(
@@ -117,7 +129,7 @@ export function SellForm({
       <SellSummary count={cards.length} total={total} payoutCurrency={rate.payoutCurrency} />
 
       {formError ? (
-        <FormError id={FORM_ERROR_ID} errors={[formError]}>
+        <FormError id={FORM_ERROR_ID} errors={formError}>
           {actionData?.newRate ? <p className="cl-sellform__confirm">{M.rateChangedConfirm} below, or change the cards.</p> : null}
         </FormError>
       ) : null}

@@ -1,0 +1,117 @@
+// One support conversation at the desk: the thread, a reply (the seller is notified) and Close.
+// Plain forms: without JavaScript each answers with a redirect back here and a toast.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Refusals } from '#contract/refusals'
+import { SUPPORT_BODY_MAX, supportDeskApi } from '#contract/support-conversations'
+import { ConsolePage } from '~/components/console'
+import { DeskErrorBoundary } from '~/components/console-desk-error'
+import { Link } from '~/components/link'
+import { deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
+import { loaded } from '~/upstream/flow.server'
+import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { formatWhen } from '~/utils/console-format'
+import { deskStatus } from '~/utils/support-words'
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireStaff(request)
+  const id = params.id ?? ''
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw json({ message: Refusals.SUPPORT_CONVERSATION_NOT_FOUND.msg }, { status: 404 })
+  const thread = loaded(await staffFlow(request, context, supportDeskApi.thread, { id }), [
+    Refusals.SUPPORT_CONVERSATION_NOT_FOUND.code,
+    400,
+  ])
+  return json({ thread })
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireStaff(request)
+  const id = params.id ?? ''
+  const form = await request.formData()
+  const here = `/ops/support/${encodeURIComponent(id)}`
+  if (field(form, 'intent') === 'close') {
+    return deskMove(request, context, {
+      endpoint: supportDeskApi.close,
+      input: { id },
+      form: 'close',
+      to: here,
+      done: () => 'Conversation closed',
+    })
+  }
+  return deskMove(request, context, {
+    endpoint: supportDeskApi.reply,
+    input: { id, body: field(form, 'body') },
+    form: 'reply',
+    to: here,
+    done: () => 'Reply sent: the seller is notified',
+  })
+}
+
+export default function SupportConversationDesk() {
+  const { thread } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>() as DeskReply | undefined
+  const busy = useNavigation().state === 'submitting'
+  const closed = thread.status === 'closed'
+  return (
+    <ConsolePage title={thread.subject} actions={<Link to="/ops/support">All conversations</Link>}>
+      <p className="ops-panel">
+        {thread.userEmail} · {deskStatus[thread.status]}
+        {thread.orderNo ? (
+          <>
+            {' '}
+            · Order <Link to={`/ops/review/${encodeURIComponent(thread.orderId ?? '')}`}>{thread.orderNo}</Link>
+          </>
+        ) : null}
+      </p>
+      <ol className="ops-thread">
+        {thread.messages.map((m) => (
+          <li key={m.id} className={`ops-thread__message ops-thread__message--${m.author}`}>
+            <p className="ops-thread__who">
+              {m.author === 'staff' ? (m.staffEmail ?? 'Staff') : 'Seller'} · {formatWhen(m.createdAt)}
+            </p>
+            <p className="ops-thread__body">{m.body}</p>
+          </li>
+        ))}
+      </ol>
+      {closed ? (
+        <p className="ops-panel">This conversation is closed.</p>
+      ) : (
+        <section className="ops-panel" aria-labelledby="reply-title">
+          <h2 id="reply-title" className="ops-tile__label">
+            Reply
+          </h2>
+          <Form method="post" className="ops-form">
+            <input type="hidden" name="intent" value="reply" />
+            <label>
+              Your answer
+              <textarea name="body" rows={5} required maxLength={SUPPORT_BODY_MAX} />
+            </label>
+            {reply?.form === 'reply' ? (
+              <p className="ops-error" role="alert">
+                {reply.error}
+              </p>
+            ) : null}
+            <button type="submit" className="ops-button ops-button--primary" disabled={busy}>
+              Send reply
+            </button>
+          </Form>
+          <Form method="post" className="ops-form">
+            <input type="hidden" name="intent" value="close" />
+            {reply?.form === 'close' ? (
+              <p className="ops-error" role="alert">
+                {reply.error}
+              </p>
+            ) : null}
+            <button type="submit" className="ops-button ops-button--ghost" disabled={busy}>
+              Close conversation
+            </button>
+          </Form>
+        </section>
+      )}
+    </ConsolePage>
+  )
+}
+
+export function ErrorBoundary() {
+  return <DeskErrorBoundary />
+}

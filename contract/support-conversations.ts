@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { get, post } from './endpoint'
+
+/**
+ * Support conversations (decision 049): where no chat provider is configured, a seller writes to
+ * staff in the app, optionally about one of their orders, and follows the answers there; staff
+ * answer from the console's Support desk (any staff role). A staff reply is a notification of kind
+ * 'support' naming the conversation.
+ */
+
+/** Longest message: a few paragraphs, what a person types on a phone; longer is pasted logs. */
+export const SUPPORT_BODY_MAX = 2000
+export const SUPPORT_SUBJECT_MAX = 120
+/** Messages a seller may send in a minute (their own and new conversations together). */
+export const SUPPORT_MESSAGES_PER_MINUTE = 5
+
+export const SupportStatus = { OPEN: 'open', ANSWERED: 'answered', CLOSED: 'closed' } as const
+export type SupportStatus = (typeof SupportStatus)[keyof typeof SupportStatus]
+
+const idField = z
+  .string({ required_error: 'id is required', invalid_type_error: 'id must be text' })
+  .trim()
+  .min(1, 'id is required')
+  .max(64, 'id is not a conversation id')
+  .regex(/^[A-Za-z0-9_-]+$/, 'id is not a conversation id')
+
+export const supportBodyField = z
+  .string({ required_error: 'Write your message', invalid_type_error: 'Write your message' })
+  .trim()
+  .min(1, 'Write your message')
+  .max(SUPPORT_BODY_MAX, `Keep the message under ${SUPPORT_BODY_MAX} characters`)
+
+export const supportSubjectField = z
+  .string({ invalid_type_error: 'The subject must be text' })
+  .trim()
+  .max(SUPPORT_SUBJECT_MAX, `Keep the subject under ${SUPPORT_SUBJECT_MAX} characters`)
+
+export const supportMessageSchema = z.object({
+  id: z.string(),
+  author: z.enum(['seller', 'staff']),
+  body: z.string(),
+  createdAt: z.number().int(),
+})
+
+export const supportConversationSchema = z.object({
+  id: z.string(),
+  subject: z.string(),
+  /** The order it is about (its id and number), when started from one. */
+  orderId: z.string().nullable(),
+  orderNo: z.string().nullable(),
+  status: z.enum(['open', 'answered', 'closed']),
+  createdAt: z.number().int(),
+  lastMessageAt: z.number().int(),
+})
+export type SupportConversation = z.infer<typeof supportConversationSchema>
+
+export const supportThreadSchema = supportConversationSchema.extend({ messages: z.array(supportMessageSchema) })
+export type SupportThread = z.infer<typeof supportThreadSchema>
+
+/** The desk sees who wrote and which staff member answered. */
+export const deskConversationSchema = supportConversationSchema.extend({ userId: z.string(), userEmail: z.string() })
+export type DeskConversation = z.infer<typeof deskConversationSchema>
+export const deskThreadSchema = deskConversationSchema.extend({
+  messages: z.array(supportMessageSchema.extend({ staffEmail: z.string().nullable() })),
+})
+export type DeskThread = z.infer<typeof deskThreadSchema>
+
+export const startConversationBody = z
+  .object({ subject: supportSubjectField.optional(), orderId: idField.optional(), body: supportBodyField })
+  .strict()
+export const replyBody = z.object({ id: idField, body: supportBodyField }).strict()
+export const conversationQuery = z.object({ id: idField })
+
+export const supportConversationsApi = {
+  list: get('/v1/support/conversations', 'user', z.object({}), z.object({ list: z.array(supportConversationSchema) })),
+  thread: get('/v1/support/conversation', 'user', conversationQuery, supportThreadSchema),
+  start: post('/v1/support/conversation/start', 'user', startConversationBody, supportThreadSchema),
+  reply: post('/v1/support/conversation/reply', 'user', replyBody, supportThreadSchema),
+}
+
+export const supportDeskApi = {
+  list: get('/admin/support/conversations', 'staff', z.object({}), z.object({ list: z.array(deskConversationSchema) })),
+  thread: get('/admin/support/conversation', 'staff', conversationQuery, deskThreadSchema),
+  reply: post('/admin/support/reply', 'staff', replyBody, deskThreadSchema),
+  close: post('/admin/support/close', 'staff', z.object({ id: idField }).strict(), deskThreadSchema),
+}
