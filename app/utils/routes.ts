@@ -39,6 +39,10 @@ export const screens: ScreenRoute[] = [
   { path: '/support', screen: 'Support', title: 'Help & Support', access: 'public' },
   // Beyond SPEC §2's list: the task rewards (SPEC §1 "task rewards"), also shown on Home and Account.
   { path: '/tasks', screen: 'Rewards', title: 'Rewards', access: 'login' },
+  // Beyond SPEC §2's list (issue 27): push and e-mail per kind of event, a sub-screen of Account.
+  { path: '/account/notifications', screen: 'NotificationSettings', title: 'Notification Settings', access: 'login' },
+  // Beyond SPEC §2's list (issue 27): an e-mail's unsubscribe link; its token is the credential.
+  { path: '/unsubscribe/:token', screen: 'Unsubscribe', title: 'Unsubscribe', access: 'public' },
 ]
 
 export function matchesPath(pattern: string, pathname: string) {
@@ -71,6 +75,8 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/avatar/:id', access: 'login' },
   // Wallet's automatic-withdrawal switch: a post, answered with a redirect back to Wallet.
   { path: '/wallet/auto-withdrawal', access: 'login' },
+  // Push on this device: the opt-in's script reads the VAPID key and posts the subscription here.
+  { path: '/account/push', access: 'login' },
 ]
 
 export function pageTitle(title: string, brand: string) {
