@@ -73,7 +73,8 @@ export async function notifySettingsAction(request: Request, context: AppLoadCon
       removed.success ? { type: 'success', message: M.removed } : { type: 'error', message: removed.msg },
     )
   }
-  // `save`: the whole form; a box not ticked is off.
+  if (intent !== 'save') return redirectWithToast(request, SETTINGS_PATH, { type: 'error', message: accessMessages.formUnreadable })
+  // The whole form; a box not ticked is off.
   const kinds = NOTIFY_KINDS.map((kind) => ({ kind, push: form.has(`${kind}.push`), email: form.has(`${kind}.email`) }))
   const saved = await flow(context, M.loadFailed, () =>
     callApi(request, context, api.setNotifyPreferences, { kinds, pushAmounts: form.has('pushAmounts') }),
