@@ -72,11 +72,12 @@ describe('GET /v1/user/pageMessage', () => {
       ['withdrawal', w.id, 'Withdrawal processing', false],
       ['withdrawal', w.id, 'Withdrawal requested', false],
       ['wallet', null, 'Wallet credited', false],
+      ['security', null, 'Bank account added', false],
     ])
     expect(data.list[3].content).toContain('NIP-42')
     expect(data.list.map((m) => m.createdAt)).toEqual([...data.list.map((m) => m.createdAt)].sort((a, b) => b - a))
-    expect(data.total).toBe(7)
-    expect(await unread(u.token)).toBe(7)
+    expect(data.total).toBe(8)
+    expect(await unread(u.token)).toBe(8)
   })
 
   it('pages by pageNum and pageSize: no notification twice, none left out, the newest on page 1', async () => {
