@@ -168,12 +168,13 @@ export function PushOptIn({ variant }: { variant: 'settings' | 'card' }) {
     // Only where push can be turned on and is not on yet; the person may have closed it before.
     const justTurnedOn = state === 'on' && reply?.device
     if (!hydrated || dismissed || !(['ready', 'working', 'failed'].includes(state) || justTurnedOn)) return null
+    // Drawn with the shell's classes only: Order Submitted's stylesheet is at its budget.
     return (
-      <Card title="Get told when it’s paid" className="cl-push">
-        <p className="cl-push__text">
+      <Card title="Get told when it’s paid" className="cl-stack">
+        <p className="cl-muted">
           A notification on this device when the card is paid, offered lower or rejected, even with the app closed.
         </p>
-        <div aria-live="polite">{justTurnedOn ? <p className="cl-push__note">{M.subscribed(reply.device!)}</p> : said}</div>
+        <div aria-live="polite">{justTurnedOn ? M.subscribed(reply.device!) : message}</div>
         {justTurnedOn ? null : (
           <div className="cl-stack">
             {button}

@@ -278,11 +278,12 @@ describe('unsubscribe link', () => {
   it('takes only the one-click body: anything else at this path changes nothing', async () => {
     const { user, jar } = await person()
     const token = tokenFor(user.id, 'order_paid')
-    for (const form of [
+    const forms: Record<string, string>[] = [
       {},
       { 'List-Unsubscribe': 'Two-Clicks' },
       { 'List-Unsubscribe': 'One-Click', intent: 'save', 'security.email': '' },
-    ]) {
+    ]
+    for (const form of forms) {
       const res = await call(unsubscribe.action, makeRequest(path(token), { form }), { token })
       expect(res.status).toBe(400)
       expect((await jsonOf(res)).refused).toBe('Use the button on this page to unsubscribe.')
