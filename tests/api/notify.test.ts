@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { CodeType } from '#contract/accounts'
 import type { NotifyPreferencesData, PushSubscriptionInfo, PushSubscriptionsData, UnsubscribeData } from '#contract/notify'
 import { Refusals } from '#contract/refusals'
 import { claimDelivery } from '../../api/models/deliveries'
 import { createDeliveryRunner, runDeliveriesOnce } from '../../api/services/notify/worker'
-import { TEST_VAPID_KEYS } from '../support/api'
+import { seedUser, TEST_VAPID_KEYS } from '../support/api'
+import { newEmail } from '../support/kit'
 import { startPushService, type TestPushService, type TestSubscription } from '../support/push-service'
 import { ops, sold, useSellingApi } from '../support/selling'
 import { admin, walletUser, withdraw, type WalletUser } from '../support/wallet'
@@ -22,6 +25,7 @@ afterAll(async () => {
   await push?.close()
 })
 
+const PASSWORD = 'a long enough passphrase 7'
 const CHROME_ANDROID =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36'
 
@@ -154,6 +158,37 @@ describe('withdrawal and security events', () => {
     await drain()
     const [got] = await push.waitFor(u.sub.name)
     expect(got.payload.body).toMatch(/\d/)
+  })
+})
+
+describe('sign-in security events', () => {
+  const device = () => randomBytes(24).toString('base64url')
+  const login = (email: string, deviceId: string) =>
+    api.post('/auth/login', { email, password: PASSWORD }, { headers: { 'x-cardlane-device': deviceId } })
+
+  it('a new device signing in is mailed once; the device it was seen on before, and the first sign-in, are not', async () => {
+    const email = newEmail('device')
+    await seedUser(api, { email, password: PASSWORD })
+    const [home, other] = [device(), device()]
+    for (const d of [home, home, other, other, home]) expect((await login(email, d)).body.code).toBe(200)
+    await drain()
+    const mails = mailsTo(email, 'New device signed in')
+    expect(mails).toHaveLength(1)
+    expect(mails[0].headers?.['List-Unsubscribe']).toBeUndefined()
+  })
+
+  it('a password reset is mailed (security, no unsubscribe)', async () => {
+    const email = newEmail('reset')
+    await seedUser(api, { email, password: PASSWORD })
+    expect((await api.post('/auth/sendEmailCode', { email, type: CodeType.RESET_PASSWORD })).body.code).toBe(200)
+    await api.deps.mail.idle()
+    const verifyCode = api.lastCode(email, CodeType.RESET_PASSWORD)
+    const reset = await api.post('/auth/resetPassword', { email, password: 'another long passphrase 42', verifyCode })
+    expect(reset.body.code, reset.text).toBe(200)
+    await drain()
+    const [mail] = mailsTo(email, 'Password changed')
+    expect(mail.text).toContain('If this was not you')
+    expect(mail.headers?.['List-Unsubscribe']).toBeUndefined()
   })
 })
 
