@@ -15,6 +15,7 @@ import { bankCardsRoutes } from './routes/bank-cards'
 import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
 import { notificationsRoutes } from './routes/notifications'
+import { notifyRoutes } from './routes/notify'
 import { ordersRoutes } from './routes/orders'
 import { payoutDeskRoutes } from './routes/payout-desk'
 import { pinRoutes } from './routes/pin'
@@ -99,6 +100,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(supportRoutes(deps))
   app.use(adminOrdersRoutes(selling))
   app.use(notificationsRoutes(deps))
+  app.use(notifyRoutes(deps))
   app.use(tasksRoutes(deps))
   app.use(staffRoutes(selling))
   app.use(payoutDeskRoutes(deps))

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DEFAULT_BRAND_NAME } from '#contract/brand'
+import { DEFAULT_BRAND_NAME, DEFAULT_SUPPORT_EMAIL } from '#contract/brand'
 import type { TaskId } from '#contract/tasks'
 import { parseTrustedWeb } from './lib/client-address'
 
@@ -105,6 +105,18 @@ const envSchema = z.object({
   // Selling gift cards (contract/orders.ts, contract/uploads.ts).
   /** Encrypts e-codes at rest (AES-256-GCM) and keys their duplicate check (HMAC); ≥ 32 characters. */
   CODES_KEY: z.string().optional(),
+  /** The web's public origin: e-mails link to its screens and its unsubscribe page (decision 046). */
+  PUBLIC_URL: z.string().trim().url().default('http://localhost:3000'),
+  /** VAPID keys of web push (base64url, as `web-push generate-vapid-keys` prints them); unset: a file, outside production. */
+  VAPID_PUBLIC_KEY: z.string().trim().optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().optional(),
+  /** Who push services may contact about our pushes: mailto: or https:. */
+  VAPID_SUBJECT: z.string().trim().optional(),
+  /** Where development keeps the VAPID keys it made once (readable by its owner only). */
+  VAPID_KEY_FILE: z.string().trim().min(1).default('data/vapid-keys.json'),
+  /** How many pushes or e-mails the delivery worker sends at once, and how long one may take. */
+  NOTIFY_CONCURRENCY: intFrom(8, 1, 64),
+  NOTIFY_SEND_TIMEOUT_MS: intFrom(10_000, 100, 120_000),
   /** Where card photos are kept: disk (UPLOAD_DIR) or s3 (any S3-compatible service). */
   STORAGE: z.enum(['disk', 's3']).default('disk'),
   UPLOAD_DIR: z.string().trim().min(1).default('data/uploads'),
@@ -186,6 +198,21 @@ export type ApiConfig = {
   tasks: TasksConfig
   payouts: PayoutsConfig
   banks: BanksConfig
+  notify: NotifyConfig
+}
+
+export type NotifyConfig = {
+  /** The web's origin, no trailing slash. */
+  publicUrl: string
+  /** Both keys from the settings, or undefined (then the key file outside production, else no push). */
+  vapid: { publicKey: string; privateKey: string } | undefined
+  vapidSubject: string
+  vapidKeyFile: string
+  production: boolean
+  concurrency: number
+  sendTimeoutMs: number
+  /** A claim on a delivery lasts this long: longer than one send may take. */
+  leaseMs: number
 }
 
 export type BanksConfig = { refreshMs: number; nameRecheckMs: number; nameRecheckAmount: number }
@@ -273,6 +300,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     )
   }
   if (mailTransport === 'smtp' && !e.SMTP_URL) problems.push('  MAIL_TRANSPORT: smtp needs SMTP_URL')
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
+    problems.push('  VAPID_PUBLIC_KEY: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither')
+  }
   if (e.NODE_ENV === 'production' && (!e.PIN_PEPPER || e.PIN_PEPPER.length < 32)) {
     problems.push('  PIN_PEPPER: must be set to at least 32 random characters in production')
   }
@@ -368,6 +398,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       unknownLimitMs: e.PAYOUT_UNKNOWN_LIMIT_SECONDS * 1000,
       stuckMs: e.PAYOUT_STUCK_MINUTES * 60_000,
       balanceEveryMs: e.PAYOUT_BALANCE_SECONDS * 1000,
+    },
+    notify: {
+      publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+      vapid: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
+      vapidSubject: e.VAPID_SUBJECT || `mailto:${DEFAULT_SUPPORT_EMAIL}`,
+      vapidKeyFile: e.VAPID_KEY_FILE,
+      production: e.NODE_ENV === 'production',
+      concurrency: e.NOTIFY_CONCURRENCY,
+      sendTimeoutMs: e.NOTIFY_SEND_TIMEOUT_MS,
+      leaseMs: Math.max(60_000, 3 * e.NOTIFY_SEND_TIMEOUT_MS),
     },
     banks: {
       refreshMs: e.BANKS_REFRESH_HOURS * 3_600_000,

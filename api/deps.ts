@@ -3,9 +3,10 @@ import type { Db, DbKind } from './db/connect'
 import type { DbHealth } from './lib/db-health'
 import type { Hasher } from './lib/hash'
 import type { Logger } from './lib/logger'
-import type { MailSender } from './lib/mailer'
+import type { Mailer, MailSender } from './lib/mailer'
 import type { ApiMetrics } from './lib/metrics'
 import type { PayoutProvider } from './lib/payouts/provider'
+import type { PushSender } from './lib/push'
 import type { GoogleVerifier } from './services/google'
 
 /** Everything a route needs, built once by startApi (or a test) and handed to createApiApp. */
@@ -28,4 +29,6 @@ export type ApiDeps = {
   lifecycle: { stopping: boolean }
   /** Prometheus counters and gauges of this instance (lib/metrics.ts). */
   metrics: ApiMetrics
+  /** Push and e-mail beyond the app (decision 046): the delivery worker awaits the mailer itself. */
+  notify: { mailer: Mailer; push: PushSender }
 }

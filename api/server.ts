@@ -17,9 +17,11 @@ import { createConsoleMailer, createMailSender, createOutboxMailer, createSmtpMa
 import { createApiMetrics } from './lib/metrics'
 import { paystackProvider } from './lib/payouts/paystack'
 import { manualProvider, type PayoutProvider } from './lib/payouts/provider'
+import { createPushSender, loadVapidKeys, type PushSender } from './lib/push'
 import { loadKnownPlaces } from './models/sign-in-places'
 import { startBankRefresh } from './services/banks'
 import { createGoogleVerifier, type GoogleVerifier } from './services/google'
+import { startDeliveryWorker } from './services/notify/worker'
 import { startPayoutWorker } from './services/payouts'
 
 export { createApiApp } from './app'
@@ -56,6 +58,10 @@ export type StartApiOptions = {
   housekeeping?: boolean
   /** The payout worker, when a provider pays (default true; tests call runPayoutsOnce instead). */
   payoutWorker?: boolean
+  /** The notification delivery worker (default true; tests call runDeliveriesOnce instead). */
+  deliveryWorker?: boolean
+  /** Replaces the web-push sender (tests). */
+  push?: PushSender
   /** Told of every SQL statement run (tests count the queries of a page). */
   onQuery?: (sql: string) => void
 }
@@ -154,6 +160,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     payouts: payoutProviderOf(config),
     lifecycle: { stopping: false },
     metrics: createApiMetrics({ db, pool, gate: hasher.gate, now, payoutStuckMs: config.payouts.stuckMs }),
+    notify: { mailer, push: options.push ?? createPushSender(loadVapidKeys(config.notify, logger), config.notify.vapidSubject) },
   }
   const app = createApiApp(deps)
   const server = createServer(app)
@@ -173,6 +180,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
   // The bank list (decision 039): read at start, refreshed from the payout provider daily.
   const bankRefresh = options.housekeeping === false ? undefined : startBankRefresh(deps)
   const payoutWorker = options.payoutWorker === false || deps.payouts.name === 'manual' ? undefined : startPayoutWorker(deps)
+  const deliveryWorker = options.deliveryWorker === false ? undefined : startDeliveryWorker(deps)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
 
@@ -182,7 +190,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
       deps.lifecycle.stopping = true
       // /readyz answers 503 first, so a balancer that polls it sends nothing new before the port closes.
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
-      await Promise.all([drainServer(server, drainMs), payoutWorker?.stop(drainMs)])
+      await Promise.all([drainServer(server, drainMs), payoutWorker?.stop(drainMs), deliveryWorker?.stop(drainMs)])
       await metricsServer?.close()
       await housekeeping?.stop()
       await bankRefresh?.stop()

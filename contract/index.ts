@@ -7,6 +7,7 @@ import { bankCardsApi } from './bank-cards'
 import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
 import { notificationsApi } from './notifications'
+import { notifyApi } from './notify'
 import { ordersApi } from './orders'
 import { autoWithdrawalApi, payoutDeskApi } from './payout-desk'
 import { pinApi } from './pin'
@@ -38,6 +39,7 @@ export const contractApis = {
   adminOrders: adminOrdersApi,
   tasks: tasksApi,
   notifications: notificationsApi,
+  notify: notifyApi,
   staff: staffApi,
   adminStaff: adminStaffApi,
   adminDesk: adminDeskApi,

@@ -224,6 +224,22 @@ export const Refusals = {
   RATE_CHANGE_NOT_PENDING: { code: 4538, msg: 'This rate change is not waiting for approval' },
   /** The admin who asked for a rate change cannot approve it. */
   RATE_CHANGE_OWN: { code: 4539, msg: 'Another admin must approve a rate change you asked for' },
+  // Notifications by push and e-mail (decision 046).
+  /** Turning off e-mail for security events (PIN, password, new device, new bank account). */
+  NOTIFY_LOCKED: { code: 4600, msg: 'Security e-mails cannot be turned off: they tell you when someone else may be using your account' },
+  /** unsubscribe: a token the api did not sign (altered, cut short, or made up). */
+  UNSUBSCRIBE_TOKEN_INVALID: {
+    code: 4601,
+    msg: 'This unsubscribe link is not valid. Sign in and change your e-mail settings on the Account screen',
+  },
+  /** pushSubscribe: an endpoint that is not a push service's https address. */
+  PUSH_ENDPOINT_REFUSED: { code: 4602, msg: 'This browser gave a push address we cannot use. Try again, or use another browser' },
+  /** pushSubscribe: keys that are not a P-256 public key and a 16-byte secret. */
+  PUSH_KEYS_INVALID: { code: 4603, msg: 'This browser gave push keys we cannot use. Try again, or use another browser' },
+  /** pushRemove: no device of this person with this id (removed already, or never theirs). */
+  PUSH_SUBSCRIPTION_NOT_FOUND: { code: 4604, msg: 'This device does not get your notifications (any more)' },
+  /** pushKey / pushSubscribe: push is not set up on this server (no VAPID keys). */
+  PUSH_UNAVAILABLE: { code: 4605, msg: 'Push notifications are not available right now' },
   /** No such support conversation, or another person's (answered the same on purpose). */
   SUPPORT_CONVERSATION_NOT_FOUND: { code: 4620, msg: 'This conversation was not found' },
   /** A reply to a conversation staff have closed. */

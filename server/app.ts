@@ -18,7 +18,7 @@ import { logger, requestLog } from './logging'
 import { serverMessages } from './messages'
 import { createWebMetrics, type WebMetrics } from './metrics'
 import { serveMetrics } from './metrics-server'
-import { isCrossSiteMutation } from './request-guard'
+import { isCrossSiteMutation, isOneClickUnsubscribe } from './request-guard'
 import { requestIdMiddleware } from './request-id'
 
 installGlobals({ nativeFetch: true })
@@ -83,7 +83,7 @@ export function createWebApp(
       secFetchSite: req.get('sec-fetch-site'),
       allowedHosts: env.publicHost ? [env.publicHost] : [],
     })
-    if (!refused) return next()
+    if (!refused || isOneClickUnsubscribe({ method: req.method, path: req.path })) return next()
     logger.warn({ method: req.method, path: loggedPath(req.path), requestId: res.locals.requestId }, 'cross-site request refused')
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })

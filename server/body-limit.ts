@@ -24,6 +24,8 @@ const ROUTE_LIMITS: ReadonlyArray<readonly [prefix: string, limit: BodyLimit]> =
   // The payout provider's webhook: one transfer event (the api refuses more than 64 kB too). A
   // provider sends it whole at once; a body that trickles in is a client holding a connection open.
   ['/webhooks/paystack', { maxBytes: 64 * 1024, timeoutMs: 10_000 }],
+  // An e-mail's one-click unsubscribe: `List-Unsubscribe=One-Click` and nothing more, from anyone.
+  ['/unsubscribe', { maxBytes: 1024, timeoutMs: 10_000 }],
   // Edit Profile's photo (≤ 2 MB, contract/uploads.ts) with the nickname, and its JavaScript upload
   // at /edit-profile/photo. Up to 10 MB is read (and dropped past 2 MB) so that a phone photo too
   // large gets the page's own "larger than 2 MB", not a bare 413.

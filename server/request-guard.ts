@@ -25,3 +25,16 @@ export function isCrossSiteMutation(input: {
   const allowed = new Set([input.host, ...(input.allowedHosts ?? [])].filter(Boolean))
   return !allowed.has(originHost)
 }
+
+/**
+ * The one post another site may make: an e-mail's one-click unsubscribe (RFC 8058), which a mail
+ * client (a webmail page among them) sends to the link's own address with no cookie. Its token is
+ * the credential and its route takes exactly the body `List-Unsubscribe=One-Click`
+ * (app/upstream/notify.server.ts), so a post from elsewhere can do there what the link already
+ * does, and nowhere else.
+ */
+const ONE_CLICK_PATH = /^\/unsubscribe\/[^/]+$/
+
+export function isOneClickUnsubscribe(input: { method: string; path: string }): boolean {
+  return input.method.toUpperCase() === 'POST' && ONE_CLICK_PATH.test(input.path)
+}

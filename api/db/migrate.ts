@@ -17,6 +17,8 @@ import * as m0016 from './migrations/0016_payout-unknown'
 import * as m0017 from './migrations/0017_banks'
 import * as m0018 from './migrations/0018_auto-withdrawal'
 import * as m0019 from './migrations/0019_maker-checker'
+import * as m0020 from './migrations/0020_deliveries'
+import * as m0021 from './migrations/0021_notify-preferences'
 import * as m0022 from './migrations/0022_support-conversations'
 import * as m0023 from './migrations/0023_dashboard-indexes'
 
@@ -42,6 +44,8 @@ export const migrations: Record<string, Migration> = {
   '0017_banks': m0017,
   '0018_auto-withdrawal': m0018,
   '0019_maker-checker': m0019,
+  '0020_deliveries': m0020,
+  '0021_notify-preferences': m0021,
   '0022_support-conversations': m0022,
   '0023_dashboard-indexes': m0023,
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
+import type { ColumnType, Insertable, Selectable } from 'kysely'
 
 /**
  * The database as Kysely sees it. Column names are snake_case as stored; models map them to the
@@ -19,6 +19,9 @@ export interface Database {
   withdrawals: WithdrawalsTable
   withdrawal_events: WithdrawalEventsTable
   notifications: NotificationsTable
+  deliveries: DeliveriesTable
+  notification_preferences: NotificationPreferencesTable
+  push_subscriptions: PushSubscriptionsTable
   audit_log: AuditLogTable
   gift_card_brands: GiftCardBrandsTable
   gift_card_variants: GiftCardVariantsTable
@@ -58,6 +61,8 @@ export interface UsersTable {
   google_email: string | null
   /** The caller's address key at sign-up (an IPv6 caller by its /64), migration 0007; null before it. */
   signup_address: string | null
+  /** Pushes may show amounts (migration 0021); 0/1. */
+  push_amounts: ColumnType<number, number | undefined, number>
   created_at: number
   updated_at: number
 }
@@ -229,6 +234,47 @@ export interface NotificationsTable {
   ref_id: string | null
   read_at: number | null
   created_at: number
+}
+
+/** The notification outbox (migration 0020, decision 046): one row per notification and channel. */
+export interface DeliveriesTable {
+  id: string
+  user_id: string
+  notification_id: string
+  channel: 'push' | 'email'
+  /** contract NotifyKind */
+  kind: string
+  /** The push body when the person keeps amounts off the lock screen. */
+  summary: string
+  /** due, sending (claimed, lease_until set), sent, dropped (nowhere to send, or gave up) */
+  status: string
+  attempts: number
+  next_attempt_at: number
+  lease_until: number | null
+  sent_at: number | null
+  last_error: string | null
+  created_at: number
+}
+export type DeliveryRow = Selectable<DeliveriesTable>
+
+/** A person's choice for one kind of event (no row: both channels on). Booleans as 0/1 on both databases. */
+export interface NotificationPreferencesTable {
+  user_id: string
+  kind: string
+  push: number
+  email: number
+  updated_at: number
+}
+
+export interface PushSubscriptionsTable {
+  id: string
+  user_id: string
+  endpoint: string
+  p256dh: string
+  auth: string
+  name: string
+  created_at: number
+  last_used_at: number | null
 }
 
 /** Every operator action: who, what, when, before and after (JSON). */

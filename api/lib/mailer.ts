@@ -10,6 +10,12 @@ export type Mail = {
   text: string
   /** Which kind of code this mail carries, if any; only the in-memory mailer keeps it (for tests). */
   codeType?: number
+  /** The HTML alternative of `text` (notification e-mails, decision 046). */
+  html?: string
+  /** Extra headers: List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>
+  /** `<id@host>`: the same delivery sent again carries the same one, so a mailbox can tell. */
+  messageId?: string
 }
 
 export interface Mailer {
@@ -22,7 +28,15 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl)
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text })
+      await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html !== undefined && { html: mail.html }),
+        ...(mail.headers && { headers: mail.headers }),
+        ...(mail.messageId !== undefined && { messageId: mail.messageId }),
+      })
     },
     async close() {
       transport.close()
@@ -39,6 +53,9 @@ function toEml(mail: Mail, from: string, date: Date): string {
     `To: ${mail.to}`,
     `Subject: ${mail.subject}`,
     `Date: ${date.toUTCString()}`,
+    ...(mail.messageId ? [`Message-ID: ${mail.messageId}`] : []),
+    ...Object.entries(mail.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+    // The text part only: the HTML alternative goes by SMTP.
     'Content-Type: text/plain; charset=utf-8',
     '',
     mail.text,

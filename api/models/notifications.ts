@@ -1,16 +1,34 @@
+import type { NotifyChannel, NotifyKind } from '#contract/notify'
 import type { Db } from '../db/connect'
 import { newId } from '../lib/tokens'
+import { LOCKED_KINDS, notifyKindOf } from '../services/notify/kinds'
+import { addDeliveries } from './deliveries'
+import { hasSubscription, preferenceOf } from './notify-settings'
 
-/** A notification to the person (the Notifications screen reads them). Inside the caller's transaction. */
+/** What reaches the person beyond the app (decision 046). */
+export type NotifyEvent = {
+  kind: NotifyKind
+  /** The push body when amounts stay off the lock screen: no amounts, codes or account numbers. */
+  summary: string
+  /** Only these channels (a new bank account: e-mail only); default both. */
+  channels?: NotifyChannel[]
+}
+
+/**
+ * A notification to the person (the Notifications screen reads them). Inside the caller's
+ * transaction, with its push and e-mail deliveries as the person chose (the outbox, decision 046):
+ * the move and its messages commit, or neither does.
+ */
 export async function addNotification(
   db: Db,
-  n: { userId: string; kind: string; title: string; content: string; refId?: string | null },
+  n: { userId: string; kind: string; title: string; content: string; refId?: string | null; notify?: NotifyEvent },
   now: number,
 ): Promise<void> {
+  const id = newId()
   await db
     .insertInto('notifications')
     .values({
-      id: newId(),
+      id,
       user_id: n.userId,
       kind: n.kind,
       title: n.title,
@@ -20,6 +38,14 @@ export async function addNotification(
       created_at: now,
     })
     .execute()
+  const kind = n.notify?.kind ?? notifyKindOf(n.kind)
+  if (!kind) return
+  const pref = await preferenceOf(db, n.userId, kind)
+  const wanted = n.notify?.channels ?? ['push', 'email']
+  const channels: NotifyChannel[] = []
+  if (wanted.includes('push') && pref.push && (await hasSubscription(db, n.userId))) channels.push('push')
+  if (wanted.includes('email') && (pref.email || LOCKED_KINDS.includes(kind))) channels.push('email')
+  await addDeliveries(db, { userId: n.userId, notificationId: id, kind, summary: n.notify?.summary ?? n.title, channels }, now)
 }
 
 export async function countUnread(db: Db, userId: string): Promise<number> {

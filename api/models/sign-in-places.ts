@@ -52,3 +52,15 @@ export async function knownPlaceOf(db: Db, email: string, places: string[]): Pro
     .execute()
   return places.find((p) => rows.some((r) => r.place === p))
 }
+
+/**
+ * A sign-in from a browser this person never used before, while they did sign in elsewhere: the
+ * web's device id (a `d:` place) is new to them. Not on the first sign-in of an account, and not
+ * when the caller has no device id (nothing to compare, so nothing is claimed).
+ */
+export async function isNewDevice(db: Db, userId: string, places: string[]): Promise<boolean> {
+  const devices = places.filter((p) => p.startsWith('d:'))
+  if (devices.length === 0) return false
+  const rows = await db.selectFrom('sign_in_places').select('place').where('user_id', '=', userId).where('place', 'like', 'd:%').execute()
+  return rows.length > 0 && !rows.some((r) => devices.includes(r.place))
+}

@@ -36,6 +36,7 @@ export async function createUser(
     google_sub: fields.google_sub ?? null,
     google_email: fields.google_email ?? null,
     signup_address: fields.signup_address ?? null,
+    push_amounts: 0,
     created_at: now,
     updated_at: now,
   }

@@ -14,8 +14,9 @@ import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { isCommonPassword } from '../lib/common-passwords'
 import { refuse, unauthorized } from '../lib/envelope'
+import { addNotification } from '../models/notifications'
 import { createSession, revokeSession, revokeUserSessions } from '../models/sessions'
-import { knownPlaceOf, rememberPlaces } from '../models/sign-in-places'
+import { isNewDevice, knownPlaceOf, rememberPlaces } from '../models/sign-in-places'
 import { createUser, findUserByEmail, setPasswordHash, upgradePasswordHash } from '../models/users'
 import { defaultUserName, signInWithGoogle } from './google'
 import { checkVerifyCode, sendVerifyCode, useVerifyCode } from './verify-codes'
@@ -37,6 +38,19 @@ export type Caller = { places: string[]; address: string }
 /** A new session; the places it was started from become the person's known places. */
 async function startSession(deps: ApiDeps, userId: string, caller: Caller): Promise<string> {
   const now = deps.now()
+  if (await isNewDevice(deps.db, userId, caller.places)) {
+    await addNotification(
+      deps.db,
+      {
+        userId,
+        kind: 'security',
+        title: 'New device signed in',
+        content:
+          'Your account was signed in to from a device it had not been used on before. If this was not you, reset your password now.',
+      },
+      now,
+    )
+  }
   await rememberPlaces(deps.db, userId, caller.places, now)
   return createSession(deps.db, userId, now, deps.config.tokenTtlDays * 86_400_000)
 }
@@ -125,6 +139,16 @@ export async function resetPassword(deps: ApiDeps, { email, password, verifyCode
   await setPasswordHash(deps.db, user.id, await deps.hasher.hash(password), deps.now())
   // Whoever knew the old password is signed out everywhere.
   await revokeUserSessions(deps.db, user.id, deps.now())
+  await addNotification(
+    deps.db,
+    {
+      userId: user.id,
+      kind: 'security',
+      title: 'Password changed',
+      content: 'Your password was reset with an e-mail code, and every device was signed out. If this was not you, reset it again now.',
+    },
+    deps.now(),
+  )
   return null
 }
 

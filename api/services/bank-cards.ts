@@ -7,6 +7,7 @@ import { bankName, findBank } from '../lib/banks'
 import { badRequest, refuse } from '../lib/envelope'
 import { newId } from '../lib/tokens'
 import { findOwnBankCard, insertBankCard, liveBankCards, setDefaultBankCard, softDeleteBankCard } from '../models/bank-cards'
+import { addNotification } from '../models/notifications'
 import { bankingOf, nameEnquiry, recipientFor } from './banks'
 import { withPin } from './pin'
 
@@ -91,6 +92,18 @@ export async function addBankCard(deps: ApiDeps, user: User, body: AddBankCardBo
     }
     try {
       await insertBankCard(deps.db, row)
+      await addNotification(
+        deps.db,
+        {
+          userId: user.id,
+          kind: 'security',
+          title: 'Bank account added',
+          content: `A bank account (${findBank(currency, row.bank_code)?.name ?? row.bank_code}) was added for withdrawals. If this was not you, reset your PIN and password now.`,
+          // E-mail only: a security e-mail the person cannot turn off (decision 046).
+          notify: { kind: 'security', summary: 'A bank account was added for withdrawals.', channels: ['email'] },
+        },
+        deps.now(),
+      )
     } catch (err) {
       if (isUniqueViolation(err)) throw refuse(Refusals.BANK_CARD_DUPLICATE)
       throw err

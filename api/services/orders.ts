@@ -27,7 +27,7 @@ import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
 import { findBrand, findBrands, listBrands } from '../models/catalogue'
-import { addNotification } from '../models/notifications'
+import { addNotification, type NotifyEvent } from '../models/notifications'
 import * as orders from '../models/orders'
 import { ownUploadIds } from '../models/uploads'
 import { recordFirstSuccessfulOrder } from './analytics'
@@ -412,6 +412,19 @@ export function badMove(move: OrderMove, status: string): string {
   }
 }
 
+/** The moves a person hears of beyond the app, with what a lock screen may show of them (decision 046). */
+function orderNotifyEvent(move: OrderMove, o: OrderRow, brand: string): NotifyEvent | undefined {
+  const order = `${brand} order ${o.order_no}`
+  if (move === 'complete' || move === 'accept')
+    return { kind: 'order_paid', summary: `Your ${order} is paid: the money is in your wallet.` }
+  if (move === 'propose') return { kind: 'order_offer', summary: `A lower offer for your ${order} is waiting for your answer.` }
+  if (move === 'reject') {
+    const reason = o.reason_code && o.reason_code in REJECTION_REASONS ? REJECTION_REASONS[o.reason_code as ReasonCode] : 'see the order'
+    return { kind: 'order_rejected', summary: `Your ${order} was rejected: ${reason}.` }
+  }
+  return undefined
+}
+
 type MoveWork = (
   trx: Db,
   current: OrderRow,
@@ -459,7 +472,12 @@ export async function transition(
         now,
       )
     }
-    await addNotification(trx, { userId: current.user_id, kind: 'order', refId: current.id, ...notification }, now)
+    const notify = orderNotifyEvent(o.move, next, brandName)
+    await addNotification(
+      trx,
+      { userId: current.user_id, kind: 'order', refId: current.id, ...notification, ...(notify && { notify }) },
+      now,
+    )
     return next
   })
 }

@@ -349,6 +349,10 @@ export async function applyMove(
       ...(to === 'reversed' && current.status !== 'success'
         ? NOT_RECEIVED_NOTIFICATION(money)
         : STATUS_NOTIFICATIONS[to](next, money, formatMoney(amount, current.currency))),
+      ...(to === 'success' && { notify: { kind: 'withdrawal_paid', summary: 'Your withdrawal was paid to your bank.' } }),
+      ...((to === 'failed' || to === 'reversed') && {
+        notify: { kind: 'withdrawal_failed', summary: 'A withdrawal did not reach your bank: the money is back in your wallet.' },
+      }),
     },
     now,
   )

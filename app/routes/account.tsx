@@ -82,6 +82,7 @@ export default function AccountScreen() {
           />
           <ListRow to="/history" icon="receipt" label="Orders" />
           <ListRow to="/tasks" icon="gift" label="Rewards" value={claimable > 0 ? `${claimable} to claim` : undefined} />
+          <ListRow to="/account/notifications" icon="smartphone" label="Notification settings" description="Push and e-mail" />
         </Card>
       </section>
 

@@ -2,7 +2,8 @@
 // rate, the brand's review time and the order's place in the queue — and what happens next. The
 // first successful order is recorded for analytics once per person (SPEC §4) by the browser's
 // collector on the order-submitted toast and by the api when the first order completes; this
-// page asks the api nothing more than the order.
+// page asks the api nothing more than the order. Where push can be turned on on this device and is
+// not on yet, a card offers it (the browser decides; it asks nothing until tapped).
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { BrandTile } from '~/components/brand-tile'
@@ -13,6 +14,7 @@ import { Icon } from '~/components/icon'
 import { InfoList, InfoRow } from '~/components/list-row'
 import { Money, When, zoneName } from '~/components/money'
 import { OrderNotFound, OrderTimeline } from '~/components/order-status'
+import { PushOptIn } from '~/components/push-opt-in'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css'
@@ -74,6 +76,9 @@ export default function SubmitSuccessScreen() {
           the card is not redeemed. Every decision comes with its reason.
         </p>
       </Card>
+
+      {/* Push on this device: shown by the browser only where it can be turned on and is not on yet. */}
+      <PushOptIn variant="card" />
 
       <div className="cl-stack cl-section">
         <ButtonLink to={`/order/${o.id}`} variant="primary" block>

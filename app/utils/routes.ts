@@ -42,6 +42,10 @@ export const screens: ScreenRoute[] = [
   { path: '/support/:id', screen: 'SupportConversation', title: 'Support conversation', access: 'login' },
   // Beyond SPEC §2's list: the task rewards (SPEC §1 "task rewards"), also shown on Home and Account.
   { path: '/tasks', screen: 'Rewards', title: 'Rewards', access: 'login' },
+  // Beyond SPEC §2's list (issue 27): push and e-mail per kind of event, a sub-screen of Account.
+  { path: '/account/notifications', screen: 'NotificationSettings', title: 'Notification Settings', access: 'login' },
+  // Beyond SPEC §2's list (issue 27): an e-mail's unsubscribe link; its token is the credential.
+  { path: '/unsubscribe/:token', screen: 'Unsubscribe', title: 'Unsubscribe', access: 'public' },
 ]
 
 export function matchesPath(pattern: string, pathname: string) {
@@ -76,6 +80,8 @@ export const resourceRoutes: { path: string; access: Access }[] = [
   { path: '/wallet/auto-withdrawal', access: 'login' },
   // The page the service worker keeps for when there is no network (public/sw.js); nobody's.
   { path: '/offline', access: 'public' },
+  // Push on this device: the opt-in's script reads the VAPID key and posts the subscription here.
+  { path: '/account/push', access: 'login' },
 ]
 
 export function pageTitle(title: string, brand: string) {

@@ -69,6 +69,8 @@ describe('first visit JavaScript, from the build', () => {
     'routes/tasks',
     'routes/user.privacy',
     'routes/download',
+    'routes/account_.notifications',
+    'routes/unsubscribe.$token',
   ])('%s loads at most 100 KB of JavaScript (brotli)', (routeId) => {
     expect(brotliBytes(firstVisitFiles(routeId)) / KB).toBeLessThanOrEqual(100)
   })
@@ -84,6 +86,8 @@ describe('first visit JavaScript, from the build', () => {
     'routes/order.submit-success',
     'routes/wallet.withdraw_.$id',
     'routes/wallet.withdraw-success',
+    'routes/account_.notifications',
+    'routes/unsubscribe.$token',
   ])('%s fetches at most one empty file of a server module', (routeId) => {
     const shell = shellFiles().files // holds one too, `@remix-run/node`, which every route imports
     const empty = [...firstVisitFiles(routeId)].filter(

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload, type KeyLike } from 'jose'
 import { pino } from 'pino'
 import { vi } from 'vitest'
+import webpush from 'web-push'
 import type { Envelope } from '#contract/envelope'
 import type { User } from '../../api/db/schema'
 import { hashSecret, type HashCost } from '../../api/lib/hash'
@@ -13,6 +14,9 @@ import { createSession } from '../../api/models/sessions'
 import { createUser } from '../../api/models/users'
 import { startApi, type ConfigOverrides, type RunningApi } from '../../api/server'
 import { createTestDatabase } from './db'
+
+/** VAPID keys of this test process (tests/support/push-service.ts checks pushes against the public one). */
+export const TEST_VAPID_KEYS = webpush.generateVAPIDKeys()
 
 export const TEST_GOOGLE_CLIENT_ID = 'test-client-id.apps.googleusercontent.com'
 
@@ -113,6 +117,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       housekeeping: false,
       // Tests run the payout worker's passes themselves (runPayoutsOnce): no timers.
       payoutWorker: false,
+      // Tests run the delivery worker's passes themselves (runDeliveriesOnce).
+      deliveryWorker: false,
       onQuery: (sql) => void queries.push(sql),
       hashCost,
       config: {
@@ -125,6 +131,17 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
         brandName: 'Cardlane',
         // Operators' calls are on in tests (tests/support/wallet.ts holds the same token).
         adminToken: 'test-admin-token-0123456789abcdef-0123456789',
+        // Push keys of the test run, never a file in the worktree (decision 046).
+        notify: {
+          publicUrl: 'https://web.test',
+          vapid: TEST_VAPID_KEYS,
+          vapidSubject: 'mailto:support@cardlane.local',
+          vapidKeyFile: '/nonexistent/vapid-keys.json',
+          production: false,
+          concurrency: 4,
+          sendTimeoutMs: 5_000,
+          leaseMs: 60_000,
+        },
         ...options.config,
       },
     })
