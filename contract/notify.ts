@@ -18,7 +18,7 @@ import { get, noQuery, post } from './endpoint'
  */
 
 /** The kinds of event a person chooses channels for. The order is the order the Account screen lists them. */
-export const NOTIFY_KINDS = ['order_paid', 'order_offer', 'order_rejected', 'withdrawal_paid', 'withdrawal_failed', 'security'] as const
+export const NOTIFY_KINDS = ['order_paid', 'order_offer', 'order_rejected', 'withdrawal_paid', 'withdrawal_failed', 'support', 'security'] as const
 export type NotifyKind = (typeof NOTIFY_KINDS)[number]
 
 export const NOTIFY_CHANNELS = ['push', 'email'] as const

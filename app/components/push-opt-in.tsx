@@ -9,11 +9,11 @@ import { ActionToast } from './action-toast'
 import { Button } from './button'
 import { Card } from './card'
 import { useHydrated } from './ui'
+import { workerUrl } from '~/utils/service-worker'
 
 /** The web's resource route: GET the VAPID key, POST the subscription (routes/account_.push.tsx). */
 const PUSH_ROUTE = '/account/push'
 /** The service worker that shows pushes (public/sw.js, the installable app's). */
-const WORKER = '/sw.js'
 /** "Not now" on the card, remembered on this device only. */
 const DISMISSED_KEY = 'cl-push-card-dismissed'
 
@@ -36,7 +36,8 @@ async function currentState(): Promise<State> {
 
 /** The registration once its worker is active; a worker that fails to install ends it as an error. */
 async function activeRegistration(): Promise<ServiceWorkerRegistration> {
-  const registration = await navigator.serviceWorker.register(WORKER)
+  const registration =
+    (await navigator.serviceWorker.getRegistration('/')) ?? (await navigator.serviceWorker.register(workerUrl(), { scope: '/' }))
   const worker = registration.installing ?? registration.waiting
   if (registration.active || !worker) return registration
   await new Promise<void>((resolve, reject) => {

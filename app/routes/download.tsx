@@ -55,8 +55,8 @@ export default function Download() {
         </span>
         <h2 className="cl-title">{brand} works in your browser</h2>
         <p className="cl-lead">
-          There is nothing to install. Add {brand} to your home screen and it opens full screen, like any other app, with the same account
-          and wallet.
+          No store needed: add {brand} to your home screen and it opens full screen, like any other app, with the same account and wallet,
+          and tells you about your money even when it is closed.
         </p>
       </div>
 

@@ -1,3 +1,5 @@
+import { formatRefusal, Refusals } from '#contract/refusals'
+
 /**
  * What the notification settings, the push opt-in and the unsubscribe page say (issue 27), apart
  * from the other catalogues so a screen loads only the sentences it shows. The api's refusals
@@ -26,12 +28,20 @@ export const notifyMessages = {
   pushNotReachable:
     'This browser could not reach its push service, so push is not on. Try again later, or use another browser; e-mail still tells you.',
   pushOnHere: 'This device gets push notifications.',
-  unsubscribeInvalid: 'This unsubscribe link is not valid. Sign in and change your e-mail settings on the Account screen',
+  unsubscribeInvalid: formatRefusal(Refusals.UNSUBSCRIBE_TOKEN_INVALID),
   unsubscribeFailed: 'Failed to unsubscribe, please try again later',
   unsubscribeOneClickOnly: 'Use the button on this page to unsubscribe.',
 }
 
 /** "12 Nov" in the wallet's time zone: when a device last got a push. */
 export function formatDay(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short' }).format(at)
+  return dayFormat(timeZone).format(at)
+}
+
+// A formatter is costly to make: one per time zone, kept.
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(timeZone)
+  if (!f) dayFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short' })))
+  return f
 }

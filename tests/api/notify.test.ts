@@ -312,6 +312,7 @@ describe('preferences', () => {
       ['order_rejected', true, true, false],
       ['withdrawal_paid', true, true, false],
       ['withdrawal_failed', true, true, false],
+      ['support', true, true, false],
       ['security', true, true, true],
     ])
   })

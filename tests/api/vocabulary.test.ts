@@ -15,6 +15,7 @@ const CATALOGUES = [
   'api/lib/messages.ts',
   'app/utils/console-messages.ts',
   'app/utils/messages.ts',
+  'app/utils/notify-messages.ts',
   'app/utils/refusal-messages.ts',
   'app/utils/shell-messages.ts',
   'server/messages.ts',

@@ -80,6 +80,7 @@ describe('preferences', () => {
       'order_rejected',
       'withdrawal_paid',
       'withdrawal_failed',
+      'support',
       'security',
     ])
     expect(prefOf(page, 'security')).toMatchObject({ locked: true, email: true })

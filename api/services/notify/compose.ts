@@ -11,6 +11,7 @@ type Notification = Pick<NotificationsTable, 'id' | 'kind' | 'title' | 'content'
 export function screenPath(n: Pick<Notification, 'kind' | 'ref_id'>): string {
   if (n.kind === 'order' && n.ref_id) return `/order/${encodeURIComponent(n.ref_id)}`
   if (n.kind === 'withdrawal' && n.ref_id) return `/wallet/withdraw/${encodeURIComponent(n.ref_id)}`
+  if (n.kind === 'support' && n.ref_id) return `/support/${encodeURIComponent(n.ref_id)}`
   if (n.kind === 'security') return '/account'
   return '/notification'
 }

@@ -7,6 +7,7 @@ export const NOTIFY_LABELS: Record<NotifyKind, string> = {
   order_rejected: 'Order rejected',
   withdrawal_paid: 'Withdrawal paid',
   withdrawal_failed: 'Withdrawal failed or returned',
+  support: 'Support answered',
   security: 'Security: PIN, password, new device, new bank account',
 }
 
@@ -16,10 +17,10 @@ export const LOCKED_KINDS: readonly NotifyKind[] = ['security']
 /**
  * Notification kinds (the in-app `kind`) that reach push and e-mail by themselves, when the code
  * that adds the notification names no event. Anything not listed stays in the app (rewards,
- * adjustments, kinds this code does not know yet). A staff reply to a support conversation goes
- * out once `support: 'support'` is added here (and 'support' to contract NOTIFY_KINDS with a label).
+ * adjustments, kinds this code does not know yet).
  */
 const BY_NOTIFICATION_KIND: Record<string, NotifyKind> = {
+  support: 'support',
   security: 'security',
 }
 
