@@ -18,7 +18,15 @@ import { get, noQuery, post } from './endpoint'
  */
 
 /** The kinds of event a person chooses channels for. The order is the order the Account screen lists them. */
-export const NOTIFY_KINDS = ['order_paid', 'order_offer', 'order_rejected', 'withdrawal_paid', 'withdrawal_failed', 'support', 'security'] as const
+export const NOTIFY_KINDS = [
+  'order_paid',
+  'order_offer',
+  'order_rejected',
+  'withdrawal_paid',
+  'withdrawal_failed',
+  'support',
+  'security',
+] as const
 export type NotifyKind = (typeof NOTIFY_KINDS)[number]
 
 export const NOTIFY_CHANNELS = ['push', 'email'] as const
@@ -77,7 +85,6 @@ export const setNotifyPreferencesBody = z
     },
     { message: 'Send kind, channel and on for one switch, or kinds (and/or pushAmounts) for the whole set' },
   )
-export type SetNotifyPreferencesBody = z.input<typeof setNotifyPreferencesBody>
 
 export const pushKeyData = z.object({
   /** The VAPID public key (base64url, uncompressed P-256 point): `applicationServerKey` of pushManager.subscribe. */
@@ -112,7 +119,6 @@ export const pushSubscribeBody = z
     userAgent: z.string({ invalid_type_error: 'userAgent must be text' }).max(1024, 'userAgent is too long').optional(),
   })
   .strict()
-export type PushSubscribeBody = z.input<typeof pushSubscribeBody>
 
 export const pushSubscriptionSchema = z.object({
   id: z.string(),

@@ -5,11 +5,11 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { notifyMessages as M } from '~/utils/notify-messages'
+import { workerUrl } from '~/utils/service-worker'
 import { ActionToast } from './action-toast'
 import { Button } from './button'
 import { Card } from './card'
 import { useHydrated } from './ui'
-import { workerUrl } from '~/utils/service-worker'
 
 /** The web's resource route: GET the VAPID key, POST the subscription (routes/account_.push.tsx). */
 const PUSH_ROUTE = '/account/push'
