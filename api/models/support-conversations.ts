@@ -71,7 +71,7 @@ export async function insertConversation(
 }
 
 /** A message, and the conversation's state after it: a seller's waits for staff (open), staff's is an answer. */
-export async function addMessage(
+export async function addSupportMessage(
   db: Db,
   m: { conversationId: string; author: 'seller' | 'staff'; staffId: string | null; body: string },
   now: number,

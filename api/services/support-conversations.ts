@@ -96,7 +96,7 @@ export async function startConversation(
   const subject = input.subject || (orderNo ? `Order ${orderNo}` : 'Question')
   const id = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
     const created = await support.insertConversation(trx, { user_id: user.id, order_id: input.orderId ?? null, subject }, now)
-    await support.addMessage(trx, { conversationId: created, author: 'seller', staffId: null, body: input.body }, now)
+    await support.addSupportMessage(trx, { conversationId: created, author: 'seller', staffId: null, body: input.body }, now)
     return created
   })
   return conversationThread(deps, user, id)
@@ -109,7 +109,7 @@ export async function sellerReply(deps: ApiDeps, user: User, input: { id: string
   if (row.status === 'closed') throw refuse(Refusals.SUPPORT_CONVERSATION_CLOSED)
   await countMessage(deps, user, now)
   await writeTransaction(deps.db, deps.dbKind, (trx) =>
-    support.addMessage(trx, { conversationId: row.id, author: 'seller', staffId: null, body: input.body }, after(row, now)),
+    support.addSupportMessage(trx, { conversationId: row.id, author: 'seller', staffId: null, body: input.body }, after(row, now)),
   )
   return conversationThread(deps, user, row.id)
 }
@@ -134,7 +134,7 @@ export async function staffReply(
     const row = await support.findDeskConversation(trx, input.id)
     if (!row) throw refuse(Refusals.SUPPORT_CONVERSATION_NOT_FOUND)
     if (row.status === 'closed') throw refuse(Refusals.SUPPORT_CONVERSATION_CLOSED)
-    await support.addMessage(trx, { conversationId: row.id, author: 'staff', staffId: staff.id, body: input.body }, after(row, now))
+    await support.addSupportMessage(trx, { conversationId: row.id, author: 'staff', staffId: staff.id, body: input.body }, after(row, now))
     await audit(
       trx,
       {

@@ -9,7 +9,7 @@ import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { Link } from '~/components/link'
-import { MessageField } from '~/components/message-field'
+import { QuestionField } from '~/components/question-field'
 import { When } from '~/components/money'
 import { ActionBar, Screen } from '~/components/screen'
 import supportStyles from '~/styles/screens/support.css'
@@ -96,7 +96,7 @@ export default function ConversationScreen() {
         </p>
       ) : (
         <Form method="post" action={errorAction} className="cl-form cl-fill" aria-describedby={reply?.error ? ERROR_ID : undefined}>
-          <MessageField label="Your reply" name="body" id="support-reply" maxLength={SUPPORT_BODY_MAX} />
+          <QuestionField label="Your reply" name="body" id="support-reply" maxLength={SUPPORT_BODY_MAX} />
           {reply?.error ? <FormError id={ERROR_ID} errors={[reply.error]} /> : null}
           <ActionBar>
             <Button type="submit" variant="primary" block pending={sending}>

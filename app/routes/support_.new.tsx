@@ -8,7 +8,7 @@ import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from '#contract/support-convers
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
-import { MessageField } from '~/components/message-field'
+import { QuestionField } from '~/components/question-field'
 import { ActionBar, Screen } from '~/components/screen'
 import supportStyles from '~/styles/screens/support.css'
 import { orderDetailFlow } from '~/upstream/orders.server'
@@ -80,7 +80,7 @@ export default function NewConversationScreen() {
           errors={reply?.fields.subject}
           help={about ? undefined : 'Optional: your order number, or a few words'}
         />
-        <MessageField label="Your message" name="body" id="support-body" maxLength={SUPPORT_BODY_MAX} errors={reply?.fields.body} />
+        <QuestionField label="Your message" name="body" id="support-body" maxLength={SUPPORT_BODY_MAX} errors={reply?.fields.body} />
         {reply?.error ? <FormError id={ERROR_ID} errors={[reply.error]} /> : null}
         <ActionBar>
           <Button type="submit" variant="primary" block pending={sending}>

@@ -56,5 +56,5 @@ export const supportMessages = {
   reviewUnavailable: 'Each card shows its review time when you choose it on the Sell screen.',
   conversationsFailed: 'Failed to load your conversations, please try again later',
   sendFailed: 'Your message was not sent, please try again',
-  messageSent: 'Message sent: we answer here and tell you in Notifications',
+  messageSent: 'Sent: we answer here and tell you in Notifications',
 } as const

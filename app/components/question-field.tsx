@@ -3,7 +3,7 @@
 import { FieldFrame, useFieldA11y, type ListOfErrors } from './forms'
 import { cx } from './ui'
 
-export function MessageField({
+export function QuestionField({
   label,
   name,
   id,
