@@ -10,6 +10,7 @@ import { seedUser, TEST_VAPID_KEYS } from '../support/api'
 import { newEmail } from '../support/kit'
 import { startPushService, type TestPushService, type TestSubscription } from '../support/push-service'
 import { ops, sold, useSellingApi } from '../support/selling'
+import { bearer, seedStaff } from '../support/staff'
 import { admin, walletUser, withdraw, type WalletUser } from '../support/wallet'
 
 /**
@@ -133,6 +134,28 @@ describe('withdrawal and security events', () => {
     ])
     expect(mailsTo(u.email, 'Withdrawal paid')).toHaveLength(1)
     expect(mailsTo(u.email, 'Withdrawal failed')).toHaveLength(1)
+  })
+
+  it('a staff reply to a support conversation is pushed and mailed once, opening the conversation', async () => {
+    const u = await subscribed()
+    const started = await api.post<{ id: string }>(
+      '/v1/support/conversation/start',
+      { subject: 'My card', body: 'Is it in review?' },
+      { token: u.token },
+    )
+    expect(started.body.code, started.text).toBe(200)
+    const staff = bearer((await seedStaff(api, { role: 'reviewer' })).token)
+    const replied = await api.post('/admin/support/reply', { id: started.body.data.id, body: 'Yes, it is next' }, { headers: staff })
+    expect(replied.body.code, replied.text).toBe(200)
+    await drain()
+    const [got] = await push.waitFor(u.sub.name)
+    expect(got.payload).toMatchObject({ title: 'Support answered', url: `/support/${started.body.data.id}` })
+    const mails = mailsTo(u.email, 'Support answered')
+    expect(mails).toHaveLength(1)
+    expect(mails[0].text).toContain(`/support/${started.body.data.id}`)
+    await drain()
+    expect(mailsTo(u.email, 'Support answered')).toHaveLength(1)
+    expect(push.received.filter((r) => r.subscription === u.sub.name)).toHaveLength(1)
   })
 
   it('a new bank account is mailed (no unsubscribe: security) and never pushed; a PIN change is pushed and mailed', async () => {
