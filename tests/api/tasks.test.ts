@@ -152,7 +152,8 @@ describe('POST /v1/user/getTaskReward', () => {
     const codes = results.map((r) => r.body.code)
     expect(codes.filter((c) => c === 200)).toHaveLength(1)
     expect(codes.filter((c) => c === Refusals.TASK_ALREADY_CLAIMED.code)).toHaveLength(19)
-    expect(await footprint(api, u.userId)).toEqual({ balance: 50_000, frozen: 0, entries: 1, notifications: 1, claims: 1 })
+    // Two notifications: the saved bank account's own (decision 046) and the one reward.
+    expect(await footprint(api, u.userId)).toEqual({ balance: 50_000, frozen: 0, entries: 1, notifications: 2, claims: 1 })
     // Both rewards of this person, claimed in parallel too: each once.
     const both = await Promise.all([...Array(5)].flatMap(() => [claim(api, u.token, 'set_pin'), claim(api, u.token, 'add_bank_card')]))
     expect(both.filter((r) => r.body.code === 200)).toHaveLength(1)
