@@ -54,7 +54,7 @@ describe('the loader', () => {
     try {
       const res = await call(support.loader, makeRequest('/support'))
       expect(res.status).toBe(200)
-      expect(await jsonOf(res)).toEqual({ info: null, review: null })
+      expect(await jsonOf(res)).toEqual({ info: null, review: null, conversations: null })
     } finally {
       process.env.API_BASE_URL = apiUrl
     }
