@@ -74,14 +74,7 @@ export function SellForm({
   const isEcode = offer.cardType === 'ecode'
   const payouts = cards.map((c) => payoutOf(c.faceValue, offer, currency, rate))
   const total = payouts.every((p) => p.payout !== null) ? payouts.reduce((sum, p) => sum + (p.payout ?? 0), 0) : null
-
-  // A refusal of one card's field is said beside it and again here, naming the card: the fragment
-  // and the focus need one place that every refused answer has.
-  const formErrors = answerRefusals(
-    actionData?.formError ? [actionData.formError] : [],
-    Object.fromEntries(Object.entries(actionData?.errors ?? {}).map(([name, list]) => [name, list.map((e) => `${cardOf(name)}${e}`)])),
-  )
-  const formError = formErrors.length ? formErrors : null
+  const formError = useFormRefusals(actionData)
   // The choices stay in the URL, so a page drawn by the server after a post (without
   // JavaScript) is this card's page again, with the answer.
   const errorAction = useErrorAction(
@@ -137,6 +130,18 @@ export function SellForm({
       <SellActions count={cards.length} total={total} payoutCurrency={rate.payoutCurrency} />
     </Form>
   )
+}
+
+/**
+ * A refusal of one card's field is said beside it and again in the form's error box, naming the
+ * card: the fragment and the focus need one place that every refused answer has.
+ */
+function useFormRefusals(actionData: ReturnType<typeof useActionData<typeof action>>) {
+  const formErrors = answerRefusals(
+    actionData?.formError ? [actionData.formError] : [],
+    Object.fromEntries(Object.entries(actionData?.errors ?? {}).map(([name, list]) => [name, list.map((e) => `${cardOf(name)}${e}`)])),
+  )
+  return formErrors.length ? formErrors : null
 }
 
 /** A sell while photos are still uploading waits, and says so; the page's other buttons do not. */
