@@ -82,9 +82,6 @@ for (const js of [true, false]) {
 
         // Staff at 1280×800 see it on the desk, answer, close.
         const desk = await staffDesktop(browser, app, 'payouts', js)
-        desk.page.on('pageerror', (e) => console.log('PAGEERROR', e.message))
-        desk.page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()))
-        desk.page.on('response', (r) => r.status() >= 400 && console.log('RESPONSE', r.status(), r.url()))
         await desk.page.goto(`${app.url}/ops/support`)
         await expect.poll(() => desk.page.locator(`a[href="/ops/support/${id}"]`).count()).toBe(1)
         await look(desk.page, `desk-list-${on}`)
