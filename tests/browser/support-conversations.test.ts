@@ -103,7 +103,8 @@ for (const js of [true, false]) {
         // The seller's notification opens the conversation, which shows the answer and takes no reply.
         await page.goto(`${app.url}/notification`)
         if (js) await hydrated(page)
-        const link = page.locator(`a[href="/support/${id}"]`).first()
+        // Newest first: unread, it is a button that marks it read and opens what it is about.
+        const link = page.locator(`a[href="/support/${id}"], .cl-note__form button`).first()
         await expect.poll(() => link.count()).toBe(1)
         await look(page, `seller-notifications-${on}`)
         await link.click()
