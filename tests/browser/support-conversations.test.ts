@@ -104,7 +104,7 @@ for (const js of [true, false]) {
         await page.goto(`${app.url}/notification`)
         if (js) await hydrated(page)
         // Newest first: unread, it is a button that marks it read and opens what it is about.
-        const link = page.locator(`a[href="/support/${id}"], .cl-note__form button`).first()
+        const link = page.locator(`a[href="/support/${id}"], .cl-note__form button`).filter({ hasText: 'Support answered' }).first()
         await expect.poll(() => link.count()).toBe(1)
         await look(page, `seller-notifications-${on}`)
         await link.click()
