@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { get, post } from './endpoint'
+import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from './support-limits'
 
 /**
  * Support conversations (decision 049): where no chat provider is configured, a seller writes to
@@ -7,12 +8,6 @@ import { get, post } from './endpoint'
  * answer from the console's Support desk (any staff role). A staff reply is a notification of kind
  * 'support' naming the conversation.
  */
-
-/** Longest message: a few paragraphs, what a person types on a phone; longer is pasted logs. */
-export const SUPPORT_BODY_MAX = 2000
-export const SUPPORT_SUBJECT_MAX = 120
-/** Messages a seller may send in a minute (their own and new conversations together). */
-export const SUPPORT_MESSAGES_PER_MINUTE = 5
 
 export const SupportStatus = { OPEN: 'open', ANSWERED: 'answered', CLOSED: 'closed' } as const
 export type SupportStatus = (typeof SupportStatus)[keyof typeof SupportStatus]

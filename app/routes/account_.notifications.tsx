@@ -83,7 +83,7 @@ function KindSwitches({ pref }: { pref: NotifyPreference }) {
         {pref.locked ? (
           <label className="cl-check cl-notify__switch">
             {/* A disabled box is not sent: the hidden field says e-mail stays on. */}
-            <input type="checkbox" checked disabled readOnly aria-describedby={lockId} />
+            <input type="checkbox" defaultChecked disabled aria-describedby={lockId} />
             <input type="hidden" name={`${pref.kind}.email`} value="on" />
             <span>{CHANNEL_NAMES.email}</span>
           </label>

@@ -3,7 +3,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
-import { SUPPORT_BODY_MAX, supportDeskApi } from '#contract/support-conversations'
+import { supportDeskApi } from '#contract/support-conversations'
+import { SUPPORT_BODY_MAX } from '#contract/support-limits'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
@@ -80,7 +81,8 @@ export default function SupportConversationDesk() {
           <h2 id="reply-title" className="ops-tile__label">
             Reply
           </h2>
-          <Form method="post" className="ops-form">
+          {/* Keyed by the messages: a reply sent empties the box (JavaScript keeps the page, not the text). */}
+          <Form method="post" className="ops-form ops-form--stack" key={thread.messages.length}>
             <input type="hidden" name="intent" value="reply" />
             <label>
               Your answer

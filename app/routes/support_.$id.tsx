@@ -4,7 +4,7 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
-import { SUPPORT_BODY_MAX } from '#contract/support-conversations'
+import { SUPPORT_BODY_MAX } from '#contract/support-limits'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
@@ -95,7 +95,14 @@ export default function ConversationScreen() {
           This conversation is closed. <Link to="/support/new">Write a new message</Link> if you still need help.
         </p>
       ) : (
-        <Form method="post" action={errorAction} className="cl-form cl-fill" aria-describedby={reply?.error ? ERROR_ID : undefined}>
+        // Keyed by the messages: a reply sent empties the box (JavaScript keeps the page, not the text).
+        <Form
+          key={thread.messages.length}
+          method="post"
+          action={errorAction}
+          className="cl-form cl-fill"
+          aria-describedby={reply?.error ? ERROR_ID : undefined}
+        >
           <QuestionField label="Your reply" name="body" id="support-reply" maxLength={SUPPORT_BODY_MAX} />
           {reply?.error ? <FormError id={ERROR_ID} errors={[reply.error]} /> : null}
           <ActionBar>

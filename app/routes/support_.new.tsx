@@ -4,7 +4,7 @@
 // its refusal the fragment (decision 036); sent → the conversation, with a toast.
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from '#contract/support-conversations'
+import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from '#contract/support-limits'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'

@@ -1,5 +1,6 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import { NOTIFY_CHANNELS, NOTIFY_KINDS, notifyApi as api, type NotifyChannel, type NotifyKind } from '#contract/notify'
+import { formatRefusal, Refusals } from '#contract/refusals'
 import { requireToken } from '~/utils/auth.server'
 import { readForm, toastNow } from '~/utils/form.server'
 import { accessMessages } from '~/utils/messages'
@@ -124,7 +125,8 @@ type UnsubscribeAnswer = { info: { label: string; email: string; subscribed: boo
 /** The api's refusal (a token it did not sign) as it words it; a token it cannot read is a bad link too; anything else is the api away (503). */
 function unsubscribeFailure(failure: { msg: string; kind?: string; status?: number }) {
   if (failure.kind === 'refused') return json<UnsubscribeAnswer>({ refused: failure.msg }, { status: 400 })
-  if (failure.kind === 'http' && failure.status === 400) return json<UnsubscribeAnswer>({ refused: M.unsubscribeInvalid }, { status: 400 })
+  if (failure.kind === 'http' && failure.status === 400)
+    return json<UnsubscribeAnswer>({ refused: formatRefusal(Refusals.UNSUBSCRIBE_TOKEN_INVALID) }, { status: 400 })
   return json<UnsubscribeAnswer>({ refused: failure.msg || M.unsubscribeFailed }, { status: 503 })
 }
 

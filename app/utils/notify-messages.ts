@@ -1,9 +1,7 @@
-import { formatRefusal, Refusals } from '#contract/refusals'
-
 /**
  * What the notification settings, the push opt-in and the unsubscribe page say (issue 27), apart
- * from the other catalogues so a screen loads only the sentences it shows. The api's refusals
- * (contract/refusals.ts) are shown as the api words them.
+ * from the other catalogues so a screen loads only the sentences it shows. The api's refusals are
+ * worded where they arrive (upstream/notify.server.ts): the catalogue stays out of the screens' JavaScript.
  */
 export const notifyMessages = {
   loadFailed: 'Failed to load your notification settings, please try again later',
@@ -28,7 +26,6 @@ export const notifyMessages = {
   pushNotReachable:
     'This browser could not reach its push service, so push is not on. Try again later, or use another browser; e-mail still tells you.',
   pushOnHere: 'This device gets push notifications.',
-  unsubscribeInvalid: formatRefusal(Refusals.UNSUBSCRIBE_TOKEN_INVALID),
   unsubscribeFailed: 'Failed to unsubscribe, please try again later',
   unsubscribeOneClickOnly: 'Use the button on this page to unsubscribe.',
 }

@@ -71,6 +71,9 @@ describe('first visit JavaScript, from the build', () => {
     'routes/download',
     'routes/account_.notifications',
     'routes/unsubscribe.$token',
+    'routes/support',
+    'routes/support_.new',
+    'routes/support_.$id',
   ])('%s loads at most 100 KB of JavaScript (brotli)', (routeId) => {
     expect(brotliBytes(firstVisitFiles(routeId)) / KB).toBeLessThanOrEqual(100)
   })

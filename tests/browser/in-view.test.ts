@@ -124,6 +124,74 @@ for (const js of [true, false]) {
   }
 }
 
+/**
+ * Where a refused submit's answer settles on the PIN screens: the form's refusal box if the answer
+ * has one, else the refused field (JavaScript's own check); in view between the top bar and the
+ * sticky bar, and focused with JavaScript (or named by the fragment without).
+ */
+async function expectAnswerInView(page: Page, js: boolean, shot: string) {
+  await page.locator('.cl-form-error, [aria-invalid="true"]').first().waitFor()
+  await page.locator('.cl-actionbar').first().waitFor()
+  await page.waitForLoadState('load')
+  const place = () =>
+    page.evaluate(() => {
+      // The box, or (JavaScript's own check, no box) the refused field, must be seen; the focus is
+      // on the box or on a refused field.
+      const active = document.activeElement
+      const field = active instanceof HTMLElement && active.getAttribute('aria-invalid') === 'true' ? active : null
+      const formError = document.querySelector<HTMLElement>('.cl-form-error')
+      const target = formError ?? field ?? document.querySelector<HTMLElement>('[aria-invalid="true"]')!
+      const boxes = [target.getBoundingClientRect()]
+      const top = document.querySelector('header.cl-topbar')!.getBoundingClientRect().bottom
+      const bars = Array.from(document.querySelectorAll('.cl-actionbar')).map((b) => b.getBoundingClientRect().top)
+      const bottom = Math.min(window.innerHeight, ...bars)
+      return {
+        inView: boxes.every((b) => b.top >= top && b.bottom <= bottom),
+        focused: field !== null || target.contains(active),
+        id: formError?.id ?? target.id,
+        at: `${boxes.map((b) => `${b.top}-${b.bottom}`).join(',')} in ${top}-${bottom}, focus ${active?.tagName}#${active?.id}`,
+      }
+    })
+  await page.screenshot({ path: `${SHOTS}/${shot}.png` })
+  await expect.poll(() => place().then((p) => (p.inView && p.focused ? true : p.at))).toBe(true)
+  if (!js) expect(new URL(page.url()).hash).toBe(`#${(await place()).id}`)
+}
+
+for (const js of [true, false]) {
+  for (const size of SIZES) {
+    const where = `JavaScript ${js ? 'on' : 'off'}, ${size.width} px, the answer arriving in pieces`
+    it(`Set PIN, ${where}: two different PINs are refused in view, clear of the bar, and focused`, async () => {
+      const u = await walletUser(app.api, { pin: null })
+      const { context, page } = await phone(browser, js, size)
+      await signIn(context, app.url, u.token)
+      await page.goto(`${slowUrl()}/set-pin`)
+      if (js) await hydrated(page)
+      await page.getByLabel('New PIN', { exact: true }).fill('482913')
+      await page.getByLabel('New PIN again').fill('482914')
+      await readFirst(page)
+      await page.getByRole('button', { name: 'Set PIN' }).click()
+      await expectAnswerInView(page, js, `in-view-set-pin-${js ? 'js' : 'nojs'}-${size.width}`)
+      await context.close()
+    })
+
+    it(`Change PIN, ${where}: a wrong current PIN is refused in view, clear of the bar, and focused`, async () => {
+      const u = await walletUser(app.api)
+      const { context, page } = await phone(browser, js, size)
+      await signIn(context, app.url, u.token)
+      await page.goto(`${slowUrl()}/change-pin`)
+      if (js) await hydrated(page)
+      await page.getByLabel('Current PIN').fill('111111') // not the PIN walletUser set
+      await page.getByLabel('New PIN', { exact: true }).fill('482913')
+      await page.getByLabel('New PIN again').fill('482913')
+      await readFirst(page)
+      await page.getByRole('button', { name: 'Change PIN' }).click()
+      await expectAnswerInView(page, js, `in-view-change-pin-${js ? 'js' : 'nojs'}-${size.width}`)
+      expect(await page.locator('.cl-form-error').textContent()).toContain('Wrong PIN')
+      await context.close()
+    })
+  }
+}
+
 describe('the help button', () => {
   it('on every screen, at 390 and 320 px, covers no control and no amount of money', { timeout: 300_000 }, async () => {
     // A person with everything to show: balance, a withdrawal paid and one on its way, orders.

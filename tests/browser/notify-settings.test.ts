@@ -51,6 +51,8 @@ for (const js of [true, false]) {
       const security = kind(page, /^Security/)
       await expect.poll(() => security.getByRole('checkbox', { name: 'E-mail' }).isDisabled()).toBe(true)
       expect(await security.getByRole('checkbox', { name: 'E-mail' }).isChecked()).toBe(true)
+      // A checkbox takes no readonly (the Nu Html Checker refuses it): disabled says it.
+      expect(await security.getByRole('checkbox', { name: 'E-mail' }).getAttribute('readonly')).toBeNull()
       expect(await security.getByText('Always sent: it keeps your account safe').isVisible()).toBe(true)
 
       const paidEmail = kind(page, 'Order paid').getByRole('checkbox', { name: 'E-mail' })

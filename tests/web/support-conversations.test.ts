@@ -70,6 +70,9 @@ describe('the Support desk', () => {
     expect(seen.thread.messages.map((m: { author: string }) => m.author)).toEqual(['seller', 'staff'])
     const closed = await submit(deskThread.action, `/ops/support/${id}`, { intent: 'close' }, staff, { id })
     expect(closed.status).toBe(302)
+    // The desk reads a closed conversation (it once answered with the error page).
+    const after = await jsonOf(await load(deskThread.loader, `/ops/support/${id}`, staff, { id }))
+    expect(after.thread.status).toBe('closed')
     const late = await submit(thread.action, `/support/${id}`, { body: 'x' }, jar, { id })
     expect(late.status).toBe(400)
   })
