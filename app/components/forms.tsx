@@ -57,6 +57,9 @@ export function FormError({ errors, id, children }: { errors?: ListOfErrors; id?
     if (!text || !box || box.contains(document.activeElement)) return
     box.focus({ preventScroll: true })
     box.scrollIntoView({ block: 'nearest' })
+    // The field errors drawn in the same answer can still move it: once more after they settle.
+    const frame = requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }))
+    return () => cancelAnimationFrame(frame)
   }, [text])
   if (!list.length) return null
   return (

@@ -97,7 +97,8 @@ export default function SupportConversationDesk() {
               Send reply
             </button>
           </Form>
-          <Form method="post" className="ops-form">
+          {/* Closing takes the reply form away; a whole-page post and redirect does it with or without JavaScript. */}
+          <Form method="post" className="ops-form" reloadDocument>
             <input type="hidden" name="intent" value="close" />
             {reply?.form === 'close' ? (
               <p className="ops-error" role="alert">
