@@ -17,7 +17,7 @@ import { capacityBudgets } from './capacity.mjs'
 import { dashboardBudgets } from './dashboard.mjs'
 import { firstVisitBudgets } from './first-visit.mjs'
 import { ledgerBudgets } from './ledger.mjs'
-import { arg, flag, list, loadAverage, machine, root } from './lib.mjs'
+import { arg, flag, hasWrk, list, loadAverage, machine, root } from './lib.mjs'
 import { lighthouseBudgets } from './lighthouse.mjs'
 import { memoryBudgets } from './memory.mjs'
 import { restoreBudgets } from './restore.mjs'
@@ -36,6 +36,8 @@ const dbs = list('db', 'sqlite,postgres')
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`--only: unknown part ${p} (one of ${PARTS.join(', ')})`)
 for (const d of dbs) if (!['sqlite', 'postgres'].includes(d)) throw new Error(`--db: sqlite or postgres, not ${d}`)
 const wants = (p) => only.includes(p)
+// The memory part drives wrk with a script: say so before the minutes the other parts take, not after.
+if (wants('memory') && !hasWrk) throw new Error('the memory part needs wrk (apt-get install wrk), or leave it out with --only')
 
 const started = new Date()
 const box = machine()

@@ -139,7 +139,7 @@ export const percentile = (xs, q) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN
 }
 
-const hasWrk = spawnSync('wrk', ['--version']).error === undefined
+export const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 
 /**
  * Without wrk on the machine: `connections` kept-alive connections from this process, each asking
