@@ -85,6 +85,8 @@ const envSchema = z.object({
   RATE_CONFIRM_CHANGE: intFrom(20, 1, 1000),
   /** Beyond this many percent it needs a second admin too. */
   RATE_APPROVAL_CHANGE: intFrom(50, 1, 1000),
+  /** Hours a person has to answer a lower offer before it lapses (the order closes, the card stays theirs). */
+  OFFER_ANSWER_HOURS: intFrom(48, 1, 24 * 14),
   /** Time zone of "today" for the daily withdrawal maximum. */
   TIME_ZONE: z
     .string()
@@ -260,6 +262,8 @@ export type SellingConfig = {
   codesKey: string
   storage: StorageConfig
   uploadsPerDay: number
+  /** OFFER_ANSWER_HOURS in ms: how long a lower offer waits for the person's answer. */
+  offerAnswerMs: number
 }
 
 export type WalletConfig = {
@@ -377,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
             }
           : { driver: 'disk', dir: e.UPLOAD_DIR },
       uploadsPerDay: e.UPLOADS_PER_DAY,
+      offerAnswerMs: e.OFFER_ANSWER_HOURS * 3_600_000,
     },
     tasks: {
       rewards: {

@@ -16,10 +16,12 @@ import { requestIdField } from './withdrawals'
  *   pending ──claim──▶ reviewing ──complete──▶ completed          (wallet credited: quoted payout)
  *      │                   ├──────reject────▶ rejected           (reason code, note, proof image)
  *      │                   └──────propose───▶ proposed ──accept──▶ completed (credited: proposed payout)
- *      └──cancel──▶ cancelled                            └─decline─▶ declined (nothing credited)
+ *      └──cancel──▶ cancelled                            ├─decline─▶ declined (nothing credited)
+ *                                                        └─lapse───▶ declined (no answer by the deadline)
  *
  * The person cancels (while pending), accepts or declines (while proposed); operators claim,
- * complete, propose and reject. Every change is an event on the order's timeline and a message to
+ * complete, propose and reject; an offer left unanswered past its deadline lapses by itself, as a
+ * decline (the card is not redeemed and stays the person's; decision 051). Every change is an event on the order's timeline and a message to
  * the person. Repeating the move that was already made answers the order and changes nothing.
  */
 export const OrderStatus = {
@@ -35,8 +37,8 @@ export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus]
 export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...OrderStatus[]]
 
 /** Who may make each move. */
-export type OrderMove = 'cancel' | 'accept' | 'decline' | 'claim' | 'complete' | 'propose' | 'reject'
-export const ORDER_MOVES: Record<OrderMove, { from: OrderStatus; to: OrderStatus; by: 'person' | 'operator' }> = {
+export type OrderMove = 'cancel' | 'accept' | 'decline' | 'claim' | 'complete' | 'propose' | 'reject' | 'lapse'
+export const ORDER_MOVES: Record<OrderMove, { from: OrderStatus; to: OrderStatus; by: 'person' | 'operator' | 'system' }> = {
   cancel: { from: 'pending', to: 'cancelled', by: 'person' },
   accept: { from: 'proposed', to: 'completed', by: 'person' },
   decline: { from: 'proposed', to: 'declined', by: 'person' },
@@ -44,6 +46,7 @@ export const ORDER_MOVES: Record<OrderMove, { from: OrderStatus; to: OrderStatus
   complete: { from: 'reviewing', to: 'completed', by: 'operator' },
   propose: { from: 'reviewing', to: 'proposed', by: 'operator' },
   reject: { from: 'reviewing', to: 'rejected', by: 'operator' },
+  lapse: { from: 'proposed', to: 'declined', by: 'system' },
 }
 /** Still waiting for a decision: counted in the queue. */
 export const OPEN_STATUSES: readonly OrderStatus[] = ['pending', 'reviewing']
@@ -221,8 +224,8 @@ export const orderSchema = z.object({
   cards: z.array(orderCardSchema),
   /** Set when rejected: the reason code and the sentence for it (REJECTION_REASONS). */
   rejection: z.object({ reasonCode: z.enum(reasonCodes), reasonText: z.string() }).nullable(),
-  /** Set once a lower payout is proposed (kept after accept or decline). */
-  proposal: z.object({ payout: minorUnits, reason: z.string(), at: z.number().int() }).nullable(),
+  /** Set once a lower payout is proposed (kept after accept or decline); it lapses unanswered at `answerBy`. */
+  proposal: z.object({ payout: minorUnits, reason: z.string(), at: z.number().int(), answerBy: z.number().int() }).nullable(),
   /** What the operator wrote to the person (with a rejection, a proposal or a completion). */
   operatorNote: z.string().nullable(),
   /** A photo the operator attached as proof (e.g. the redeem screen), readable by the owner. */

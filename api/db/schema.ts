@@ -371,6 +371,8 @@ export interface OrdersTable {
   reason_code: string | null
   proposal_reason: string | null
   proposed_at: number | null
+  /** When a lower offer lapses unanswered (decision 051). */
+  proposal_answer_by: number | null
   operator_note: string | null
   proof_image_id: string | null
   claimed_by: string | null

@@ -7,6 +7,7 @@
 // process (a handful of zones at most: the wallet's, and a test's).
 const partsFormats = new Map<string, Intl.DateTimeFormat>()
 const dayFormats = new Map<string, Intl.DateTimeFormat>()
+const momentFormats = new Map<string, Intl.DateTimeFormat>()
 
 function formatIn(kept: Map<string, Intl.DateTimeFormat>, timeZone: string, locale: string, options: Intl.DateTimeFormatOptions) {
   let format = kept.get(timeZone)
@@ -31,6 +32,20 @@ const partsFormatIn = (timeZone: string) =>
 /** YYYY-MM-DD of a moment in a time zone (en-CA writes dates that way). */
 export function localDay(at: number, timeZone: string): string {
   return formatIn(dayFormats, timeZone, 'en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+}
+
+/** A moment as a person reads it in a message: "Mon 30 Nov, 14:30 GMT+1". */
+export function formatMoment(at: number, timeZone: string): string {
+  const f = formatIn(momentFormats, timeZone, 'en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  })
+  return f.format(at)
 }
 
 function offsetMs(at: number, timeZone: string): number {

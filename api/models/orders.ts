@@ -232,3 +232,16 @@ export async function queuePositions(
 /** Order numbers are random; one already given is drawn again. */
 export const orderNoTaken = async (db: Db, orderNo: string): Promise<boolean> =>
   (await db.selectFrom('orders').select('id').where('order_no', '=', orderNo).executeTakeFirst()) !== undefined
+
+/** Lower offers past their deadline, oldest first (the lapse worker's batch). */
+export async function offersDue(db: Db, now: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'proposed')
+    .where('proposal_answer_by', '<=', now)
+    .orderBy('proposal_answer_by')
+    .limit(limit)
+    .execute()
+  return rows.map((r) => r.id)
+}

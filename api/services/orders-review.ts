@@ -4,6 +4,7 @@ import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { OrderRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
+import { formatMoment } from '../lib/day'
 import { refuse, refuseSaying } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { audit } from '../models/audit-log'
@@ -178,6 +179,7 @@ export async function proposeOrder(
   body: { id: string; reason: string; cards: { cardId: string; payout: number; reasonCode: ReasonCode }[] },
 ): Promise<AdminOrder> {
   const now = deps.now()
+  const answerBy = now + deps.config.selling.offerAnswerMs
   const row = await transition(deps, { id: body.id, move: 'propose', actor }, async (trx, o, brand) => {
     const cards = await orders.cardsOf(trx, [o.id])
     const named = new Map(body.cards.map((c) => [c.cardId, c]))
@@ -194,11 +196,17 @@ export async function proposeOrder(
     const proposed = cards.reduce((sum, c) => sum + (named.get(c.id)?.payout ?? Number(c.quoted_payout)), 0)
     if (proposed <= 0) throw refuseSaying(Refusals.PROPOSAL_NOT_LOWER, 'This proposal pays nothing: reject the order instead')
     return {
-      patch: { proposed_payout: proposed, proposal_reason: body.reason, proposed_at: now, operator_note: body.reason },
+      patch: {
+        proposed_payout: proposed,
+        proposal_reason: body.reason,
+        proposed_at: now,
+        proposal_answer_by: answerBy,
+        operator_note: body.reason,
+      },
       note: body.reason,
       notification: {
         title: 'A lower payout is offered',
-        content: `We can pay ${money(o, proposed)} instead of ${money(o, o.quoted_payout)} for your ${brand} order ${o.order_no}: ${body.reason}. Open the order to accept or decline it.`,
+        content: `We can pay ${money(o, proposed)} instead of ${money(o, o.quoted_payout)} for your ${brand} order ${o.order_no}: ${body.reason}. Open the order to accept or decline it by ${formatMoment(answerBy, deps.config.wallet.timeZone)}; unanswered, the offer lapses and the card stays yours.`,
       },
       after: async () => {
         for (const c of cards) {

@@ -22,7 +22,8 @@ import { isUniqueViolation, type Db } from '../db/connect'
 import type { GiftCardBrandRow, OrderCardRow, OrderRow, OrdersTable, User } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
-import { refuse, refuseSaying } from '../lib/envelope'
+import { formatMoment } from '../lib/day'
+import { ApiError, refuse, refuseSaying } from '../lib/envelope'
 import type { SellingDeps } from '../lib/selling-deps'
 import { newId } from '../lib/tokens'
 import { audit } from '../models/audit-log'
@@ -149,7 +150,12 @@ export async function toOrderViews(deps: SellingDeps, rows: OrderRow[]): Promise
       proposal:
         row.proposed_at === null
           ? null
-          : { payout: Number(row.proposed_payout ?? 0), reason: row.proposal_reason ?? '', at: Number(row.proposed_at) },
+          : {
+              payout: Number(row.proposed_payout ?? 0),
+              reason: row.proposal_reason ?? '',
+              at: Number(row.proposed_at),
+              answerBy: Number(row.proposal_answer_by ?? Number(row.proposed_at) + deps.config.selling.offerAnswerMs),
+            },
       operatorNote: row.operator_note,
       proofImageId: row.proof_image_id,
       queue:
@@ -264,6 +270,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
         payout_currency: payoutCurrency,
         quoted_payout: total,
         proposed_payout: null,
+        proposal_answer_by: null,
         settled_payout: null,
         status: 'pending',
         reason_code: null,
@@ -404,6 +411,7 @@ export function badMove(move: OrderMove, status: string): string {
       return `Only a pending order can be cancelled. This one is ${status}`
     case 'accept':
     case 'decline':
+    case 'lapse':
       return `There is no lower payout waiting for your answer on this order. It is ${status}`
     case 'claim':
       return `Only a pending order can be claimed. This one is ${status}`
@@ -413,11 +421,15 @@ export function badMove(move: OrderMove, status: string): string {
 }
 
 /** The moves a person hears of beyond the app, with what a lock screen may show of them (decision 046). */
-function orderNotifyEvent(move: OrderMove, o: OrderRow, brand: string): NotifyEvent | undefined {
+function orderNotifyEvent(move: OrderMove, o: OrderRow, brand: string, timeZone: string): NotifyEvent | undefined {
   const order = `${brand} order ${o.order_no}`
   if (move === 'complete' || move === 'accept')
     return { kind: 'order_paid', summary: `Your ${order} is paid: the money is in your wallet.` }
-  if (move === 'propose') return { kind: 'order_offer', summary: `A lower offer for your ${order} is waiting for your answer.` }
+  if (move === 'propose') {
+    const by = o.proposal_answer_by === null ? '' : ` by ${formatMoment(Number(o.proposal_answer_by), timeZone)}`
+    return { kind: 'order_offer', summary: `A lower offer for your ${order} is waiting for your answer${by}.` }
+  }
+  if (move === 'lapse') return { kind: 'order_offer', summary: `The lower offer for your ${order} lapsed: the card was not redeemed.` }
   if (move === 'reject') {
     const reason = o.reason_code && o.reason_code in REJECTION_REASONS ? REJECTION_REASONS[o.reason_code as ReasonCode] : 'see the order'
     return { kind: 'order_rejected', summary: `Your ${order} was rejected: ${reason}.` }
@@ -443,7 +455,7 @@ type MoveWork = (
  * move that was already made answers the order and changes nothing; any other status refuses.
  */
 export async function transition(
-  deps: SellingDeps,
+  deps: ApiDeps,
   o: { id: string; move: OrderMove; userId?: string; actor: string },
   work: MoveWork,
 ): Promise<OrderRow> {
@@ -463,7 +475,7 @@ export async function transition(
       throw refuseSaying(Refusals.ORDER_BAD_MOVE, badMove(o.move, current.status))
     }
     const next: OrderRow = { ...current, ...(patch as Partial<OrderRow>), status: rule.to, updated_at: now }
-    await orders.addOrderEvent(trx, { orderId: current.id, status: rule.to, actor: rule.by === 'person' ? 'you' : 'operator', note }, now)
+    await orders.addOrderEvent(trx, { orderId: current.id, status: rule.to, actor: rule.by === 'person' ? 'you' : rule.by, note }, now)
     await after?.(next)
     if (rule.by === 'operator') {
       await audit(
@@ -472,7 +484,7 @@ export async function transition(
         now,
       )
     }
-    const notify = orderNotifyEvent(o.move, next, brandName)
+    const notify = orderNotifyEvent(o.move, next, brandName, deps.config.wallet.timeZone)
     await addNotification(
       trx,
       { userId: current.user_id, kind: 'order', refId: current.id, ...notification, ...(notify && { notify }) },
@@ -521,20 +533,31 @@ export async function cancelOrder(deps: SellingDeps, user: User, id: string): Pr
   return toOrder(deps, row)
 }
 
+/** Past its deadline an offer can no longer be accepted: it lapses (the lapse worker closes it). */
+const lapsed = (o: OrderRow, now: number) => o.proposal_answer_by !== null && now >= Number(o.proposal_answer_by)
+
 export async function acceptOrder(deps: SellingDeps, user: User, id: string): Promise<Order> {
   const now = deps.now()
-  const row = await transition(deps, { id, move: 'accept', userId: user.id, actor: 'you' }, async (trx, o, brand) => ({
-    patch: { settled_payout: o.proposed_payout },
-    note: `You accepted ${money(o, o.proposed_payout)}`,
-    notification: {
-      title: 'Order completed',
-      content: `You accepted ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. It is in your wallet now.`,
-    },
-    after: async (next) => {
-      await orders.settleCards(trx, o.id, 'proposed')
-      await payOut(trx, next, Number(o.proposed_payout ?? 0), now)
-    },
-  }))
+  const row = await transition(deps, { id, move: 'accept', userId: user.id, actor: 'you' }, async (trx, o, brand) => {
+    if (lapsed(o, now)) {
+      throw refuseSaying(
+        Refusals.ORDER_BAD_MOVE,
+        `This offer lapsed at ${formatMoment(Number(o.proposal_answer_by), deps.config.wallet.timeZone)}: the order closes and the card stays yours`,
+      )
+    }
+    return {
+      patch: { settled_payout: o.proposed_payout },
+      note: `You accepted ${money(o, o.proposed_payout)}`,
+      notification: {
+        title: 'Order completed',
+        content: `You accepted ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no}. It is in your wallet now.`,
+      },
+      after: async (next) => {
+        await orders.settleCards(trx, o.id, 'proposed')
+        await payOut(trx, next, Number(o.proposed_payout ?? 0), now)
+      },
+    }
+  })
   await sendCreditOn(deps, row, Number(row.settled_payout ?? 0))
   return toOrder(deps, row)
 }
@@ -550,4 +573,34 @@ export async function declineOrder(deps: SellingDeps, user: User, id: string): P
     after: async () => orders.settleCards(trx, o.id, 'nothing'),
   }))
   return toOrder(deps, row)
+}
+
+/**
+ * Closes every lower offer whose deadline has passed unanswered, as a decline made by the system
+ * (decision 051): nothing is paid, the cards are not redeemed. Each order is its own transition,
+ * so a person's answer that got in first wins and several instances running this close each offer
+ * once. Returns how many it closed.
+ */
+export async function lapseOffers(deps: ApiDeps, limit = 100): Promise<number> {
+  const now = deps.now()
+  const due = await orders.offersDue(deps.db, now, limit)
+  let closed = 0
+  for (const id of due) {
+    try {
+      await transition(deps, { id, move: 'lapse', actor: 'system' }, async (trx, o, brand) => ({
+        patch: { settled_payout: 0 },
+        note: `No answer by ${formatMoment(Number(o.proposal_answer_by), deps.config.wallet.timeZone)}: the offer lapsed`,
+        notification: {
+          title: 'Offer lapsed',
+          content: `The lower offer of ${money(o, o.proposed_payout)} for your ${brand} order ${o.order_no} lapsed without an answer. The order is closed, the cards were not redeemed, and nothing was credited.`,
+        },
+        after: async () => orders.settleCards(trx, o.id, 'nothing'),
+      }))
+      closed++
+    } catch (err) {
+      // The person answered between the read and the lock: their answer stands.
+      if (!(err instanceof ApiError && err.code === Refusals.ORDER_BAD_MOVE.code)) throw err
+    }
+  }
+  return closed
 }

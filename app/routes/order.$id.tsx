@@ -77,7 +77,7 @@ export default function OrderDetailScreen() {
       <ActionToast toast={actionData?.toast} />
       <OrderHead order={o} />
       {actionData?.error ? <FormError errors={[actionData.error]} /> : null}
-      {o.status === 'proposed' && o.proposal ? <Proposal order={o} /> : null}
+      {o.status === 'proposed' && o.proposal ? <Proposal order={o} timeZone={timeZone} /> : null}
       {o.status === 'rejected' ? <Rejection order={o} /> : null}
       {o.status === 'completed' && o.operatorNote ? (
         <div className="cl-callout cl-callout--success">
@@ -170,7 +170,7 @@ function OrderHead({ order: o }: { order: Order }) {
 }
 
 /** The offer, side by side with the quote and its reason; the person decides. */
-function Proposal({ order: o }: { order: Order }) {
+function Proposal({ order: o, timeZone }: { order: Order; timeZone: string }) {
   const proposal = o.proposal!
   const offered = o.proposedPayout ?? proposal.payout
   return (
@@ -200,6 +200,12 @@ function Proposal({ order: o }: { order: Order }) {
         ) : null}
         <p className="cl-small">
           Accept and {formatMoney(offered, o.payoutCurrency)} goes to your wallet. Decline and we do not redeem the card: it stays yours.
+        </p>
+        <p className="cl-small">
+          <strong>
+            Answer by <When at={proposal.answerBy} timeZone={timeZone} /> <span className="cl-zone">{zoneName(timeZone)}</span>.
+          </strong>{' '}
+          Without an answer by then the offer lapses as if declined: nothing is paid and the card stays yours.
         </p>
         <Form method="post" className="cl-proposal__accept">
           <Button type="submit" name="intent" value="accept" variant="primary" block>

@@ -26,7 +26,12 @@ beforeAll(async () => {
   api = await startTestApi({
     config: {
       googleJwksUrl: google.jwksUrl,
-      selling: { codesKey: 'test-codes-key-0123456789abcdef-0123456789', storage: { driver: 'disk', dir: uploadDir }, uploadsPerDay: 500 },
+      selling: {
+        codesKey: 'test-codes-key-0123456789abcdef-0123456789',
+        storage: { driver: 'disk', dir: uploadDir },
+        uploadsPerDay: 500,
+        offerAnswerMs: 48 * 3_600_000,
+      },
     },
   })
 })

@@ -45,6 +45,7 @@ beforeAll(async () => {
         codesKey: 'test-codes-key-0123456789abcdef-0123456789',
         storage: { driver: 'disk', dir: uploadDir },
         uploadsPerDay: 500,
+        offerAnswerMs: 48 * 3_600_000,
       },
     },
   })

@@ -242,6 +242,7 @@ for (const js of [true, false]) {
       const proposal = page.getByRole('region', { name: 'We can pay less than the quote' })
       expect(await proposal.textContent()).toContain('Only $60 was left on the card')
       expect(await proposal.textContent()).toContain(formatMoney(accepted.quotedPayout, 'NGN'))
+      expect(await proposal.textContent()).toMatch(/Answer by .+\. Without an answer by then the offer lapses as if declined/)
       await proposal.getByRole('button', { name: `Accept ${formatMoney(accepted.offered, 'NGN')}` }).click()
       await expectToast(page, `Offer accepted: ${formatMoney(accepted.offered, 'NGN')} is in your wallet`)
       expect(await wallet(token)).toMatchObject({ balance: accepted.offered })

@@ -30,6 +30,7 @@ export const sellingConfig = (uploadDir: string, selling: Partial<ApiConfig['sel
   codesKey: 'test-codes-key-0123456789abcdef-0123456789',
   storage: { driver: 'disk', dir: uploadDir },
   uploadsPerDay: 500,
+  offerAnswerMs: 48 * 3_600_000,
   ...selling,
 })
 

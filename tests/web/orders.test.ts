@@ -133,6 +133,23 @@ describe('/order/:id', () => {
     expect((await submit(detail.action, `/order/${order.id}`, { intent: 'decline' }, jar, { id: order.id })).status).toBe(400)
   })
 
+  it('a lower offer past its deadline: the screen said when; accepting then is refused with why, nothing paid', async () => {
+    const { token, jar } = await seller()
+    const order = await sold(api, token)
+    await ops(api).claim(order.id)
+    const proposedAt = api.clock.now()
+    await ops(api).propose(order.id, 'Only part of it was left', [
+      { cardId: order.cards[0].cardId, payout: 1_000, reasonCode: 'ALREADY_USED' },
+    ])
+    const shown = (await jsonOf(await load(detail.loader, `/order/${order.id}`, jar, { id: order.id }))).order
+    expect(shown.proposal.answerBy).toBe(proposedAt + 48 * 3_600_000)
+    api.clock.advance(48 * 3_600_000)
+    const res = await submit(detail.action, `/order/${order.id}`, { intent: 'accept' }, jar, { id: order.id })
+    expect(res.status).toBe(400)
+    expect((await jsonOf(res)).error).toMatch(/^This offer lapsed at .+: the order closes and the card stays yours$/)
+    expect(await wallet(token)).toMatchObject({ balance: 0 })
+  })
+
   it('a lower offer declined: nothing reaches the wallet and the order closes', async () => {
     const { token, jar } = await seller()
     const order = await sold(api, token)
