@@ -110,6 +110,20 @@ function toTransfer(d: z.infer<typeof transferData>): Transfer {
 
 export type PaystackOptions = { secretKey: string; baseUrl: string; timeoutMs: number }
 
+/** One request to Paystack's API with the secret key, JSON both ways, never a redirect, bounded in time. */
+const send = ({ secretKey, baseUrl, timeoutMs }: PaystackOptions, method: 'GET' | 'POST', path: string, body?: unknown) =>
+  fetch(baseUrl + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${secretKey}`,
+      accept: 'application/json',
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: 'error',
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+
 export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOptions): PayoutProvider {
   /**
    * One call: the parsed body of a 2xx; ProviderRefused for a 4xx (its meaning read from `code`);
@@ -120,17 +134,7 @@ export function paystackProvider({ secretKey, baseUrl, timeoutMs }: PaystackOpti
     let res: Response
     let text: string
     try {
-      res = await fetch(baseUrl + path, {
-        method,
-        headers: {
-          authorization: `Bearer ${secretKey}`,
-          accept: 'application/json',
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      res = await send({ secretKey, baseUrl, timeoutMs }, method, path, body)
       text = await res.text()
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError'
@@ -331,17 +335,7 @@ export function paystackBanking({ secretKey, baseUrl, timeoutMs }: PaystackOptio
   async function ask(method: 'GET' | 'POST', path: string, body?: unknown): Promise<PaystackAnswer> {
     const where = `paystack ${method} ${path.split('?')[0]}`
     try {
-      const res = await fetch(baseUrl + path, {
-        method,
-        headers: {
-          authorization: `Bearer ${secretKey}`,
-          accept: 'application/json',
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      const res = await send({ secretKey, baseUrl, timeoutMs }, method, path, body)
       const text = await res.text()
       let json: unknown
       try {
