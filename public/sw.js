@@ -150,5 +150,31 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(openTarget(self.clients, url, self.location.origin))
 })
 
-// pushsubscriptionchange is not handled: a new subscription must be registered with the server
-// under the person's session, which a worker cannot prove; the next visit subscribes again.
+/**
+ * The push service replaced or ended this device's subscription: subscribe again with the same
+ * key and register it as the opt-in does (a worker's same-origin fetch carries the session
+ * cookie). Signed out, or the site away, it waits for the next visit to the settings page; the old
+ * endpoint is dropped by the api when the push service answers 404 or 410 for it.
+ */
+async function resubscribe(registration, oldSubscription, newSubscription, send) {
+  const subscription =
+    newSubscription ||
+    (oldSubscription && oldSubscription.options ? await registration.pushManager.subscribe(oldSubscription.options) : null)
+  if (!subscription) return false
+  const { endpoint, keys } = subscription.toJSON()
+  if (!endpoint || !keys || !keys.p256dh || !keys.auth) return false
+  const res = await send('/account/push', {
+    method: 'POST',
+    body: new URLSearchParams({ endpoint, p256dh: keys.p256dh, auth: keys.auth }),
+    credentials: 'same-origin',
+    redirect: 'manual',
+    headers: { Accept: 'application/json' },
+  })
+  return res.ok
+}
+
+self.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(
+    resubscribe(self.registration, event.oldSubscription, event.newSubscription, (url, init) => fetch(url, init)).catch(() => false),
+  )
+})

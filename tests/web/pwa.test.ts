@@ -95,6 +95,7 @@ function loadWorker() {
   const context = vm.createContext({
     self: { addEventListener: (type: string, fn: unknown) => (listeners[type] = fn), location: { origin: 'https://cardlane.example' } },
     URL,
+    URLSearchParams,
     Request,
     Response,
     Intl,
@@ -103,7 +104,14 @@ function loadWorker() {
   return { listeners, sw: context as unknown as Worker }
 }
 type Client = { url: string; focus(): Promise<Client>; navigate(url: string): Promise<unknown> }
+type Subscription = { options?: unknown; toJSON(): { endpoint?: string; keys?: Record<string, string> } }
 type Worker = {
+  resubscribe(
+    registration: { pushManager: { subscribe(options: unknown): Promise<Subscription> } },
+    oldSubscription: Subscription | null,
+    newSubscription: Subscription | null,
+    send: (url: string, init: RequestInit) => Promise<{ ok: boolean }>,
+  ): Promise<boolean>
   notificationTarget(url: unknown, origin: string): string
   openTarget(
     clients: { matchAll(o: unknown): Promise<Client[]>; openWindow(url: string): Promise<unknown> },
@@ -116,7 +124,7 @@ describe('the service worker: where a notification leads', () => {
   const ORIGIN = 'https://cardlane.example'
   it('a path on this site is followed; a foreign, protocol-relative or odd address leads Home', () => {
     const { sw, listeners } = loadWorker()
-    expect(Object.keys(listeners).sort()).toEqual(['activate', 'fetch', 'install', 'notificationclick', 'push'])
+    expect(Object.keys(listeners).sort()).toEqual(['activate', 'fetch', 'install', 'notificationclick', 'push', 'pushsubscriptionchange'])
     expect(sw.notificationTarget('/order/42?from=push#top', ORIGIN)).toBe('/order/42?from=push#top')
     for (const bad of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'order/1', '', null, 42])
       expect(sw.notificationTarget(bad, ORIGIN), String(bad)).toBe('/')
@@ -136,5 +144,36 @@ describe('the service worker: where a notification leads', () => {
     expect(opened).toEqual([])
     await sw.openTarget(clients([]), 'https://evil.example/', ORIGIN)
     expect(opened).toEqual(['/'])
+  })
+})
+
+describe('the service worker: a subscription the push service changed', () => {
+  const KEYS = { p256dh: 'BPublicKeyOfTheBrowser', auth: 'secretAuth' }
+  const made = (endpoint: string): Subscription => ({ options: { userVisibleOnly: true }, toJSON: () => ({ endpoint, keys: KEYS }) })
+
+  it('subscribes again with the old options and registers the new one as the opt-in does', async () => {
+    const { sw } = loadWorker()
+    const asked: unknown[] = []
+    const sent: { url: string; init: RequestInit }[] = []
+    const registration = { pushManager: { subscribe: async (options: unknown) => (asked.push(options), made('https://push.example/new')) } }
+    const send = async (url: string, init: RequestInit) => (sent.push({ url, init }), { ok: true })
+    expect(await sw.resubscribe(registration, made('https://push.example/old'), null, send)).toBe(true)
+    expect(asked).toEqual([{ userVisibleOnly: true }])
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.url).toBe('/account/push')
+    expect(sent[0]!.init).toMatchObject({ method: 'POST', credentials: 'same-origin', redirect: 'manual' })
+    expect(Object.fromEntries(new URLSearchParams(String(sent[0]!.init.body)))).toEqual({ endpoint: 'https://push.example/new', ...KEYS })
+  })
+
+  it('a subscription the browser already made is registered as it is; none at all, nothing is sent', async () => {
+    const { sw } = loadWorker()
+    const sent: string[] = []
+    const send = async (_url: string, init: RequestInit) => (sent.push(String(init.body)), { ok: false })
+    const never = { pushManager: { subscribe: async () => expect.fail('no new subscription was needed') } }
+    // Signed out (the site answers a redirect, not ok): false, and the next visit subscribes again.
+    expect(await sw.resubscribe(never, null, made('https://push.example/given'), send)).toBe(false)
+    expect(new URLSearchParams(sent[0]).get('endpoint')).toBe('https://push.example/given')
+    expect(await sw.resubscribe(never, null, null, send)).toBe(false)
+    expect(sent).toHaveLength(1)
   })
 })
