@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hydrated, phone, readFirst, signedInPhone, signIn, useSellingBrowserApp } from '../support/app'
 import { newCode, ops, sold } from '../support/selling'
-import { admin, walletUser, withdraw } from '../support/wallet'
+import { chooseBank, GTBANK } from '../support/bank-picker'
+import { admin, validNuban, walletUser, withdraw } from '../support/wallet'
 
 /**
  * What a person needs is where they can see it: a refusal in view and focused (not under the
@@ -186,6 +187,25 @@ for (const js of [true, false]) {
       await readFirst(page)
       await page.getByRole('button', { name: 'Change PIN' }).click()
       await expectAnswerInView(page, js, `in-view-change-pin-${js ? 'js' : 'nojs'}-${size.width}`)
+      expect(await page.locator('.cl-form-error').textContent()).toContain('Wrong PIN')
+      await context.close()
+    })
+
+    it(`Add bank account, ${where}: a wrong PIN is refused in view, clear of the bar, and focused`, async () => {
+      // Payouts by hand (this app's default): the person types the account's name; a bank that
+      // names accounts is the same form with the name filled (tests/browser/payouts.test.ts).
+      const u = await walletUser(app.api, { card: false })
+      const { context, page } = await phone(browser, js, size)
+      await signIn(context, app.url, u.token)
+      await page.goto(`${slowUrl()}/wallet/add-bank-card`)
+      if (js) await hydrated(page)
+      await chooseBank(page, GTBANK)
+      await page.getByLabel('Account number').fill(validNuban('058'))
+      await page.getByLabel('Account name').fill('Adaeze Obi')
+      await page.getByLabel('Your withdrawal PIN').fill('111111') // not the PIN walletUser set
+      await readFirst(page)
+      await page.getByRole('button', { name: 'Add bank account' }).click()
+      await expectAnswerInView(page, js, `in-view-add-bank-card-${js ? 'js' : 'nojs'}-${size.width}`)
       expect(await page.locator('.cl-form-error').textContent()).toContain('Wrong PIN')
       await context.close()
     })
