@@ -203,7 +203,7 @@ function Proposal({ order: o, timeZone }: { order: Order; timeZone: string }) {
         </p>
         <p className="cl-small">
           <strong>
-            Answer by <When at={proposal.answerBy} timeZone={timeZone} /> <span className="cl-zone">{zoneName(timeZone)}</span>.
+            Answer by <When at={proposal.answerBy} timeZone={timeZone} />, {zoneName(timeZone)}.
           </strong>{' '}
           Without an answer by then the offer lapses as if declined: nothing is paid and the card stays yours.
         </p>
