@@ -15,7 +15,7 @@ web.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => web.kill(signal))
 
 // remix dev starts this once the build is written: read its version while the web starts.
-const build = import(pathToFileURL(path.resolve('build/remix/index.js')).href)
+const build = import(pathToFileURL(path.resolve('build/server/index.js')).href)
 build.catch(() => {}) // a broken build also stops the web, which node --watch reports
 const url = `http://127.0.0.1:${process.env.PORT ?? 3000}/healthcheck`
 for (;;) {

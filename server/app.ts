@@ -35,16 +35,17 @@ function assetHeaders(res: ServerResponse) {
 
 export function createWebApp(
   build: ServerBuild,
-  options: { publicDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics } = {},
+  options: { publicDir?: string; clientDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics } = {},
 ): Express {
   const env = readServerEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
+  const clientDir = options.clientDir ?? path.resolve('build/client')
   const app = express()
   app.disable('x-powered-by')
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
   app.set('trust proxy', env.trustProxy.value)
 
-  // Remix fingerprints /build assets: cached for a year, sent as the brotli or gzip copy the build
+  // Vite fingerprints /assets files (build/client/assets): cached for a year, sent as the brotli or gzip copy the build
   // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
   // before `compression`, which would otherwise compress them again on every request, and before
   // the documents' security headers: a policy for a page means nothing on a script, and a first
@@ -52,8 +53,8 @@ export function createWebApp(
   // carry no validators or ranges: a file whose name changes with its bytes is never revalidated
   // (immutable) nor resumed, and no request id: no log line is written for them.
   app.use(
-    '/build',
-    expressStaticGzip(path.join(publicDir, 'build'), {
+    '/assets',
+    expressStaticGzip(path.join(clientDir, 'assets'), {
       enableBrotli: true,
       orderPreference: ['br', 'gz'],
       serveStatic: { immutable: true, maxAge: '1y', etag: false, lastModified: false, acceptRanges: false, setHeaders: assetHeaders },
@@ -68,7 +69,7 @@ export function createWebApp(
 
   // Other public files: an hour.
   // Only paths that name a public file reach the disk: a page costs no stat() of public/.
-  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir).filter((name) => name !== 'build') : [])
+  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir) : [])
   const servePublic = express.static(publicDir, { maxAge: '1h', setHeaders: publicHeaders })
   app.use((req, res, next) => (publicNames.has(req.path.split('/')[1] ?? '') ? servePublic(req, res, next) : next()))
 
@@ -116,7 +117,7 @@ function publicHeaders(res: ServerResponse, filePath: string) {
   res.setHeader('Service-Worker-Allowed', '/')
 }
 
-export async function loadBuild(buildPath = path.resolve('build/remix/index.js')): Promise<ServerBuild> {
+export async function loadBuild(buildPath = path.resolve('build/server/index.js')): Promise<ServerBuild> {
   return (await import(pathToFileURL(buildPath).href)) as ServerBuild
 }
 

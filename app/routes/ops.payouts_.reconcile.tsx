@@ -8,7 +8,7 @@ import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import payoutStyles from '~/styles/screens/console-payouts.css'
+import payoutStyles from '~/styles/screens/console-payouts.css?url'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]

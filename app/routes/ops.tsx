@@ -2,7 +2,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { Outlet, useLoaderData } from '@remix-run/react'
 import { ConsoleShell, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import consoleStyles from '~/styles/screens/console.css'
+import consoleStyles from '~/styles/screens/console.css?url'
 import { currentStaff } from '~/upstream/staff.server'
 import { commitStaffSession } from '~/utils/staff-session.server'
 import { toastOf } from '~/utils/toast.server'

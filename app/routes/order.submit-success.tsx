@@ -17,7 +17,7 @@ import { OrderNotFound, OrderTimeline } from '~/components/order-status'
 import { PushOptIn } from '~/components/push-opt-in'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
-import ordersStyles from '~/styles/screens/orders.css'
+import ordersStyles from '~/styles/screens/orders.css?url'
 import { submittedOrderPage } from '~/upstream/orders.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]

@@ -10,7 +10,7 @@ import { Link } from '~/components/link'
 import { Money } from '~/components/money'
 import { ActionBar, Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { withdrawalPage } from '~/upstream/withdrawals.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]

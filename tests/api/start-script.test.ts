@@ -40,7 +40,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'cardlane-start-'))
   cpSync(path.join(repo, 'scripts'), path.join(root, 'scripts'), { recursive: true })
   symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'))
-  mkdirSync(path.join(root, 'build/remix'), { recursive: true })
+  mkdirSync(path.join(root, 'build/server'), { recursive: true })
   await build({
     entryPoints: { api: path.join(repo, 'api/main.ts') },
     outdir: path.join(root, 'build'),
@@ -53,7 +53,7 @@ beforeAll(async () => {
     tsconfig: path.join(repo, 'tsconfig.json'),
   })
   writeFileSync(path.join(root, 'build/server.js'), STUB_WEB)
-  writeFileSync(path.join(root, 'build/remix/index.js'), '')
+  writeFileSync(path.join(root, 'build/server/index.js'), '')
   // A build newer than every source (there are none in the copy): start.mjs does not rebuild.
   writeFileSync(path.join(root, 'build/.stamp'), new Date().toISOString())
 })

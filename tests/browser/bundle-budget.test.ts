@@ -104,7 +104,7 @@ type ServerRoute = { id: string; parentId?: string; module: { default?: unknown;
 
 /** The stylesheets a screen's document links in its head (the root's and its route chain's `links`). */
 async function stylesheetsOf(routeId: string) {
-  const build = (await import(path.resolve('build/remix/index.js'))) as { routes: Record<string, ServerRoute> }
+  const build = (await import(path.resolve('build/server/index.js'))) as { routes: Record<string, ServerRoute> }
   const chain: ServerRoute[] = []
   for (let route: ServerRoute | undefined = build.routes[routeId]; route; route = route.parentId ? build.routes[route.parentId] : undefined)
     chain.unshift(route)
@@ -113,7 +113,7 @@ async function stylesheetsOf(routeId: string) {
 
 /** Every route that renders a screen (has a component), from the server build. */
 async function screenRouteIds() {
-  const build = (await import(path.resolve('build/remix/index.js'))) as { routes: Record<string, ServerRoute> }
+  const build = (await import(path.resolve('build/server/index.js'))) as { routes: Record<string, ServerRoute> }
   return Object.values(build.routes)
     .filter((route) => route.id !== 'root' && route.module.default)
     .map((route) => route.id)
@@ -163,7 +163,7 @@ describe('brand marks (decision 015)', () => {
   })
 
   it("nor in the web process's server build, which loads nothing of simple-icons (megabytes for the life of the process)", () => {
-    const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
+    const server = readFileSync(path.resolve('build/server/index.js'), 'utf8')
     expect(server).not.toContain('simple-icons')
     expect(server).not.toContain(razer!)
   })
