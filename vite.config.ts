@@ -2,13 +2,6 @@ import { fileURLToPath } from 'node:url'
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
 
-declare module '@remix-run/node' {
-  // Loaders' and actions' types as single fetch sends them (turbo-stream, not JSON).
-  interface Future {
-    v3_singleFetch: true
-  }
-}
-
 // The app's build (decision 044). Vitest has its own config (vitest.config.ts) and never loads this.
 export default defineConfig({
   resolve: {

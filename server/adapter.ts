@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, createRequestHandler, type ServerBuil
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { BodyTimeoutError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, limitStream, readBodyWithin } from './body-limit'
 import { noStoreNeeded } from './cache-control'
+import { pagePath } from './page-path'
 
 /**
  * Express → Remix (decision 008). @remix-run/express's handler does this in its createRemixRequest
@@ -28,7 +29,7 @@ export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOpti
     try {
       const url = requestUrl(req)
       if (!url) return refuse(res, 400)
-      const limit = bodyLimitFor(url.pathname)
+      const limit = bodyLimitFor(pagePath(url.pathname))
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
       if (hasBody && declaredTooLarge(req, limit)) return refuse(res, 413)
       let body: BodyInit | undefined

@@ -14,6 +14,7 @@ import { securityHeaders } from './headers'
 import { healthRoutes, type Lifecycle } from './health'
 import { loadContextOf } from './load-context'
 import { loggedPath } from './log-path'
+import { pagePath } from './page-path'
 import { logger, requestLog } from './logging'
 import { serverMessages } from './messages'
 import { createWebMetrics, type WebMetrics } from './metrics'
@@ -84,7 +85,7 @@ export function createWebApp(
       secFetchSite: req.get('sec-fetch-site'),
       allowedHosts: env.publicHost ? [env.publicHost] : [],
     })
-    if (!refused || isOneClickUnsubscribe({ method: req.method, path: req.path })) return next()
+    if (!refused || isOneClickUnsubscribe({ method: req.method, path: pagePath(req.path) })) return next()
     logger.warn({ method: req.method, path: loggedPath(req.path), requestId: res.locals.requestId }, 'cross-site request refused')
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })

@@ -4,7 +4,7 @@
 // the session here too (a full page load, so nothing of the account stays on screen).
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, loginPasswordField, verifyCodeField } from '#contract/accounts'
@@ -38,7 +38,7 @@ const codeSchema = z.object({ verifyCode: verifyCodeField })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return json(loaded(await delAccountInfoFlow(request, context)))
+  return loaded(await delAccountInfoFlow(request, context))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { adminDeskApi, type DashboardData } from '#contract/admin-desk'
 import { formatMoney } from '#contract/money'
@@ -18,7 +18,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { role } = await requireStaff(request)
   const board = loaded(await staffFlow(request, context, adminDeskApi.dashboard, {}))
-  return json({ board, desks: consoleNav(role).filter((d) => d.path !== '/ops') })
+  return { board, desks: consoleNav(role).filter((d) => d.path !== '/ops') }
 }
 
 type Waiting = NonNullable<DashboardData['orders']>

@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { adminStaffApi } from '#contract/staff'
 import { ConsolePage } from '~/components/console'
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const error = badDay ? 'Days: choose a date like 2026-01-31' : result && !result.success ? result.msg : null
   const page = result?.success ? result.data : { list: [], total: 0, pageNum, pageSize: PAGE_SIZE }
   const changes = Object.fromEntries(page.list.map((e) => [e.id, auditChanges(e.before, e.after)]))
-  return json({ filters, page, changes, error }, { status: error ? 400 : 200 })
+  return data({ filters, page, changes, error }, { status: error ? 400 : 200 })
 }
 
 /** What changed, a line a field: "Status pending → processing", or the value set when there was no before. */

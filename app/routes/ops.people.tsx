@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { adminApi } from '#contract/admin'
 import { adminDeskApi, type PersonHit } from '#contract/admin-desk'
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     staffFlow(request, context, adminApi.pendingAdjustments, {}).then(loaded),
     staffFlow(request, context, supportApi.info, {}).then(loaded),
   ])
-  return json({ q, notFound, hits, pending, me: email, currency: support.currency })
+  return { q, notFound, hits, pending, me: email, currency: support.currency }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { emailField, loginPasswordField } from '#contract/accounts'
@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (session.get('token')) throw redirect(redirectTo)
   const flashed = session.get('toast')
   const step = session.get('challenge') ? ('code' as const) : ('password' as const)
-  return json(
+  return data(
     { step, email: session.get('challengeEmail') ?? '', redirectTo, toast: flashed ? toastOf(flashed) : null },
     { headers: flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined },
   )

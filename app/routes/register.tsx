@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { CodeType, PASSWORD_MIN } from '#contract/accounts'
 import { ActionToast } from '~/components/action-toast'
@@ -21,7 +21,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)
-  return json({ redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') })
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@
 // was going (adding a bank account, withdrawing). Someone who has a PIN changes it instead.
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   const info = loaded(await walletInfoFlow(request, context))
   if (info.hasPin) throw redirect(withRedirect('/change-pin', redirectTo))
-  return json({ redirectTo })
+  return { redirectTo }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { logger } from '~/utils/logger.server'
 import { UpstreamError, type UpstreamErrorKind } from './client.server'
 
@@ -43,5 +43,5 @@ export async function flow<T>(context: Pick<AppLoadContext, 'requestId'>, fallba
 export function loaded<T>(result: FlowResult<T>, notFound: readonly number[] = []): T {
   if (result.success) return result.data
   const status = result.code !== undefined && notFound.includes(result.code) ? 404 : 503
-  throw json({ message: result.msg }, { status })
+  throw data({ message: result.msg }, { status })
 }

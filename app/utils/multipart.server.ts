@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import busboy from 'busboy'
 import { FORM_MAX_BYTES } from './form-parse.server'
 import { readForm } from './form.server'
@@ -154,7 +154,7 @@ export function readMultipart<T>(
  */
 export async function readSmallForm(context: Pick<AppLoadContext, 'requestId'>, request: Request): Promise<FormData> {
   const max = FORM_MAX_BYTES
-  const tooLarge = () => json({ message: accessMessages.tooLarge }, { status: 413, headers: refusedBodyHeaders })
+  const tooLarge = () => data({ message: accessMessages.tooLarge }, { status: 413, headers: refusedBodyHeaders })
   if (Number(request.headers.get('content-length') ?? 0) > max) throw tooLarge()
   const chunks: Uint8Array[] = []
   let size = 0

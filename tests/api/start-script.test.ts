@@ -289,10 +289,10 @@ describe('the console of npm start and npm run dev', () => {
     const format = createConsoleFormat()
     const lines = pinoLines('web', (log) => {
       log.info({ method: 'GET', path: '/account', status: 200, ms: 12 }, 'request')
-      log.info({ method: 'GET', path: '/build/root-ABC.js', status: 200, ms: 1 }, 'request')
+      log.info({ method: 'GET', path: '/assets/root-ABC.js', status: 200, ms: 1 }, 'request')
       log.info({ method: 'GET', path: '/favicon.svg', status: 200, ms: 1 }, 'request')
       log.info({ method: 'GET', path: '/healthcheck', status: 200, ms: 1 }, 'request')
-      log.info({ method: 'GET', path: '/build/missing.js', status: 404, ms: 1 }, 'request')
+      log.info({ method: 'GET', path: '/assets/missing.js', status: 404, ms: 1 }, 'request')
     })
     const shown = lines.flatMap((line) => format('web', line))
     expect(shown).toEqual([

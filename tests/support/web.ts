@@ -71,13 +71,26 @@ export async function call(
   try {
     result = await (handler as Handler)({ request, params, context } as never)
   } catch (thrown) {
-    if (thrown instanceof Response) result = thrown
+    if (thrown instanceof Response || isDataWithInit(thrown)) result = thrown
     else throw thrown
   }
-  const response =
-    result instanceof Response ? result : new Response(JSON.stringify(result ?? null), { headers: { 'Content-Type': 'application/json' } })
+  const response = responseOf(result)
   jar?.absorb(response)
   return response
+}
+
+type DataWithInit = { type: 'DataWithResponseInit'; data: unknown; init: ResponseInit | null }
+const isDataWithInit = (value: unknown): value is DataWithInit =>
+  typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'DataWithResponseInit'
+
+/**
+ * What a loader or an action answered (a plain object, `data(value, init)`, a Response, thrown or
+ * returned), as the Response the assertions read: status, headers and the value as JSON.
+ */
+export function responseOf(result: unknown): Response {
+  if (result instanceof Response) return result
+  if (isDataWithInit(result)) return Response.json(result.data ?? null, result.init ?? undefined)
+  return Response.json(result ?? null)
 }
 
 /** GET a loader as the browser would. */

@@ -13,7 +13,7 @@ import { safeRedirect } from '~/utils/redirect'
 import { resourceRoutes, screens, screenFor } from '~/utils/routes'
 import { commitSession, getSession } from '~/utils/session.server'
 import { combineHeaders } from '~/utils/toast.server'
-import remixConfig from '../../remix.config.js'
+import { ignoredRouteFiles } from '../../app/route-files'
 import { isCrossSiteMutation } from '../../server/request-guard'
 import { closedPort } from '../support/fault-upstream'
 import { CookieJar, call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
@@ -22,12 +22,12 @@ const appDir = path.resolve(__dirname, '../../app')
 
 /**
  * The routes as Remix itself sees them: its own flat-routes convention over app/routes (folders
- * with route.tsx, `_index`, `$param`, layouts, pathless `_x`), with remix.config.js's ignored
+ * with route.tsx, `_index`, `$param`, layouts, pathless `_x`), with app/routes.ts's ignored
  * files, each with the URL pattern its parents add up to. Nothing here re-implements file naming.
  */
 type RouteEntry = { id: string; file: string; path: string }
 function routeTree(dir: string): RouteEntry[] {
-  const manifest = flatRoutes(dir, remixConfig.ignoredRouteFiles)
+  const manifest = flatRoutes(dir, ignoredRouteFiles)
   const full = (id: string | undefined): string => {
     const route = id ? manifest[id] : undefined
     if (!route) return ''

@@ -80,14 +80,14 @@ describe('fingerprinted assets', () => {
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}
       http
-        .get(`${web.url}/build/${file}`, { headers }, (res) => {
+        .get(`${web.url}/assets/${file}`, { headers }, (res) => {
           const chunks: Buffer[] = []
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
           res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
         })
         .on('error', reject)
     })
-  const original = (file: string) => readFileSync(path.join(web.publicDir, 'build', file))
+  const original = (file: string) => readFileSync(path.join(web.assetsDir, file))
 
   it('go out as the brotli copy the build wrote when brotli is accepted, cached for good', async () => {
     const res = await get('entry.client-TEST.js', 'gzip, deflate, br')
@@ -98,7 +98,7 @@ describe('fingerprinted assets', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
     const sent = res.body
     // The build's copy byte for byte: nothing compressed it again on the way.
-    expect(sent.equals(readFileSync(path.join(web.publicDir, 'build', 'entry.client-TEST.js.br')))).toBe(true)
+    expect(sent.equals(readFileSync(path.join(web.assetsDir, 'entry.client-TEST.js.br')))).toBe(true)
     expect(brotliDecompressSync(sent).equals(original('entry.client-TEST.js'))).toBe(true)
   })
 
@@ -118,13 +118,13 @@ describe('fingerprinted assets', () => {
   })
 
   it('go out as the gzip copy when only gzip is accepted', async () => {
-    const res = await get('_assets/tailwind-TEST.css', 'gzip')
+    const res = await get('nested/tailwind-TEST.css', 'gzip')
     expect(res.headers['content-encoding']).toBe('gzip')
     expect(res.headers['content-type']).toBe('text/css; charset=UTF-8')
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
     const sent = res.body
-    expect(sent.equals(readFileSync(path.join(web.publicDir, 'build', '_assets', 'tailwind-TEST.css.gz')))).toBe(true)
-    expect(gunzipSync(sent).equals(original('_assets/tailwind-TEST.css'))).toBe(true)
+    expect(sent.equals(readFileSync(path.join(web.assetsDir, 'nested', 'tailwind-TEST.css.gz')))).toBe(true)
+    expect(gunzipSync(sent).equals(original('nested/tailwind-TEST.css'))).toBe(true)
   })
 
   it('go out as they are to a client that accepts no encoding', async () => {
@@ -196,7 +196,7 @@ describe('personal responses are never stored', () => {
     expect(visitor.status).toBe(200)
     expect(visitor.headers.get('cache-control')).toBeNull()
 
-    const asset = await fetch(`${web.url}/build/entry.client-TEST.js`, { headers: { cookie } })
+    const asset = await fetch(`${web.url}/assets/entry.client-TEST.js`, { headers: { cookie } })
     expect(asset.status).toBe(200)
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })
