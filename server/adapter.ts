@@ -16,7 +16,8 @@ import { pagePath } from './page-path'
  * Compression is the `compression` middleware's, as in the stock setup.
  */
 export type RemixHandlerOptions = {
-  build: ServerBuild
+  /** The build, or (`npm run dev`) a function that loads it for each request. */
+  build: ServerBuild | (() => Promise<ServerBuild>)
   /** The stock handler's own hook, awaited as it awaits it. */
   getLoadContext?: GetLoadContextFunction
   /** Answers a refused body (413, or 408 when it trickles in), or a request that cannot be a URL (400). */
@@ -24,7 +25,7 @@ export type RemixHandlerOptions = {
 }
 
 export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOptions) {
-  const handleRequest = createRequestHandler(build, build.mode)
+  const handleRequest = createRequestHandler(build, typeof build === 'function' ? 'development' : build.mode)
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const url = requestUrl(req)

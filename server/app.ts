@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs'
-import type { ServerResponse } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { constants as zlibConstants } from 'node:zlib'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
-import express, { type Express } from 'express'
+import express, { type Express, type RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import { remixHandler, requestHost } from './adapter'
 import { DRAIN_MS, drainServer } from './drain'
@@ -35,8 +35,8 @@ function assetHeaders(res: ServerResponse) {
 }
 
 export function createWebApp(
-  build: ServerBuild,
-  options: { publicDir?: string; clientDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics } = {},
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  options: { publicDir?: string; clientDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics; devMiddleware?: RequestHandler } = {},
 ): Express {
   const env = readServerEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
@@ -45,6 +45,8 @@ export function createWebApp(
   app.disable('x-powered-by')
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
   app.set('trust proxy', env.trustProxy.value)
+  // `npm run dev`: Vite's modules and hot updates first (server/vite-dev.ts).
+  if (options.devMiddleware) app.use(options.devMiddleware)
 
   // Vite fingerprints /assets files (build/client/assets): cached for a year, sent as the brotli or gzip copy the build
   // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
@@ -90,7 +92,8 @@ export function createWebApp(
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })
 
-  const metrics = options.metrics ?? createWebMetrics(build)
+  if (!options.metrics && typeof build === 'function') throw new Error('A build loaded per request needs its metrics given')
+  const metrics = options.metrics ?? createWebMetrics(build as ServerBuild)
   app.use(metrics.renders)
   app.all(
     '*',
@@ -127,16 +130,20 @@ export async function loadBuild(buildPath = path.resolve('build/server/index.js'
  * 503 (for SHUTDOWN_DELAY_MS), the port closes, requests in flight finish (at most DRAIN_MS), exit 0.
  */
 export async function startWebProcess() {
-  const build = await loadBuild()
+  const server = createServer()
+  // `npm run dev` runs this process with NODE_ENV=development: the build comes from Vite's dev server.
+  const dev = process.env.NODE_ENV === 'development' ? await (await import('./vite-dev')).viteDevServer(server) : undefined
+  const build = dev ? await dev.build() : await loadBuild()
   // This process's environment is fixed from here: the app reads its settings once (tests that
   // run the build in their own process change the environment between cases and never call this).
   ;(build.entry.module as { settleWebEnv?: () => void }).settleWebEnv?.()
   const lifecycle: Lifecycle = { stopping: false }
   const metrics = createWebMetrics(build)
-  const app = createWebApp(build, { lifecycle, metrics })
+  const app = createWebApp(dev ? dev.build : build, { lifecycle, metrics, devMiddleware: dev?.middlewares })
   const port = Number(process.env.PORT ?? 3000)
   const host = process.env.HOST ?? '0.0.0.0'
-  const server = app.listen(port, host, () => {
+  server.on('request', app)
+  server.listen(port, host, () => {
     logger.info({ port, host }, 'web listening')
   })
   const env = readServerEnv()

@@ -5,6 +5,7 @@ import busboy from 'busboy'
 import { FORM_MAX_BYTES } from './form-parse.server'
 import { readForm } from './form.server'
 import { accessMessages } from './messages'
+import { isThrownAnswer } from './thrown.server'
 
 /**
  * Reads a multipart/form-data body as it arrives (busboy, as the api does): text fields into a
@@ -172,7 +173,7 @@ export async function readSmallForm(context: Pick<AppLoadContext, 'requestId'>, 
         chunks.push(value)
       }
     } catch (error) {
-      if (error instanceof Response) throw error
+      if (isThrownAnswer(error)) throw error
       return new FormData() // a body that broke off reads as an empty form, as readForm reads one
     }
   }

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node'
+import { decode } from 'turbo-stream'
 import { expect } from 'vitest'
 import { commitSession, getSession } from '~/utils/session.server'
 import type { ToastInput } from '~/utils/session.server'
@@ -187,4 +188,16 @@ export function apiCallsSince(api: { logs: string[] }, from: number): string[] {
     .map((line) => JSON.parse(line) as { msg?: string; path?: string })
     .filter((l) => l.msg === 'request' && l.path)
     .map((l) => l.path!)
+}
+
+/**
+ * What a browser with JavaScript reads from a single fetch answer (a POST or GET to `<path>.data`):
+ * an action's `{ data }`, or each route's `{ [routeId]: { data } }` for loaders. `body` is the
+ * answer's body, as a stream or as the text a raw request read.
+ */
+export async function singleFetchValue(body: ReadableStream<Uint8Array> | string | null): Promise<any> {
+  const stream = typeof body === 'string' ? new Response(body).body! : body!
+  const { value, done } = await decode(stream)
+  await done
+  return value
 }

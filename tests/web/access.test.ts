@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -153,7 +152,9 @@ describe('the route table is the one place for access and titles (SPEC §2)', ()
   })
 
   describe('a folder route with an unguarded loader is caught (app/routes/wallet.withdraw/route.tsx)', () => {
-    const fixture = mkdtempSync(path.join(tmpdir(), 'cardlane-routes-'))
+    // Under the project (its tmp/): vitest's Vite loads no module from outside it.
+    mkdirSync(path.resolve('tmp'), { recursive: true })
+    const fixture = mkdtempSync(path.resolve('tmp', 'cardlane-routes-'))
     afterAll(() => rmSync(fixture, { recursive: true, force: true }))
     mkdirSync(path.join(fixture, 'routes', 'wallet.withdraw'), { recursive: true })
     writeFileSync(path.join(fixture, 'root.tsx'), 'export default function Root() { return null }\n')

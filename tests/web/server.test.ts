@@ -12,7 +12,7 @@ import { createLoadContext } from '../../server/load-context'
 import { serverMessages } from '../../server/messages'
 import { seedUser } from '../support/api'
 import { useTestApi } from '../support/kit'
-import { signedInJar } from '../support/web'
+import { signedInJar, singleFetchValue } from '../support/web'
 import { releaseSecondPart, startWeb, testBuild, type RunningWeb } from './web-app'
 
 /**
@@ -172,9 +172,10 @@ describe('request bodies are limited by the bytes that arrive', () => {
   })
 
   it('a small chunked form is read as usual (field messages, not a refusal)', async () => {
-    const res = await postChunked(`${web.url}/login?_data=routes%2Flogin`, 1, Buffer.from('intent=password&email=not-an-address&password='))
+    // As a browser with JavaScript posts it: single fetch, to the page's `.data`.
+    const res = await postChunked(`${web.url}/login.data`, 1, Buffer.from('intent=password&email=not-an-address&password='))
     expect(res.status).toBe(400)
-    expect(JSON.parse(res.body).result.error).toBeTruthy()
+    expect((await singleFetchValue(res.body)).data.result.error).toBeTruthy()
   })
 })
 
@@ -188,7 +189,7 @@ describe('personal responses are never stored', () => {
     expect(await page.text()).toContain('cache.')
     expect(page.headers.get('cache-control')).toBe('no-store')
 
-    const data = await fetch(`${web.url}/account?_data=routes%2Faccount`, { headers: { cookie } })
+    const data = await fetch(`${web.url}/account.data`, { headers: { cookie } })
     expect(data.status).toBe(200)
     expect(data.headers.get('cache-control')).toBe('no-store')
 
