@@ -15,6 +15,9 @@ export default defineConfig({
   build: {
     // Every asset a file of its own, as the sprite must be (decision 015): no data: URLs.
     assetsInlineLimit: 0,
+    // Shared chunks of a few hundred bytes merged into their neighbours: a first visit fetches
+    // fewer files (decision 044; tests/browser/bundle-budget.test.ts).
+    rollupOptions: { output: { experimentalMinChunkSize: 2 * 1024 } },
   },
   plugins: [
     remix({
