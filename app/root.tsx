@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { DEFAULT_BRAND_NAME } from '#contract/brand'
@@ -6,7 +6,7 @@ import { Analytics } from './components/analytics'
 import { errorTitle, GeneralErrorBoundary } from './components/error-boundary'
 import { mainTabs, TabBar, useTabBar } from './components/tab-bar'
 import { Toaster } from './components/toaster'
-import appStyles from './styles/app.css'
+import appStyles from './styles/app.css?url'
 import { UpstreamError } from './upstream/client.server'
 import { loadSessionUser, type SessionUser } from './upstream/profile.server'
 import { accessFor } from './utils/access.server'
@@ -50,14 +50,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     unreachable = toastOf({ type: 'error', message: error.message })
   }
   if (hadToken && !user && accessFor(new URL(request.url).pathname) === 'login') {
-    if (unreachable) throw json({ message: unreachable.message }, { status: 503 })
+    if (unreachable) throw data({ message: unreachable.message }, { status: 503 })
     throw await expiredResponse(request) // the api says this token has no person behind it
   }
   // Reading a flash unsets it; one commit carries both changes.
   const flashed = session.get('toast')
   const headers = new Headers()
   if (dirty || flashed) headers.append('Set-Cookie', await commitSession(session))
-  return json(
+  return data(
     {
       user,
       // Still signed in while the api cannot say who it is; not once it said nobody.

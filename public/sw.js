@@ -29,7 +29,7 @@ async function precacheOffline() {
   const response = await fetch(OFFLINE_URL, { credentials: 'omit', cache: 'no-store' })
   if (!response.ok) throw new Error('The offline page could not be fetched')
   const html = await response.clone().text()
-  const styles = [...html.matchAll(/<link rel="stylesheet" href="(\/build\/[^"]+)"/g)].map((match) => match[1])
+  const styles = [...html.matchAll(/<link rel="stylesheet" href="(\/assets\/[^"]+)"/g)].map((match) => match[1])
   // A fresh cache each install: the previous deploy's page and styles go with it.
   await caches.delete(OFFLINE_CACHE)
   const cache = await caches.open(OFFLINE_CACHE)
@@ -46,7 +46,7 @@ self.addEventListener('fetch', (event) => {
     return
   }
   // The offline page's stylesheets from the cache when there; everything else as the browser does it.
-  if (new URL(request.url).pathname.startsWith('/build/')) {
+  if (new URL(request.url).pathname.startsWith('/assets/')) {
     event.respondWith(caches.match(request, { cacheName: OFFLINE_CACHE }).then((hit) => hit || fetch(request)))
   }
 })

@@ -1,11 +1,10 @@
 // `npm run dev`: the developer loop on the embedded SQLite under data/.
-// - `remix dev` (classic compiler) rebuilds app/ (and contract/, remix.config.js watchPaths) on
-//   every change and restarts the web (scripts/dev-web.mjs runs build/server.js);
+// - the web (build/server.js with NODE_ENV=development) runs Vite's dev server in middleware mode
+//   (server/vite-dev.ts): app/ and contract/ changes reach the next request, and the browser hot;
 // - esbuild watches server.ts (with server/) and api/main.ts and rewrites build/server.js and build/api.js;
-// - the api runs under `node --watch`, so it restarts when build/api.js changes.
+// - the api and the web run under `node --watch`, so each restarts when its bundle changes.
 // Same ports, settings and console as `npm start`; a dying child stops everything with exit 1.
 import { rmSync } from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
 import { context } from 'esbuild'
 import { esbuildTarget } from './lib/node-version.mjs'
@@ -79,22 +78,12 @@ if (!apiBaseUrl) {
   if (await supervisor.waitUntilReady(`${embeddedApiUrl}/healthz`, api)) apiUrl = embeddedApiUrl
 }
 
-// remix dev's own server (the browser's live-reload socket, the app server's "ready" ping) on
-// a port nobody else uses: its default search starts at 3001, the api's port.
-const devPort = await new Promise((resolve) => {
-  const probe = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address()
-    probe.close(() => resolve(port))
-  })
-})
-
 if (apiUrl && !supervisor.isStopping()) {
   const web = supervisor.run(
     'web',
-    path.resolve('node_modules/.bin/remix'),
-    ['dev', '--port', String(devPort), '-c', 'node scripts/dev-web.mjs'],
-    // remix dev loads vite's CJS entry, which warns on every start about a deprecation that is not ours.
-    { API_BASE_URL: apiUrl, PORT: String(webPort), VITE_CJS_IGNORE_WARNING: 'true' },
+    node,
+    ['--watch-path=build/server.js', '--watch-preserve-output', '--enable-source-maps', 'build/server.js'],
+    { NODE_ENV: 'development', API_BASE_URL: apiUrl, PORT: String(webPort) },
     { port: webPort, variable: 'PORT' },
   )
   if (await supervisor.waitUntilReady(`http://127.0.0.1:${webPort}/healthcheck`, web)) {
@@ -103,7 +92,7 @@ if (apiUrl && !supervisor.isStopping()) {
         '',
         `  Cardlane (development) is running: open http://localhost:${webPort}`,
         `  api: ${apiUrl}${apiBaseUrl ? ' (API_BASE_URL)' : ', restarts when api/ or contract/ changes'}`,
-        '  web: rebuilds and restarts when app/, contract/, server.ts or server/ changes; reload the page to see it.',
+        '  web: app/ and contract/ changes reach the page at once (Vite); restarts when server.ts or server/ changes.',
         '',
       ].join('\n'),
     )

@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, createRequestHandler, type ServerBuil
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { BodyTimeoutError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, limitStream, readBodyWithin } from './body-limit'
 import { noStoreNeeded } from './cache-control'
+import { pagePath } from './page-path'
 
 /**
  * Express → Remix (decision 008). @remix-run/express's handler does this in its createRemixRequest
@@ -15,7 +16,8 @@ import { noStoreNeeded } from './cache-control'
  * Compression is the `compression` middleware's, as in the stock setup.
  */
 export type RemixHandlerOptions = {
-  build: ServerBuild
+  /** The build, or (`npm run dev`) a function that loads it for each request. */
+  build: ServerBuild | (() => Promise<ServerBuild>)
   /** The stock handler's own hook, awaited as it awaits it. */
   getLoadContext?: GetLoadContextFunction
   /** Answers a refused body (413, or 408 when it trickles in), or a request that cannot be a URL (400). */
@@ -23,12 +25,12 @@ export type RemixHandlerOptions = {
 }
 
 export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOptions) {
-  const handleRequest = createRequestHandler(build, build.mode)
+  const handleRequest = createRequestHandler(build, typeof build === 'function' ? 'development' : build.mode)
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const url = requestUrl(req)
       if (!url) return refuse(res, 400)
-      const limit = bodyLimitFor(url.pathname)
+      const limit = bodyLimitFor(pagePath(url.pathname))
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
       if (hasBody && declaredTooLarge(req, limit)) return refuse(res, 413)
       let body: BodyInit | undefined

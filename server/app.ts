@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs'
-import type { ServerResponse } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { constants as zlibConstants } from 'node:zlib'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
-import express, { type Express } from 'express'
+import express, { type Express, type RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import { remixHandler, requestHost } from './adapter'
 import { DRAIN_MS, drainServer } from './drain'
@@ -18,6 +18,7 @@ import { logger, requestLog } from './logging'
 import { serverMessages } from './messages'
 import { createWebMetrics, type WebMetrics } from './metrics'
 import { serveMetrics } from './metrics-server'
+import { pagePath } from './page-path'
 import { isCrossSiteMutation, isOneClickUnsubscribe } from './request-guard'
 import { requestIdMiddleware } from './request-id'
 
@@ -34,17 +35,20 @@ function assetHeaders(res: ServerResponse) {
 }
 
 export function createWebApp(
-  build: ServerBuild,
-  options: { publicDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics } = {},
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  options: { publicDir?: string; clientDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics; devMiddleware?: RequestHandler } = {},
 ): Express {
   const env = readServerEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
+  const clientDir = options.clientDir ?? path.resolve('build/client')
   const app = express()
   app.disable('x-powered-by')
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
   app.set('trust proxy', env.trustProxy.value)
+  // `npm run dev`: Vite's modules and hot updates first (server/vite-dev.ts).
+  if (options.devMiddleware) app.use(options.devMiddleware)
 
-  // Remix fingerprints /build assets: cached for a year, sent as the brotli or gzip copy the build
+  // Vite fingerprints /assets files (build/client/assets): cached for a year, sent as the brotli or gzip copy the build
   // wrote beside each (scripts/lib/precompress.mjs) when the browser accepts it. They are served
   // before `compression`, which would otherwise compress them again on every request, and before
   // the documents' security headers: a policy for a page means nothing on a script, and a first
@@ -52,8 +56,8 @@ export function createWebApp(
   // carry no validators or ranges: a file whose name changes with its bytes is never revalidated
   // (immutable) nor resumed, and no request id: no log line is written for them.
   app.use(
-    '/build',
-    expressStaticGzip(path.join(publicDir, 'build'), {
+    '/assets',
+    expressStaticGzip(path.join(clientDir, 'assets'), {
       enableBrotli: true,
       orderPreference: ['br', 'gz'],
       serveStatic: { immutable: true, maxAge: '1y', etag: false, lastModified: false, acceptRanges: false, setHeaders: assetHeaders },
@@ -68,7 +72,7 @@ export function createWebApp(
 
   // Other public files: an hour.
   // Only paths that name a public file reach the disk: a page costs no stat() of public/.
-  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir).filter((name) => name !== 'build') : [])
+  const publicNames = new Set(existsSync(publicDir) ? readdirSync(publicDir) : [])
   const servePublic = express.static(publicDir, { maxAge: '1h', setHeaders: publicHeaders })
   app.use((req, res, next) => (publicNames.has(req.path.split('/')[1] ?? '') ? servePublic(req, res, next) : next()))
 
@@ -83,12 +87,13 @@ export function createWebApp(
       secFetchSite: req.get('sec-fetch-site'),
       allowedHosts: env.publicHost ? [env.publicHost] : [],
     })
-    if (!refused || isOneClickUnsubscribe({ method: req.method, path: req.path })) return next()
+    if (!refused || isOneClickUnsubscribe({ method: req.method, path: pagePath(req.path) })) return next()
     logger.warn({ method: req.method, path: loggedPath(req.path), requestId: res.locals.requestId }, 'cross-site request refused')
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })
 
-  const metrics = options.metrics ?? createWebMetrics(build)
+  if (!options.metrics && typeof build === 'function') throw new Error('A build loaded per request needs its metrics given')
+  const metrics = options.metrics ?? createWebMetrics(build as ServerBuild)
   app.use(metrics.renders)
   app.all(
     '*',
@@ -116,7 +121,7 @@ function publicHeaders(res: ServerResponse, filePath: string) {
   res.setHeader('Service-Worker-Allowed', '/')
 }
 
-export async function loadBuild(buildPath = path.resolve('build/remix/index.js')): Promise<ServerBuild> {
+export async function loadBuild(buildPath = path.resolve('build/server/index.js')): Promise<ServerBuild> {
   return (await import(pathToFileURL(buildPath).href)) as ServerBuild
 }
 
@@ -125,16 +130,20 @@ export async function loadBuild(buildPath = path.resolve('build/remix/index.js')
  * 503 (for SHUTDOWN_DELAY_MS), the port closes, requests in flight finish (at most DRAIN_MS), exit 0.
  */
 export async function startWebProcess() {
-  const build = await loadBuild()
+  const server = createServer()
+  // `npm run dev` runs this process with NODE_ENV=development: the build comes from Vite's dev server.
+  const dev = process.env.NODE_ENV === 'development' ? await (await import('./vite-dev')).viteDevServer(server) : undefined
+  const build = dev ? await dev.build() : await loadBuild()
   // This process's environment is fixed from here: the app reads its settings once (tests that
   // run the build in their own process change the environment between cases and never call this).
   ;(build.entry.module as { settleWebEnv?: () => void }).settleWebEnv?.()
   const lifecycle: Lifecycle = { stopping: false }
   const metrics = createWebMetrics(build)
-  const app = createWebApp(build, { lifecycle, metrics })
+  const app = createWebApp(dev ? dev.build : build, { lifecycle, metrics, devMiddleware: dev?.middlewares })
   const port = Number(process.env.PORT ?? 3000)
   const host = process.env.HOST ?? '0.0.0.0'
-  const server = app.listen(port, host, () => {
+  server.on('request', app)
+  server.listen(port, host, () => {
     logger.info({ port, host }, 'web listening')
   })
   const env = readServerEnv()

@@ -1,6 +1,7 @@
 import type { ServerBuild } from '@remix-run/node'
 import type { RequestHandler } from 'express'
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
+import { pagePath } from './page-path'
 
 /**
  * What the web process reports to Prometheus (decision 022): page and action render time by route
@@ -43,7 +44,7 @@ export function createWebMetrics(build: ServerBuild): WebMetrics {
     registry,
     renders(req, res, next) {
       const end = render.startTimer()
-      res.on('finish', () => end({ method: req.method, route: patternOf(req.path), status: String(res.statusCode) }))
+      res.on('finish', () => end({ method: req.method, route: patternOf(pagePath(req.path)), status: String(res.statusCode) }))
       next()
     },
     upstream(call, outcome, seconds) {

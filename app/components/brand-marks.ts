@@ -3,7 +3,7 @@
 // sprite the build fingerprints and serves as an immutable file. Bundles carry its URL and the
 // brandIds, never a path. A brand without a mark keeps its initials (BrandTile).
 import marks from './brand-marks.json'
-import spriteUrl from './brand-marks.svg'
+import spriteUrl from './brand-marks.svg?url'
 
 /** The sprite's symbol for a brand (`<use href>`), or undefined when it has no mark. */
 export const brandMarkHref = (brandId: string | undefined): string | undefined =>

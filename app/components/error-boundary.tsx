@@ -61,7 +61,7 @@ export function ErrorScreen({
   )
 }
 
-/** The message a thrown `json({ message }, { status })` carries, if it carries one. */
+/** The message a thrown `data({ message }, { status })` carries, if it carries one. */
 function messageOf(error: ErrorResponse): string | undefined {
   const data: unknown = error.data
   if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message

@@ -4,7 +4,7 @@
 // "Claimed", or the way to do the task. Put it in a <Card flush>; link `taskListStylesheet`.
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import type { TaskInfo } from '#contract/tasks'
-import tasksStyles from '~/styles/screens/tasks.css'
+import tasksStyles from '~/styles/screens/tasks.css?url'
 import { taskMessages as T } from '~/utils/messages'
 import { Button, ButtonLink } from './button'
 import { Card } from './card'

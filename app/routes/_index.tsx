@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { OrderSummary } from '#contract/orders'
@@ -15,7 +15,7 @@ import { RateChecker } from '~/components/rate-checker'
 import { RateRow } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import { RewardsSection } from '~/components/task-list'
-import homeStyles from '~/styles/screens/home.css'
+import homeStyles from '~/styles/screens/home.css?url'
 import { homePage } from '~/upstream/profile.server'
 import { useLastSeenBalance } from '~/utils/last-seen'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
@@ -32,7 +32,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: homeStyles
  * rather than the page.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await homePage(request, context))
+  return await homePage(request, context)
 }
 
 /** What Cardlane promises, in the words a seller cares about (the competitors' failures, fixed). */

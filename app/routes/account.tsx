@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { Avatar } from '~/components/avatar'
@@ -10,7 +10,7 @@ import { Link } from '~/components/link'
 import { ListRow } from '~/components/list-row'
 import { Screen } from '~/components/screen'
 import { RewardsSection } from '~/components/task-list'
-import profileStyles from '~/styles/screens/profile.css'
+import profileStyles from '~/styles/screens/profile.css?url'
 import { accountTasks } from '~/upstream/tasks.server'
 import { notificationMessages as N } from '~/utils/shell-messages'
 import { useUser } from '~/utils/user'
@@ -25,7 +25,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileSty
  * Without the wallet the rows still lead there; without the tasks the rewards row stays.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json({ tasks: await accountTasks(request, context) })
+  return { tasks: await accountTasks(request, context) }
 }
 
 export default function AccountScreen() {

@@ -2,7 +2,7 @@
 // and e-mail; whether a push may show amounts; the devices that get push, and turning push on here.
 // Without JavaScript the switches are one form and one Save; with it each switch saves on its own
 // (a fetcher, a toast) and Save goes away. Security e-mails are shown on and locked, with why.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
 import type { NotifyPreference } from '#contract/notify'
 import { ActionToast } from '~/components/action-toast'
@@ -13,7 +13,7 @@ import { Icon } from '~/components/icon'
 import { PushOptIn } from '~/components/push-opt-in'
 import { Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
-import notifyStyles from '~/styles/screens/notify.css'
+import notifyStyles from '~/styles/screens/notify.css?url'
 import { notifySettingsAction, notifySettingsPage } from '~/upstream/notify.server'
 import { notifyMessages as M } from '~/utils/notify-messages'
 import type { Toast } from '~/utils/toast.server'
@@ -21,7 +21,7 @@ import type { Toast } from '~/utils/toast.server'
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: notifyStyles }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await notifySettingsPage(request, context))
+  return await notifySettingsPage(request, context)
 }
 
 export const action = ({ request, context }: ActionFunctionArgs) => notifySettingsAction(request, context)

@@ -3,7 +3,7 @@
 // e-mail code to the person's own address and sets a new PIN with it; withdrawals then wait 24 hours.
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, verifyCodeField } from '#contract/accounts'
@@ -19,7 +19,7 @@ import { Link } from '~/components/link'
 import { formatClock } from '~/components/money'
 import { changePinSchema, confirmPinField, newPin, NewPinFields, PIN_FIELDS, PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { loaded } from '~/upstream/flow.server'
 import { resetPinFlow, setPinFlow } from '~/upstream/pin.server'
@@ -51,12 +51,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '')
   const info = loaded(await walletInfoFlow(request, context))
   if (!info.hasPin) throw redirect(redirectTo ? `/set-pin?${new URLSearchParams({ redirectTo })}` : '/set-pin')
-  return json({
+  return {
     mode: (url.searchParams.get('mode') === 'reset' ? 'reset' : 'change') as Mode,
     pin: info.pin,
     timeZone: info.limits.timeZone,
     redirectTo,
-  })
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -82,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.success && result.code === Refusals.PIN_WRONG.code) {
     // Said once, beside the current PIN, which alone starts empty again: the new PIN typed twice was fine.
     const answer = submission.reply({ fieldErrors: { oldPin: [result.msg] }, hideFields: SECRET_FIELDS })
-    return json({ ...base, refused: ['oldPin'], toast: null as Toast | null, result: answer }, { status: 400 })
+    return data({ ...base, refused: ['oldPin'], toast: null as Toast | null, result: answer }, { status: 400 })
   }
   if (!result.success) return formRefusal(submission, base, result)
   return redirectWithToast(request, leaveErrorAction(request, redirectTo), { type: 'success', message: successMessages.pinChanged })

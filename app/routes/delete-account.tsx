@@ -4,7 +4,7 @@
 // the session here too (a full page load, so nothing of the account stays on screen).
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, loginPasswordField, verifyCodeField } from '#contract/accounts'
@@ -17,7 +17,7 @@ import { FormError, PasswordField } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
-import styles from '~/styles/screens/delete-account.css'
+import styles from '~/styles/screens/delete-account.css?url'
 import { delAccountFlow, delAccountInfoFlow } from '~/upstream/account-deletion.server'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { loaded } from '~/upstream/flow.server'
@@ -38,7 +38,7 @@ const codeSchema = z.object({ verifyCode: verifyCodeField })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return json(loaded(await delAccountInfoFlow(request, context)))
+  return loaded(await delAccountInfoFlow(request, context))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

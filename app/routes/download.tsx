@@ -5,14 +5,14 @@
 // Where the browser offers to install the app (Chromium's beforeinstallprompt, caught from the first
 // page on by utils/install-prompt.ts), an Install button; an iPhone, told from its User-Agent on the
 // server so it works without JavaScript, gets Safari's steps first and no Android ones.
-import { json, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { ActionBar, Screen } from '~/components/screen'
-import downloadStyles from '~/styles/screens/download.css'
+import downloadStyles from '~/styles/screens/download.css?url'
 import { getWebEnv } from '~/utils/env.server'
 import { useInstallPrompt } from '~/utils/install-prompt'
 import { qrSvg, siteUrl } from '~/utils/qr.server'
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Public: no guard. The QR code's address is the configured one only, never the request's Host.
   const env = getWebEnv()
   const url = siteUrl()
-  return json(
+  return data(
     {
       qr: url ? { url, svg: await qrSvg(url) } : null,
       stores: {

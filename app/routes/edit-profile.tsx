@@ -7,7 +7,7 @@
 // browser reads it back at /avatar/:id. A refused photo or nickname changes nothing.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type AppLoadContext, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type AppLoadContext, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { z } from 'zod'
@@ -23,7 +23,7 @@ import { GoogleLinkRow } from '~/components/google-link-row'
 import { Icon } from '~/components/icon'
 import { Screen } from '~/components/screen'
 import { cx, useHydrated } from '~/components/ui'
-import editProfileStyles from '~/styles/screens/edit-profile.css'
+import editProfileStyles from '~/styles/screens/edit-profile.css?url'
 import type { FlowResult } from '~/upstream/flow.server'
 import { updateProfileFlow } from '~/upstream/profile.server'
 import { uploadAvatarFlow } from '~/upstream/uploads.server'
@@ -102,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error
     const status = error.reason === 'file-too-large' || error.reason === 'body-too-large' ? 413 : 400
-    return json<Reply>(
+    return data<Reply>(
       {
         avatarId: null,
         toast: null,
@@ -118,7 +118,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const avatarId = submission.status === 'success' ? (submission.value.avatarId ?? null) : keptAvatarId(form)
   if (photo && !photo.success) {
     // Nothing is saved: the nickname and any photo already uploaded wait for the next try.
-    return json<Reply>(
+    return data<Reply>(
       { avatarId, toast: null, result: submission.reply({ fieldErrors: { [PHOTO_FIELD]: [flowMessage(photo)] } }) },
       { status: 400 },
     )

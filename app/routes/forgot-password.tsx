@@ -6,7 +6,7 @@ import { SendCodeForm, StepPasswordField, VerifyStepForm } from '~/components/co
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
-import authStyles from '~/styles/screens/auth.css'
+import authStyles from '~/styles/screens/auth.css?url'
 import { resetPasswordFlow } from '~/upstream/accounts.server'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { codePasswordSchema } from '~/utils/email-code'

@@ -1,7 +1,7 @@
 // History (SPEC §2, login; the Orders tab): the person's orders, newest first, ten a page, filtered
 // by status with plain links (no JavaScript needed). Each row says the card, what it is worth now,
 // where it stands and when it was made, and leads to the order.
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { orderStatuses, type OrderStatus } from '#contract/orders'
 import { ButtonLink } from '~/components/button'
@@ -13,7 +13,7 @@ import { List } from '~/components/list-row'
 import { OrderRow } from '~/components/order-status'
 import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'
-import ordersStyles from '~/styles/screens/orders.css'
+import ordersStyles from '~/styles/screens/orders.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
@@ -48,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     orderPageFlow(request, context, { pageNum, pageSize: PAGE_SIZE, ...(status && { status }) }),
     orderTimeZone(request, context),
   ])
-  return json({ page: loaded(page), status, timeZone })
+  return { page: loaded(page), status, timeZone }
 }
 
 export default function HistoryScreen() {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, loginPasswordField } from '#contract/accounts'
@@ -12,7 +12,7 @@ import { Field, FormError, PasswordField } from '~/components/forms'
 import { GoogleSignIn } from '~/components/google-button'
 import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
-import authStyles from '~/styles/screens/auth.css'
+import authStyles from '~/styles/screens/auth.css?url'
 import { loginByCodeFlow, loginFlow } from '~/upstream/accounts.server'
 import { refuseForm, sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   // After a password reset: the address it was reset for, filled in once.
   const { email, headers } = await takeLoginEmail(request)
-  return json(
+  return data(
     {
       mode: (url.searchParams.get('mode') === 'code' ? 'code' : 'password') as Mode,
       redirectTo: safeRedirect(url.searchParams.get('redirectTo'), ''),

@@ -3,7 +3,7 @@
 // readers); opening it is a POST (readMessage, then a redirect to the order or withdrawal it is
 // about), so it works without JavaScript and the badge counts down on the next page. A notification
 // already read is a plain link. "Mark all read" is one more small form.
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { NotificationKind, notificationIdField, type Notification } from '#contract/notifications'
@@ -19,7 +19,7 @@ import { When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { Screen } from '~/components/screen'
 import { cx } from '~/components/ui'
-import notificationStyles from '~/styles/screens/notification.css'
+import notificationStyles from '~/styles/screens/notification.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { notificationPageFlow, readNotificationFlow } from '~/upstream/notifications.server'
 import { orderTimeZone } from '~/upstream/orders.server'
@@ -62,7 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     notificationPageFlow(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }),
     orderTimeZone(request, context),
   ])
-  return json({ page: loaded(page), timeZone })
+  return { page: loaded(page), timeZone }
 }
 
 const actionSchema = z.discriminatedUnion('intent', [
@@ -77,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(context, request)))
   // Beside the list; a toast as well only when it was not the api's answer about it (the api away, busy).
   const refused = (error: string, status: number) =>
-    json<ActionReply>({ error, toast: status === 503 ? toastNow({ type: 'error', message: error }) : null }, { status })
+    data<ActionReply>({ error, toast: status === 503 ? toastNow({ type: 'error', message: error }) : null }, { status })
   if (!parsed.success) return refused(N.chooseOne, 400)
   const here = listHref(pageOf(request))
 

@@ -2,7 +2,7 @@
 // lack of network. A resource route: plain HTML with the shell's stylesheet and no script, so it
 // works from the worker's cache alone, and it is nobody's (the worker fetches it without cookies).
 // The worker puts the balance this device last saw where the mark is.
-import appStyles from '~/styles/app.css'
+import appStyles from '~/styles/app.css?url'
 import { getPublicEnv } from '~/utils/env.server'
 import { pageTitle } from '~/utils/routes'
 

@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { adminDeskApi, type DashboardData } from '#contract/admin-desk'
 import { formatMoney } from '#contract/money'
@@ -6,7 +6,7 @@ import { ConsolePage } from '~/components/console'
 import { StackedBars, StackedColumns } from '~/components/console-charts'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import adminStyles from '~/styles/screens/console-admin.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { formatAge, formatMinutes } from '~/utils/console-format'
@@ -18,7 +18,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { role } = await requireStaff(request)
   const board = loaded(await staffFlow(request, context, adminDeskApi.dashboard, {}))
-  return json({ board, desks: consoleNav(role).filter((d) => d.path !== '/ops') })
+  return { board, desks: consoleNav(role).filter((d) => d.path !== '/ops') }
 }
 
 type Waiting = NonNullable<DashboardData['orders']>

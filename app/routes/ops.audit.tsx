@@ -1,10 +1,10 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { adminStaffApi } from '#contract/staff'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import adminStyles from '~/styles/screens/console-admin.css?url'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { auditChanges, type Change } from '~/utils/audit-changes'
 import { formatWhen } from '~/utils/console-format'
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const error = badDay ? 'Days: choose a date like 2026-01-31' : result && !result.success ? result.msg : null
   const page = result?.success ? result.data : { list: [], total: 0, pageNum, pageSize: PAGE_SIZE }
   const changes = Object.fromEntries(page.list.map((e) => [e.id, auditChanges(e.before, e.after)]))
-  return json({ filters, page, changes, error }, { status: error ? 400 : 200 })
+  return data({ filters, page, changes, error }, { status: error ? 400 : 200 })
 }
 
 /** What changed, a line a field: "Status pending → processing", or the value set when there was no before. */

@@ -4,7 +4,7 @@
 // one row at a time (audited by the api), in the answer to that form only, never with the page. Each move is a plain form (approve, mark processing, paid with the bank's
 // reference, failed with a reason); a refusal shows beside its row. With JavaScript the list is
 // revalidated on an interval and when the window regains focus.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { adminApi, adminPayoutsApi, type AdminWithdrawal } from '#contract/admin'
@@ -15,7 +15,7 @@ import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import { AccountToPay } from '~/components/payout-account'
 import { PayoutAttentionPanel, PayoutBanners } from '~/components/payout-attention'
-import payoutStyles from '~/styles/screens/console-payouts.css'
+import payoutStyles from '~/styles/screens/console-payouts.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 import { readForm } from '~/utils/form.server'
@@ -55,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // What needs a person (decision 038); the desk still shows its queue when this cannot be read.
   const asking = await staffFlow(request, context, adminPayoutsApi.attention, {})
   const attention = asking.success ? asking.data : null
-  return json(
+  return data(
     {
       status,
       counts: { pending: pending.total, processing: processing.total, failed: failed.total },
@@ -130,13 +130,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(context, request)
   const id = typeof form.get('id') === 'string' ? String(form.get('id')).slice(0, 64) : null
   const parsed = moveSchema.safeParse(Object.fromEntries(form))
-  if (!parsed.success) return json({ id, message: formProblem(parsed.error) }, { status: 400 })
+  if (!parsed.success) return data({ id, message: formProblem(parsed.error) }, { status: 400 })
   const move = parsed.data
   if (move.intent === 'reveal') {
     const shown = await staffFlow(request, context, payoutDeskApi.revealAccount, { id: move.id })
-    if (!shown.success) return json({ id: move.id, message: shown.msg }, { status: shown.status === 400 ? 400 : 409 })
+    if (!shown.success) return data({ id: move.id, message: shown.msg }, { status: shown.status === 400 ? 400 : 409 })
     // The number is in this answer only: no cache keeps it, and the page's loader never has it.
-    return json({ id: move.id, account: shown.data }, { headers: { 'Cache-Control': 'no-store' } })
+    return data({ id: move.id, account: shown.data }, { headers: { 'Cache-Control': 'no-store' } })
   }
   const result =
     move.intent === 'approve'
@@ -151,7 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
               ...(move.intent === 'paid' && { reference: move.reference }),
               ...(move.intent === 'failed' && { reason: move.reason }),
             })
-  if (!result.success) return json({ id: move.id, message: result.msg }, { status: result.status === 400 ? 400 : 409 })
+  if (!result.success) return data({ id: move.id, message: result.msg }, { status: result.status === 400 ? 400 : 409 })
   const url = new URL(request.url)
   url.searchParams.delete('index')
   return redirectWithStaffToast(request, `${url.pathname}${url.search}`, { type: 'success', message: done[move.intent] })

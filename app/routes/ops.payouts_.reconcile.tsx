@@ -2,13 +2,13 @@
 // difference listed with what to do. A GET form, so the day is in the address and works without
 // JavaScript; the last 7 days (what the daily run checks, decision 038) is a POST, since it
 // raises or clears the desk's banner.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import payoutStyles from '~/styles/screens/console-payouts.css'
+import payoutStyles from '~/styles/screens/console-payouts.css?url'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]
@@ -19,21 +19,21 @@ const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0,
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, 'payouts')
   const asked = new URL(request.url).searchParams.get('date')
-  if (asked === null) return json({ date: yesterday(), report: null, problem: null })
+  if (asked === null) return { date: yesterday(), report: null, problem: null }
   const query = reconcileQuery.safeParse({ date: asked.slice(0, 20) })
-  if (!query.success) return json({ date: asked.slice(0, 20), report: null, problem: query.error.issues[0].message }, { status: 400 })
+  if (!query.success) return data({ date: asked.slice(0, 20), report: null, problem: query.error.issues[0].message }, { status: 400 })
   const result = await staffFlow(request, context, adminPayoutsApi.reconcile, query.data)
-  if (!result.success) return json({ date: query.data.date, report: null, problem: result.msg }, { status: 503 })
-  return json({ date: query.data.date, report: result.data, problem: null })
+  if (!result.success) return data({ date: query.data.date, report: null, problem: result.msg }, { status: 503 })
+  return { date: query.data.date, report: result.data, problem: null }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, 'payouts')
   const result = await staffFlow(request, context, adminPayoutsApi.reconcileRecent, {})
-  if (!result.success) return json({ report: null, problem: result.msg }, { status: 503 })
+  if (!result.success) return data({ report: null, problem: result.msg }, { status: 503 })
   const { from, to, ...rest } = result.data
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-  return json({ report: { ...rest, date: `${day(from)} to ${day(to)}` }, problem: null })
+  return { report: { ...rest, date: `${day(from)} to ${day(to)}` }, problem: null }
 }
 
 export default function Reconcile() {

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { adminApi } from '#contract/admin'
 import { adminDeskApi, type PersonHit } from '#contract/admin-desk'
@@ -7,7 +7,7 @@ import { ConsolePage, DeskTable } from '~/components/console'
 import { PendingAdjustments } from '~/components/console-adjustments'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import adminStyles from '~/styles/screens/console-admin.css?url'
 import { decideAdjustment, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     staffFlow(request, context, adminApi.pendingAdjustments, {}).then(loaded),
     staffFlow(request, context, supportApi.info, {}).then(loaded),
   ])
-  return json({ q, notFound, hits, pending, me: email, currency: support.currency })
+  return { q, notFound, hits, pending, me: email, currency: support.currency }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { adminApi } from '#contract/admin'
@@ -10,7 +10,7 @@ import { ConsolePage } from '~/components/console'
 import { PendingAdjustments } from '~/components/console-adjustments'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import adminStyles from '~/styles/screens/console-admin.css?url'
 import { decideAdjustment, field, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     staffFlow(request, context, adminDeskApi.userLedger, { userId, pageNum, pageSize: PAGE_SIZE }).then(loaded),
     staffFlow(request, context, adminApi.pendingAdjustments, {}).then(loaded),
   ])
-  return json({ person, ledger, pending: pending.filter((p) => p.userId === userId), me: email, requestId: newRequestId() })
+  return { person, ledger, pending: pending.filter((p) => p.userId === userId), me: email, requestId: newRequestId() }
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -42,7 +42,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (field(form, 'intent') !== 'adjust') return decideAdjustment(request, context, form, to)
   // Every field is checked before the money call: a missing one is a refusal, never an error after the api said yes.
   const requestId = field(form, 'requestId')
-  const refused = (error: string) => json<AdjustReply>({ error, form: 'adjust', requestId }, { status: 400 })
+  const refused = (error: string) => data<AdjustReply>({ error, form: 'adjust', requestId }, { status: 400 })
   const currency = field(form, 'currency')
   const direction = field(form, 'direction')
   if (!requestIdField.safeParse(requestId).success || !/^[A-Z]{3}$/.test(currency) || !['credit', 'debit'].includes(direction))

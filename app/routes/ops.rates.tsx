@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { adminOrdersApi, type RateChangeRequest } from '#contract/admin-orders'
@@ -9,7 +9,7 @@ import { ConsolePage, DeskTable } from '~/components/console'
 import { StepLine } from '~/components/console-charts'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import adminStyles from '~/styles/screens/console-admin.css?url'
 import { badInput, deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }),
       )
     : []
-  return json({
+  return {
     now: Date.now(),
     rates,
     brands: brands.map((b) => ({ brandId: b.brandId, name: b.name, etaMinutes: b.etaMinutes })),
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     history,
     waiting,
     me: email,
-  })
+  }
 }
 
 /**
@@ -134,9 +134,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   })
   if (!result.success && result.code === Refusals.RATE_CHANGE_UNCONFIRMED.code) {
     const [current] = loaded(await staffFlow(request, context, catalogueApi.rates, target))
-    if (current) return json({ check: rateCheck(current, rate) })
+    if (current) return { check: rateCheck(current, rate) }
   }
-  if (!result.success) return json<DeskReply>({ error: result.msg, form: `rate:${keyOf(target)}` }, { status: 400 })
+  if (!result.success) return data<DeskReply>({ error: result.msg, form: `rate:${keyOf(target)}` }, { status: 400 })
   const r = result.data
   const message =
     'type' in r

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from '@remix-run/react'
 import { useRef, useState } from 'react'
 import { adminOrdersApi, type AdminOrder, type OrderSignals } from '#contract/admin-orders'
@@ -10,7 +10,7 @@ import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import { formatMinutes, useShortcuts } from '~/components/review'
 import { useHydrated } from '~/components/ui'
-import reviewStyles from '~/styles/screens/console-review.css'
+import reviewStyles from '~/styles/screens/console-review.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { decide, type DecisionReply } from '~/upstream/review.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -26,8 +26,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     staffFlow(request, context, adminOrdersApi.signals, { id }),
     staffFlow(request, context, adminOrdersApi.queue, { pageNum: 1, pageSize: 50 }),
   ])
-  if (!order.success && order.status === 400) throw json({ message: Refusals.ORDER_NOT_FOUND.msg }, { status: 404 })
-  return json(
+  if (!order.success && order.status === 400) throw data({ message: Refusals.ORDER_NOT_FOUND.msg }, { status: 404 })
+  return data(
     {
       order: loaded(order, [Refusals.ORDER_NOT_FOUND.code]),
       signals: signals.success ? signals.data : null,

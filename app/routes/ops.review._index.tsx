@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData, useLocation, useNavigate } from '@remix-run/react'
 import { adminOrdersApi, type AdminQueueData } from '#contract/admin-orders'
 import { cardTypes, catalogueApi, COUNTRIES } from '#contract/catalogue'
@@ -8,7 +8,7 @@ import { ConsolePage, Pager } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
 import { formatMinutes, useShortcuts } from '~/components/review'
-import reviewStyles from '~/styles/screens/console-review.css'
+import reviewStyles from '~/styles/screens/console-review.css?url'
 import { upstream } from '~/upstream/client.server'
 import { flow } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const empty: AdminQueueData = { list: [], total: 0, pageNum: 1, pageSize: DESK_PAGE_SIZE, waiting: { total: 0, late: 0 } }
   const shown = queue.success ? queue.data : empty
   const problem = asked.problem ?? (queue.success ? null : queue.msg)
-  return json(
+  return data(
     {
       filters,
       now: Date.now(),

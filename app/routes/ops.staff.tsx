@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { STAFF_ROLES, type StaffRole } from '#contract/endpoint'
@@ -6,7 +6,7 @@ import { adminStaffApi, type StaffMember } from '#contract/staff'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import adminStyles from '~/styles/screens/console-admin.css?url'
 import { deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireStaff, staffFlow } from '~/upstream/staff.server'
@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = loaded(await staffFlow(request, context, adminStaffApi.list, {}))
   const asked = new URL(request.url).searchParams.get('disable')?.toLowerCase()
   const confirm = staff.find((s) => s.email === asked && s.email !== email && s.status !== 'disabled')?.email ?? null
-  return json({ staff, me: email, confirm })
+  return { staff, me: email, confirm }
 }
 
 const confirmPage = (email: string) => `/ops/staff?${new URLSearchParams({ disable: email })}`
@@ -49,9 +49,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? await staffFlow(request, context, adminStaffApi.invite, { email, role: field(form, 'role') as StaffRole })
         : await staffFlow(request, context, adminStaffApi.reset, { email })
     if (!result.success)
-      return json<DeskReply>({ error: result.msg, form: intent === 'invite' ? 'invite' : `row:${email}` }, { status: 400 })
+      return data<DeskReply>({ error: result.msg, form: intent === 'invite' ? 'invite' : `row:${email}` }, { status: 400 })
     const { staff, setupToken, setupExpiresAt } = result.data
-    return json<SetupReply>(
+    return data<SetupReply>(
       {
         setup: {
           email: staff.email,

@@ -1,6 +1,6 @@
 // The Support desk (decision 049): sellers' conversations, open ones first and the one waiting
 // longest first, for any staff role: everyone at the console may answer a seller.
-import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { supportDeskApi } from '#contract/support-conversations'
 import { ConsolePage } from '~/components/console'
@@ -14,7 +14,7 @@ import { deskStatus } from '~/utils/support-words'
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request)
   const { list } = loaded(await staffFlow(request, context, supportDeskApi.list, {}))
-  return json({ list })
+  return { list }
 }
 
 export default function SupportDesk() {

@@ -1,6 +1,6 @@
 // One support conversation at the desk: the thread, a reply (the seller is notified) and Close.
 // Plain forms: without JavaScript each answers with a redirect back here and a toast.
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
 import { supportDeskApi } from '#contract/support-conversations'
@@ -17,12 +17,12 @@ import { deskStatus } from '~/utils/support-words'
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireStaff(request)
   const id = params.id ?? ''
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw json({ message: Refusals.SUPPORT_CONVERSATION_NOT_FOUND.msg }, { status: 404 })
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw data({ message: Refusals.SUPPORT_CONVERSATION_NOT_FOUND.msg }, { status: 404 })
   const thread = loaded(await staffFlow(request, context, supportDeskApi.thread, { id }), [
     Refusals.SUPPORT_CONVERSATION_NOT_FOUND.code,
     400,
   ])
-  return json({ thread })
+  return { thread }
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -1,8 +1,8 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Outlet, useLoaderData } from '@remix-run/react'
 import { ConsoleShell, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import consoleStyles from '~/styles/screens/console.css'
+import consoleStyles from '~/styles/screens/console.css?url'
 import { currentStaff } from '~/upstream/staff.server'
 import { commitStaffSession } from '~/utils/staff-session.server'
 import { toastOf } from '~/utils/toast.server'
@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { staff, session, dirty } = await currentStaff(request, context)
   const flashed = session.get('toast')
   const headers = dirty || flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined
-  return json({ staff: { email: staff.email, role: staff.role }, toast: flashed ? toastOf(flashed) : null }, { headers })
+  return data({ staff: { email: staff.email, role: staff.role }, toast: flashed ? toastOf(flashed) : null }, { headers })
 }
 
 export default function ConsoleLayout() {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { emailField, loginPasswordField } from '#contract/accounts'
@@ -11,7 +11,7 @@ import { Button } from '~/components/button'
 import { ConsoleCard, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
-import consoleStyles from '~/styles/screens/console.css'
+import consoleStyles from '~/styles/screens/console.css?url'
 import { staffLoginFlow, staffVerifyFlow } from '~/upstream/staff.server'
 import { consoleFailure, consoleMessages } from '~/utils/console-messages'
 import { formRefusal, readForm } from '~/utils/form.server'
@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (session.get('token')) throw redirect(redirectTo)
   const flashed = session.get('toast')
   const step = session.get('challenge') ? ('code' as const) : ('password' as const)
-  return json(
+  return data(
     { step, email: session.get('challengeEmail') ?? '', redirectTo, toast: flashed ? toastOf(flashed) : null },
     { headers: flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined },
   )

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { Refusals } from '#contract/refusals'
@@ -10,7 +10,7 @@ import { Button } from '~/components/button'
 import { ConsoleCard, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
-import consoleStyles from '~/styles/screens/console.css'
+import consoleStyles from '~/styles/screens/console.css?url'
 import { setupCompleteFlow, setupStartFlow } from '~/upstream/staff.server'
 import { consoleFailure, consoleMessages } from '~/utils/console-messages'
 import { formRefusal, readForm } from '~/utils/form.server'
@@ -42,21 +42,21 @@ const setupSchema = z
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const token = params.token ?? ''
-  const dead = () => json({ ok: false as const, message: consoleMessages.setupLinkDead }, { status: 410 })
+  const dead = () => data({ ok: false as const, message: consoleMessages.setupLinkDead }, { status: 410 })
   if (!TOKEN.test(token)) return dead()
   const started = await setupStartFlow(request, context, token)
   if (!started.success) {
     if (started.code === Refusals.STAFF_SETUP_INVALID.code || started.status === 400) return dead()
     // The per-address lock says how long it lasts; never an error page.
     if (started.code === 429 && started.retryAfter)
-      return json(
+      return data(
         { ok: false as const, message: consoleFailure(started).msg },
         { status: 429, headers: { 'Retry-After': String(started.retryAfter) } },
       )
-    throw json({ message: started.msg }, { status: 503 })
+    throw data({ message: started.msg }, { status: 503 })
   }
   const { email, role, otpauthUri, secret } = started.data
-  return json({ ok: true as const, email, role, secret, qr: await secretQrSvg(otpauthUri) })
+  return { ok: true as const, email, role, secret, qr: await secretQrSvg(otpauthUri) }
 }
 
 // With JavaScript a failed attempt keeps the page as it is (the key is the same either way).

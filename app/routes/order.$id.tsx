@@ -3,7 +3,7 @@
 // and proof photo of a rejection, the whole timeline, the place in the queue while it waits. The
 // person's moves: cancel while pending, and accept or decline an offer of a lower payout (never a
 // silent edit). Cancel and decline ask "are you sure" with a disclosure, without JavaScript too.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { formatMoney } from '#contract/money'
@@ -21,7 +21,7 @@ import { Money, When, zoneName } from '~/components/money'
 import { CardStatusBadge, OrderNotFound, OrderStatusBadge, OrderTimeline } from '~/components/order-status'
 import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { ActionBar, Screen } from '~/components/screen'
-import ordersStyles from '~/styles/screens/orders.css'
+import ordersStyles from '~/styles/screens/orders.css?url'
 import { loadOrder, orderMoveFlow, orderTimeZone, plausibleOrderId } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 import { isTransportFailure, readForm, toastNow } from '~/utils/form.server'
@@ -34,7 +34,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyl
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const [order, timeZone] = await Promise.all([loadOrder(request, context, params.id ?? ''), orderTimeZone(request, context)])
-  return json({ order, timeZone })
+  return { order, timeZone }
 }
 
 const moveSchema = z.object({ intent: z.enum(['cancel', 'accept', 'decline']) })
@@ -47,9 +47,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const parsed = moveSchema.safeParse(Object.fromEntries(await readForm(context, request)))
   // Beside the buttons; a toast as well only when it was not the order's answer (the api away, busy).
   const refused = (error: string, toast = false) =>
-    json<MoveReply>({ error, toast: toast ? toastNow({ type: 'error', message: error }) : null }, { status: 400 })
+    data<MoveReply>({ error, toast: toast ? toastNow({ type: 'error', message: error }) : null }, { status: 400 })
   if (!parsed.success) return refused('Choose what to do with the order')
-  const notFound = () => json({ message: M.orderNotFound }, { status: 404 })
+  const notFound = () => data({ message: M.orderNotFound }, { status: 404 })
   if (!plausibleOrderId(id)) throw notFound()
   const move = parsed.data.intent
   const result = await orderMoveFlow(request, context, move, id)

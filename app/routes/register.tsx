@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { CodeType, PASSWORD_MIN } from '#contract/accounts'
 import { ActionToast } from '~/components/action-toast'
@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { GoogleSignIn } from '~/components/google-button'
 import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
-import authStyles from '~/styles/screens/auth.css'
+import authStyles from '~/styles/screens/auth.css?url'
 import { registerFlow } from '~/upstream/accounts.server'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
@@ -21,7 +21,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)
-  return json({ redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') })
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

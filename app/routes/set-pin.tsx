@@ -2,7 +2,7 @@
 // was going (adding a bank account, withdrawing). Someone who has a PIN changes it instead.
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
@@ -11,7 +11,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { answerRefusals, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { NewPinFields, newPinSchema, PIN_FIELDS } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { setPinFlow } from '~/upstream/pin.server'
 import { walletInfoFlow } from '~/upstream/wallet.server'
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   const info = loaded(await walletInfoFlow(request, context))
   if (info.hasPin) throw redirect(withRedirect('/change-pin', redirectTo))
-  return json({ redirectTo })
+  return { redirectTo }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

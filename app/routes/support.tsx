@@ -4,7 +4,7 @@
 // withdrawal settings from the api (the ones the Withdraw screen applies), review times from the
 // catalogue, the PIN rules and the payout rule from the contract. When the api cannot be reached
 // the page still answers, without today's numbers: help must work when something is broken.
-import { json, type LinksFunction, type LoaderFunctionArgs, type SerializeFrom } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs, type SerializeFrom } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { formatMoney } from '#contract/money'
@@ -19,7 +19,7 @@ import { Link } from '~/components/link'
 import { InfoList, InfoRow } from '~/components/list-row'
 import { zoneName } from '~/components/money'
 import { Screen } from '~/components/screen'
-import supportStyles from '~/styles/screens/support.css'
+import supportStyles from '~/styles/screens/support.css?url'
 import { giftCardListFlow } from '~/upstream/catalogue.server'
 import { conversationListFlow, supportInfoFlow } from '~/upstream/support.server'
 import { getToken } from '~/utils/auth.server'
@@ -43,11 +43,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     inApp ? conversationListFlow(request, context) : null,
   ])
   const etas = catalogue.success ? catalogue.data.map((brand) => brand.etaMinutes).filter((m) => m > 0) : []
-  return json({
+  return {
     info: info.success ? info.data : null,
     review: etas.length ? { fastest: Math.min(...etas), slowest: Math.max(...etas) } : null,
     conversations: conversations?.success ? conversations.data.list : null,
-  })
+  }
 }
 
 /** "45 minutes", "2 hours", "1 hour 30 minutes". */

@@ -1,7 +1,7 @@
 // One conversation with support (decision 049): the messages, oldest first, and a reply while it is
 // not closed. Another person's conversation reads as not found. Without JavaScript a plain form,
 // its refusal the fragment (decision 036); sent → this page again, with a toast.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
 import { SUPPORT_BODY_MAX } from '#contract/support-limits'
@@ -12,7 +12,7 @@ import { Link } from '~/components/link'
 import { When } from '~/components/money'
 import { QuestionField } from '~/components/question-field'
 import { ActionBar, Screen } from '~/components/screen'
-import supportStyles from '~/styles/screens/support.css'
+import supportStyles from '~/styles/screens/support.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { orderTimeZone } from '~/upstream/orders.server'
 import { conversationFlow, replyConversationFlow } from '~/upstream/support.server'
@@ -29,7 +29,7 @@ const NOT_FOUND = [Refusals.SUPPORT_CONVERSATION_NOT_FOUND.code, 400] as const
 
 function conversationId(params: LoaderFunctionArgs['params']) {
   const id = params.id ?? ''
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw json({ message: Refusals.SUPPORT_CONVERSATION_NOT_FOUND.msg }, { status: 404 })
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw data({ message: Refusals.SUPPORT_CONVERSATION_NOT_FOUND.msg }, { status: 404 })
   return id
 }
 
@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     conversationFlow(request, context, conversationId(params)),
     orderTimeZone(request, context),
   ])
-  return json({ thread: loaded(answer, NOT_FOUND), timeZone })
+  return { thread: loaded(answer, NOT_FOUND), timeZone }
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -47,12 +47,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = conversationId(params)
   const form = await readForm(context, request)
   const body = String(form.get('body') ?? '').trim()
-  if (!body) return json({ error: 'Write your message' }, { status: 400 })
-  if (body.length > SUPPORT_BODY_MAX) return json({ error: `Keep the message under ${SUPPORT_BODY_MAX} characters` }, { status: 400 })
+  if (!body) return data({ error: 'Write your message' }, { status: 400 })
+  if (body.length > SUPPORT_BODY_MAX) return data({ error: `Keep the message under ${SUPPORT_BODY_MAX} characters` }, { status: 400 })
   const result = await replyConversationFlow(request, context, { id, body })
   if (!result.success) {
-    if (result.code === Refusals.SUPPORT_CONVERSATION_NOT_FOUND.code) throw json({ message: result.msg }, { status: 404 })
-    return json({ error: result.msg }, { status: 400 })
+    if (result.code === Refusals.SUPPORT_CONVERSATION_NOT_FOUND.code) throw data({ message: result.msg }, { status: 404 })
+    return data({ error: result.msg }, { status: 400 })
   }
   return redirectWithToast(request, leaveErrorAction(request, `/support/${encodeURIComponent(id)}`), {
     type: 'success',

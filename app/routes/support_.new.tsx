@@ -2,7 +2,7 @@
 // console's Support desk and is followed in the app. `?order=` names the order it is about (from
 // "Ask about this order"); the api checks it is the person's own. Without JavaScript a plain form,
 // its refusal the fragment (decision 036); sent → the conversation, with a toast.
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from '#contract/support-limits'
 import { Button } from '~/components/button'
@@ -10,7 +10,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { QuestionField } from '~/components/question-field'
 import { ActionBar, Screen } from '~/components/screen'
-import supportStyles from '~/styles/screens/support.css'
+import supportStyles from '~/styles/screens/support.css?url'
 import { orderDetailFlow } from '~/upstream/orders.server'
 import { startConversationFlow } from '~/upstream/support.server'
 import { requireToken } from '~/utils/auth.server'
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const orderId = plausibleId(new URL(request.url).searchParams.get('order'))
   const order = orderId ? await orderDetailFlow(request, context, orderId) : null
   const about = order?.success ? { id: order.data.id, orderNo: order.data.orderNo } : null
-  return json({ about })
+  return { about }
 }
 
 type Reply = { error: string; fields: Record<string, string[]> }
@@ -47,9 +47,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!body) fields.body = ['Write your message']
   else if (body.length > SUPPORT_BODY_MAX) fields.body = [`Keep the message under ${SUPPORT_BODY_MAX} characters`]
   if (subject.length > SUPPORT_SUBJECT_MAX) fields.subject = [`Keep the subject under ${SUPPORT_SUBJECT_MAX} characters`]
-  if (Object.keys(fields).length) return json<Reply>({ error: Object.values(fields).flat()[0]!, fields }, { status: 400 })
+  if (Object.keys(fields).length) return data<Reply>({ error: Object.values(fields).flat()[0]!, fields }, { status: 400 })
   const result = await startConversationFlow(request, context, { body, ...(subject && { subject }), ...(orderId && { orderId }) })
-  if (!result.success) return json<Reply>({ error: result.msg, fields: {} }, { status: 400 })
+  if (!result.success) return data<Reply>({ error: result.msg, fields: {} }, { status: 400 })
   const to = leaveErrorAction(request, `/support/${encodeURIComponent(result.data.id)}`)
   return redirectWithToast(request, to, { type: 'success', message: M.messageSent })
 }

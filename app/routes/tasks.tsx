@@ -1,7 +1,7 @@
 // Rewards (login): every task with its progress and reward, and the Claim action that the task
 // list posts to from here, Home and Account. The action always answers with a redirect (PRG) back
 // to where the claim came from (same-site paths only), with the outcome as a toast.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { Card } from '~/components/card'
@@ -23,7 +23,7 @@ export const links: LinksFunction = () => [taskListStylesheet]
 /** The tasks come with the root's /v1/user/index: this page costs no api call of its own. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return json({ tasks: loaded(await tasksFlow(request, context)) })
+  return { tasks: loaded(await tasksFlow(request, context)) }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

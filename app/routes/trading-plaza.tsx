@@ -2,7 +2,7 @@
 // rate now, its change over the last 24 hours, and a way to sell it. Search and filters are a GET
 // form, so they work without JavaScript and every view of the board is a URL. The board is paged by
 // brand (a few brands a page, each with all its rates), so no page is one long list.
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, type FormEvent } from 'react'
 import type { Brand, Rate } from '#contract/catalogue'
@@ -16,7 +16,7 @@ import { Link } from '~/components/link'
 import { cardTypeLabel, countryName, RateChange, RateText, sellHref } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
-import plazaStyles from '~/styles/screens/plaza.css'
+import plazaStyles from '~/styles/screens/plaza.css?url'
 import { giftCardCatalogueFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
@@ -57,13 +57,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const pages = Math.max(1, Math.ceil(groups.length / BRANDS_PER_PAGE))
   const asked = Number(url.searchParams.get('page'))
   const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1
-  return json({
+  return {
     groups: groups.slice((page - 1) * BRANDS_PER_PAGE, page * BRANDS_PER_PAGE),
     filters: { q, country, cardType },
     count: shown.length,
     page,
     pages,
-  })
+  }
 }
 
 type Group = { brand: Pick<Brand, 'brandId' | 'name' | 'logo' | 'etaMinutes'>; rates: Rate[] }

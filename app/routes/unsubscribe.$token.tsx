@@ -9,7 +9,7 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { Screen } from '~/components/screen'
-import resultStyles from '~/styles/screens/unsubscribe.css'
+import resultStyles from '~/styles/screens/unsubscribe.css?url'
 import { unsubscribeAnswer, unsubscribePage } from '~/upstream/notify.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: resultStyles }]

@@ -7,7 +7,7 @@ import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
-import privacyStyles from '~/styles/screens/privacy.css'
+import privacyStyles from '~/styles/screens/privacy.css?url'
 import { FINANCIAL_RECORDS_YEARS } from '~/utils/messages'
 import { usePublicEnv } from '~/utils/user'
 

@@ -2,7 +2,7 @@
 // their way, each with the time it is due), and every movement, newest first, paged by links.
 // Auto-withdrawal is switched here: on with the PIN, off with one button (plain forms posted to
 // /wallet/auto-withdrawal, which answers with a redirect back and a toast).
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { AutoWithdrawal } from '#contract/payout-desk'
@@ -15,7 +15,7 @@ import { Link } from '~/components/link'
 import { Money, When } from '~/components/money'
 import { Pager } from '~/components/pager'
 import { ActionBar, Screen } from '~/components/screen'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { walletPage } from '~/upstream/wallet.server'
 import { useLastSeenBalance } from '~/utils/last-seen'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
@@ -33,7 +33,7 @@ function pageOf(request: Request): number {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return json(await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE }))
+  return await walletPage(request, context, { pageNum: pageOf(request), pageSize: PAGE_SIZE })
 }
 
 const LOG_ICONS: Record<BalanceLogType, IconName> = {

@@ -6,7 +6,7 @@
 // JavaScript, and the person confirms "NAME — is this your account?" before the PIN saves it.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useRef, useState, type ReactNode } from 'react'
 import { z } from 'zod'
@@ -20,7 +20,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { answerRefusals, Field, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { addBankCardFlow, banksFlow, resolveBankCardFlow } from '~/upstream/bank-cards.server'
 import { loaded } from '~/upstream/flow.server'
 import { walletSummaryFlow } from '~/upstream/wallet.server'
@@ -81,7 +81,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: R.bankCardLimit(MAX_BANK_CARDS) })
   }
   const banks = [...loaded(banksResult)].sort((a, b) => a.name.localeCompare(b.name))
-  return json({ banks, redirectTo, resolvesNames: info.resolvesNames, query: bankQuery(request) })
+  return { banks, redirectTo, resolvesNames: info.resolvesNames, query: bankQuery(request) }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -120,7 +120,7 @@ async function providerAction(request: Request, context: ActionFunctionArgs['con
   }
   if (!named.data.accountName) return formRefusal(submission, { refused: [], resolved: null }, W.nameTyped)
   const resolved: Resolved = { bankCode, accountNumber, accountName: named.data.accountName }
-  if (intent === 'resolve') return json({ result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null, refused: [], resolved })
+  if (intent === 'resolve') return { result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null, refused: [], resolved }
   const result = await addBankCardFlow(request, context, { bankCode, accountNumber, pin: pin! })
   if (!result.success) {
     if (result.code === Refusals.PIN_NOT_SET.code)

@@ -2,7 +2,7 @@
 // "Make default" and "Remove" (the PIN, in a small form per account that works without
 // JavaScript), and the way to add one (at most five; a PIN first).
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { MAX_BANK_CARDS, type BankCard } from '#contract/bank-cards'
@@ -16,7 +16,7 @@ import { CodeField, FormError } from '~/components/forms'
 import { Icon } from '~/components/icon'
 import { PIN_FIELDS } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { bankCardsFlow, removeBankCardFlow, setDefaultBankCardFlow } from '~/upstream/bank-cards.server'
 import { loaded } from '~/upstream/flow.server'
 import { walletSummaryFlow } from '~/upstream/wallet.server'
@@ -38,7 +38,7 @@ const defaultSchema = z.object({ id: cardId })
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const [summary, cards] = await Promise.all([walletSummaryFlow(request, context), bankCardsFlow(request, context)])
-  return json({ hasPin: loaded(summary).hasPin, cards: loaded(cards) })
+  return { hasPin: loaded(summary).hasPin, cards: loaded(cards) }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

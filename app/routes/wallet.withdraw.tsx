@@ -5,7 +5,7 @@
 // so a double submit makes one withdrawal with and without JavaScript.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useMemo, useState } from 'react'
 import { z } from 'zod'
@@ -29,7 +29,7 @@ import { formatClock, formatWhen, Money, zoneName } from '~/components/money'
 import { PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import { useHydrated } from '~/components/ui'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { walletInfoFlow, withdrawFormFlow } from '~/upstream/wallet.server'
 import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
@@ -108,14 +108,14 @@ function presetOf(url: URL, currency: string): { amount: string | null; avoid: s
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const { info, bankCards, payoutSpeed } = loaded(await withdrawFormFlow(request, context))
-  return json({
+  return {
     info,
     cards: bankCards,
     speed: payoutSpeed,
     preset: presetOf(new URL(request.url), info.currency),
     requestId: newRequestId(),
     now: Date.now(),
-  })
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -128,12 +128,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get('intent') === 'check') {
     const submission = parseWithZod(formData, { schema: checkSchema(currency, info) })
     if (submission.status !== 'success') return formRefusal(submission, { checked: null as number | null, refused: [] as string[] })
-    return json({
+    return {
       result: submission.reply({ hideFields: SECRET_FIELDS }),
       toast: null as Toast | null,
       checked: submission.value.amount as number | null,
       refused: [] as string[],
-    })
+    }
   }
 
   const submission = parseWithZod(formData, { schema: withdrawSchema(currency) })

@@ -3,7 +3,7 @@
 // the full amount back in the wallet, and a link to send it to another account). Another person's
 // or an unknown id is a 404. While the payout is on its way the receipt asks again by itself (with
 // JavaScript), and stops once it is final.
-import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { amountInputValue } from '#contract/money'
 import { ButtonLink } from '~/components/button'
@@ -13,7 +13,7 @@ import { Icon } from '~/components/icon'
 import { Money } from '~/components/money'
 import { Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound, WithdrawalStatus, WithdrawalTimeline } from '~/components/withdrawal'
-import walletStyles from '~/styles/screens/wallet.css'
+import walletStyles from '~/styles/screens/wallet.css?url'
 import { withdrawalPage } from '~/upstream/withdrawals.server'
 import { useLiveData } from '~/utils/live-data'
 import { walletMessages as W } from '~/utils/messages'
@@ -31,7 +31,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     w.status === 'failed' || w.status === 'reversed'
       ? `/wallet/withdraw?${new URLSearchParams({ amount: amountInputValue(w.amount, w.currency), avoid: w.bankCard.id })}`
       : null
-  return json({ ...page, anotherAccount })
+  return { ...page, anotherAccount }
 }
 
 export default function WithdrawDetailScreen() {

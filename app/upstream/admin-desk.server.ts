@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { adminApi } from '#contract/admin'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { redirectWithStaffToast } from '~/utils/staff-session.server'
@@ -17,14 +17,14 @@ export async function deskMove<E extends Endpoint>(
   move: { endpoint: E; input: InputOf<E>; form: string; to: string; done: (data: DataOf<E>) => string },
 ) {
   const result = await staffFlow(request, context, move.endpoint, move.input)
-  if (!result.success) return json<DeskReply>({ error: result.msg, form: move.form }, { status: 400 })
+  if (!result.success) return data<DeskReply>({ error: result.msg, form: move.form }, { status: 400 })
   return redirectWithStaffToast(request, move.to, { type: 'success', message: move.done(result.data) })
 }
 
 /** A form's text field, trimmed ('' when absent). */
 export const field = (form: FormData, name: string) => String(form.get(name) ?? '').trim()
 
-export const badInput = (error: string, form: string) => json<DeskReply>({ error, form }, { status: 400 })
+export const badInput = (error: string, form: string) => data<DeskReply>({ error, form }, { status: 400 })
 
 /** Approve or decline a waiting adjustment (the people pages' shared move). */
 export function decideAdjustment(request: Request, context: AppLoadContext, form: FormData, to: string) {

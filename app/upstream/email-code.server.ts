@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod'
-import { json, type AppLoadContext, type TypedResponse } from '@remix-run/node'
+import { type AppLoadContext, data, type TypedResponse } from '@remix-run/node'
 import type { z } from 'zod'
 import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
@@ -83,7 +83,7 @@ export async function sendCodeStep<Extra extends object = object>(
   const shown = own ? undefined : email
   const sent = await sendCodeFlow(request, context, { email, type })
   if (!sent.success) return refuseForm(submission, { ...extra, step: failedStep, email: shown }, sent)
-  return json<CodeStepReply & Extra>({
+  return data<CodeStepReply & Extra>({
     ...extra,
     result: submission.reply({ resetForm: true }),
     toast: toastNow({ type: 'success', message: successMessages.codeSent }),

@@ -1,5 +1,6 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { logger } from '~/utils/logger.server'
+import { isThrownAnswer } from '~/utils/thrown.server'
 import { UpstreamError, type UpstreamErrorKind } from './client.server'
 
 /**
@@ -26,7 +27,7 @@ export async function flow<T>(context: Pick<AppLoadContext, 'requestId'>, fallba
   try {
     return { success: true, data: await run() }
   } catch (error) {
-    if (error instanceof Response) throw error
+    if (isThrownAnswer(error)) throw error
     // Anything but the api's answer is our bug, not the user's: log it.
     if (!(error instanceof UpstreamError)) logger.error({ err: error, requestId: context.requestId }, 'flow failed')
     const message = error instanceof Error ? error.message.trim() : ''
@@ -43,5 +44,5 @@ export async function flow<T>(context: Pick<AppLoadContext, 'requestId'>, fallba
 export function loaded<T>(result: FlowResult<T>, notFound: readonly number[] = []): T {
   if (result.success) return result.data
   const status = result.code !== undefined && notFound.includes(result.code) ? 404 : 503
-  throw json({ message: result.msg }, { status })
+  throw data({ message: result.msg }, { status })
 }

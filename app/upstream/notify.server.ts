@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { NOTIFY_CHANNELS, NOTIFY_KINDS, notifyApi as api, type NotifyChannel, type NotifyKind } from '#contract/notify'
 import { formatRefusal, Refusals } from '#contract/refusals'
 import { requireToken } from '~/utils/auth.server'
@@ -60,10 +60,10 @@ export async function notifySettingsAction(request: Request, context: AppLoadCon
     const channel = form.get('channel')
     const label = String(form.get('label') ?? '').slice(0, 80) || M.saved
     const body = intent === 'amounts' ? { pushAmounts: on } : isKind(kind) && isChannel(channel) ? { kind, channel, on } : null
-    if (!body) return json({ toast: toastNow({ type: 'error', message: accessMessages.formUnreadable }) }, { status: 400 })
+    if (!body) return data({ toast: toastNow({ type: 'error', message: accessMessages.formUnreadable }) }, { status: 400 })
     const set = await flow(context, M.loadFailed, () => callApi(request, context, api.setNotifyPreferences, body))
-    if (!set.success) return json({ toast: toastNow({ type: 'error', message: set.msg }) }, { status: 400 })
-    return json({ toast: toastNow({ type: 'success', message: on ? M.switchedOn(label) : M.switchedOff(label) }) })
+    if (!set.success) return data({ toast: toastNow({ type: 'error', message: set.msg }) }, { status: 400 })
+    return { toast: toastNow({ type: 'success', message: on ? M.switchedOn(label) : M.switchedOff(label) }) }
   }
   if (intent === 'remove') {
     const id = String(form.get('id') ?? '')
@@ -91,7 +91,7 @@ export async function notifySettingsAction(request: Request, context: AppLoadCon
 export async function pushKeyAnswer(request: Request, context: AppLoadContext) {
   await requireToken(request)
   const key = await flow(context, M.subscribeFailed, () => callApi(request, context, api.pushKey, {}))
-  return key.success ? json({ publicKey: key.data.publicKey }) : json({ error: key.msg }, { status: 503 })
+  return key.success ? Response.json({ publicKey: key.data.publicKey }) : Response.json({ error: key.msg }, { status: 503 })
 }
 
 /**
@@ -105,8 +105,8 @@ export async function pushSubscribeAnswer(request: Request, context: AppLoadCont
   const userAgent = request.headers.get('user-agent')?.slice(0, 1024) || undefined
   const body = { endpoint: text('endpoint'), keys: { p256dh: text('p256dh'), auth: text('auth') }, userAgent }
   const made = await flow(context, M.subscribeFailed, () => callApi(request, context, api.pushSubscribe, body))
-  if (!made.success) return json({ error: made.msg }, { status: 400 })
-  return json({ device: made.data.name, toast: toastNow({ type: 'success', message: M.subscribed(made.data.name) }) })
+  if (!made.success) return Response.json({ error: made.msg }, { status: 400 })
+  return Response.json({ device: made.data.name, toast: toastNow({ type: 'success', message: M.subscribed(made.data.name) }) })
 }
 
 /**
@@ -124,10 +124,10 @@ type UnsubscribeAnswer = { info: { label: string; email: string; subscribed: boo
 
 /** The api's refusal (a token it did not sign) as it words it; a token it cannot read is a bad link too; anything else is the api away (503). */
 function unsubscribeFailure(failure: { msg: string; kind?: string; status?: number }) {
-  if (failure.kind === 'refused') return json<UnsubscribeAnswer>({ refused: failure.msg }, { status: 400 })
+  if (failure.kind === 'refused') return data<UnsubscribeAnswer>({ refused: failure.msg }, { status: 400 })
   if (failure.kind === 'http' && failure.status === 400)
-    return json<UnsubscribeAnswer>({ refused: formatRefusal(Refusals.UNSUBSCRIBE_TOKEN_INVALID) }, { status: 400 })
-  return json<UnsubscribeAnswer>({ refused: failure.msg || M.unsubscribeFailed }, { status: 503 })
+    return data<UnsubscribeAnswer>({ refused: formatRefusal(Refusals.UNSUBSCRIBE_TOKEN_INVALID) }, { status: 400 })
+  return data<UnsubscribeAnswer>({ refused: failure.msg || M.unsubscribeFailed }, { status: 503 })
 }
 
 export async function unsubscribePage(context: AppLoadContext, token: string) {
@@ -136,7 +136,7 @@ export async function unsubscribePage(context: AppLoadContext, token: string) {
     M.unsubscribeFailed,
     async () => (await upstream.call(api.unsubscribeInfo, { token }, byLink(context))).data,
   )
-  return got.success ? json<UnsubscribeAnswer>({ info: got.data }) : unsubscribeFailure(got)
+  return got.success ? data<UnsubscribeAnswer>({ info: got.data }) : unsubscribeFailure(got)
 }
 
 /**
@@ -147,7 +147,7 @@ export async function unsubscribePage(context: AppLoadContext, token: string) {
 export async function unsubscribeAnswer(request: Request, context: AppLoadContext, token: string) {
   const form = await readForm(context, request)
   if (form.get('List-Unsubscribe') !== 'One-Click' || [...form.keys()].length !== 1)
-    return json<UnsubscribeAnswer>({ refused: M.unsubscribeOneClickOnly }, { status: 400 })
+    return data<UnsubscribeAnswer>({ refused: M.unsubscribeOneClickOnly }, { status: 400 })
   const done = await flow(context, M.unsubscribeFailed, async () => (await upstream.call(api.unsubscribe, { token }, byLink(context))).data)
-  return done.success ? json<UnsubscribeAnswer>({ info: done.data }) : unsubscribeFailure(done)
+  return done.success ? data<UnsubscribeAnswer>({ info: done.data }) : unsubscribeFailure(done)
 }

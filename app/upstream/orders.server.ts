@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import type { InputOf } from '#contract/endpoint'
 import { ordersApi as api, type SellBody } from '#contract/orders'
 import { profileApi } from '#contract/profile'
@@ -30,7 +30,7 @@ export const plausibleOrderId = (id: string) => /^[\w-]{1,64}$/.test(id)
  * answered alike (the malformed one never reaches the api).
  */
 export async function loadOrder(request: Request, context: AppLoadContext, id: string) {
-  const notFound = () => json({ message: M.orderNotFound }, { status: 404 })
+  const notFound = () => data({ message: M.orderNotFound }, { status: 404 })
   if (!plausibleOrderId(id)) throw notFound()
   const result = await orderDetailFlow(request, context, id)
   if (!result.success && (result.code === Refusals.ORDER_NOT_FOUND.code || result.code === 400)) throw notFound()

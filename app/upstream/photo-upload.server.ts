@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext } from '@remix-run/node'
 import { UPLOAD_FIELD, type UploadData } from '#contract/uploads'
 import { requireToken } from '~/utils/auth.server'
 import { flowMessage } from '~/utils/messages'
@@ -27,12 +27,15 @@ export type PhotoUploadRoute = {
 }
 
 const refused = (status: number, error: string, close = false) =>
-  json<PhotoUploadReply>({ error }, { status, headers: { 'Cache-Control': 'no-store', ...(close ? refusedBodyHeaders : {}) } })
+  Response.json({ error } satisfies PhotoUploadReply, {
+    status,
+    headers: { 'Cache-Control': 'no-store', ...(close ? refusedBodyHeaders : {}) },
+  })
 
 /** A GET is not an upload (guarded all the same, as every route of a login-only path). */
 export async function photoUploadLoader(request: Request) {
   await requireToken(request)
-  return json<PhotoUploadReply>({ error: 'Upload a photo with POST' }, { status: 405, headers: { Allow: 'POST' } })
+  return Response.json({ error: 'Upload a photo with POST' } satisfies PhotoUploadReply, { status: 405, headers: { Allow: 'POST' } })
 }
 
 export async function photoUploadAction(request: Request, context: AppLoadContext, route: PhotoUploadRoute) {
@@ -68,5 +71,5 @@ export async function photoUploadAction(request: Request, context: AppLoadContex
   const result = files.find((f) => f.result)?.result
   if (!result) return refused(400, words.choose)
   if (!result.success) return refused(result.code === 413 ? 413 : 400, flowMessage(result))
-  return json<PhotoUploadReply>({ fileId: result.data.fileId }, { headers: { 'Cache-Control': 'no-store' } })
+  return Response.json({ fileId: result.data.fileId } satisfies PhotoUploadReply, { headers: { 'Cache-Control': 'no-store' } })
 }

@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { adminOrdersApi } from '#contract/admin-orders'
 import { parseAmount } from '#contract/money'
 import { reasonCodes, type ReasonCode } from '#contract/orders'
@@ -18,7 +18,7 @@ import { uploadProofFlow } from './uploads.server'
 export type DecisionReply = { intent: string; error?: string; codes?: Record<string, string[]> }
 
 const refused = (intent: string, error: string, status = 400) =>
-  json<DecisionReply>({ intent, error }, { status, headers: { 'Cache-Control': 'no-store' } })
+  data<DecisionReply>({ intent, error }, { status, headers: { 'Cache-Control': 'no-store' } })
 
 /** A file part that is empty (no file chosen) is no proof: nothing is uploaded. */
 async function nonEmpty(stream: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array> | null> {
@@ -83,7 +83,7 @@ export async function decide(request: Request, context: AppLoadContext, staff: S
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error
     const tooLarge = error.reason === 'file-too-large' || error.reason === 'body-too-large'
-    return json<DecisionReply>(
+    return data<DecisionReply>(
       { intent: 'reject', error: tooLarge ? 'The proof photo is larger than 5 MB' : 'The form could not be read. Try again' },
       { status: tooLarge ? 413 : 400, headers: refusedBodyHeaders },
     )
@@ -104,7 +104,7 @@ export async function decide(request: Request, context: AppLoadContext, staff: S
       const r = await staffFlow(request, context, adminOrdersApi.reveal, { id })
       if (!r.success) return refused(intent, r.msg)
       const codes = Object.fromEntries(r.data.cards.map((c) => [c.cardId, c.codes]))
-      return json<DecisionReply>({ intent, codes }, { headers: { 'Cache-Control': 'no-store' } })
+      return data<DecisionReply>({ intent, codes }, { headers: { 'Cache-Control': 'no-store' } })
     }
     case 'complete': {
       const r = await staffFlow(request, context, adminOrdersApi.complete, { id, note: text(form, 'note') })

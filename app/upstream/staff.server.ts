@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
 import { staffApi, type StaffMember } from '#contract/staff'
 import { consoleMessages } from '~/utils/console-messages'
@@ -24,7 +24,7 @@ export async function requireStaff(request: Request, role?: StaffRole): Promise<
   const email = session.get('email')
   const staffRole = session.get('role')
   if (!token || !email || !staffRole) throw await staffSignInResponse(request, consoleMessages.signInFirst)
-  if (role && !roleAllows(staffRole, role)) throw json({ message: consoleMessages.notYourDesk }, { status: 403 })
+  if (role && !roleAllows(staffRole, role)) throw data({ message: consoleMessages.notYourDesk }, { status: 403 })
   return { token, email, role: staffRole, session }
 }
 
@@ -50,7 +50,7 @@ export async function callStaff<E extends Endpoint>(
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'expired') throw await staffSignInResponse(request, consoleMessages.sessionEnded)
     // The api refused the role (changed by an admin since this page's check): the desk's own 403 page.
-    if (error instanceof UpstreamError && error.status === 403) throw json({ message: consoleMessages.notYourDesk }, { status: 403 })
+    if (error instanceof UpstreamError && error.status === 403) throw data({ message: consoleMessages.notYourDesk }, { status: 403 })
     throw error
   }
 }

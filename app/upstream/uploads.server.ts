@@ -14,6 +14,7 @@ import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
 import { sellingMessages as M, profileMessages, transportMessages } from '~/utils/messages'
 import { staffSignInResponse } from '~/utils/staff-session.server'
+import { isThrownAnswer } from '~/utils/thrown.server'
 import { fromResponse, fromThrown, UpstreamError } from './client.server'
 import { flow, type FlowResult } from './flow.server'
 
@@ -310,7 +311,7 @@ export async function photoResponse(
     // A 200 envelope where bytes were expected: not the api we know.
     return photoRefusal(502, transportMessages.unknown)
   } catch (error) {
-    if (error instanceof Response) throw error
+    if (isThrownAnswer(error)) throw error
     if (error instanceof UpstreamError && error.code === Refusals.IMAGE_NOT_FOUND.code) return photoRefusal(404, error.message)
     if (error instanceof UpstreamError && error.status === 400) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
     return photoRefusal(503, error instanceof Error ? error.message : transportMessages.unknown)

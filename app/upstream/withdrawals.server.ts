@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { Refusals } from '#contract/refusals'
 import { withdrawalsApi as api, type CreateWithdrawalBody } from '#contract/withdrawals'
 import { requireToken } from '~/utils/auth.server'
@@ -19,7 +19,7 @@ export const withdrawalDetailFlow = (request: Request, context: AppLoadContext, 
  * answered alike (the malformed one never reaches the api).
  */
 export async function loadWithdrawal(request: Request, context: AppLoadContext, id: string) {
-  const notFound = () => json({ message: walletMessages.withdrawalNotFound }, { status: 404 })
+  const notFound = () => data({ message: walletMessages.withdrawalNotFound }, { status: 404 })
   if (!/^[\w-]{1,64}$/.test(id)) throw notFound()
   const result = await withdrawalDetailFlow(request, context, id)
   if (!result.success && (result.code === Refusals.WITHDRAWAL_NOT_FOUND.code || result.code === 400)) throw notFound()

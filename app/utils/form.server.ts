@@ -1,5 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
 import { logger } from './logger.server'
 import { accessMessages, flowMessage } from './messages'
@@ -50,7 +50,7 @@ export function isTransportFailure(failure: Pick<CallFailure, 'kind' | 'status' 
 export function formRefusal<Extra extends object>(submission: Replyable, extra: Extra, failure?: string | CallFailure) {
   const msg = typeof failure === 'string' ? failure : failure && flowMessage(failure)
   const toast = typeof failure === 'object' && isTransportFailure(failure) ? toastNow({ type: 'error', message: msg! }) : null
-  return json<FormReply<Extra>>(
+  return data<FormReply<Extra>>(
     {
       ...extra,
       result: submission.reply({ formErrors: msg ? [msg] : undefined, hideFields: SECRET_FIELDS }),
@@ -77,7 +77,7 @@ export async function readForm(
   } catch (error) {
     if (!(error instanceof FormRefusedError)) throw error
     logger.warn({ path: context.logPath, reason: error.message, requestId: context.requestId }, 'form refused')
-    // The error boundary's convention: a thrown `json({ message }, { status })` says its sentence.
-    throw json({ message: error.status === 413 ? accessMessages.tooLarge : accessMessages.formUnreadable }, { status: error.status })
+    // The error boundary's convention: a thrown `data({ message }, { status })` says its sentence.
+    throw data({ message: error.status === 413 ? accessMessages.tooLarge : accessMessages.formUnreadable }, { status: error.status })
   }
 }

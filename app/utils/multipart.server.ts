@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import busboy from 'busboy'
 import { FORM_MAX_BYTES } from './form-parse.server'
 import { readForm } from './form.server'
 import { accessMessages } from './messages'
+import { isThrownAnswer } from './thrown.server'
 
 /**
  * Reads a multipart/form-data body as it arrives (busboy, as the api does): text fields into a
@@ -154,7 +155,7 @@ export function readMultipart<T>(
  */
 export async function readSmallForm(context: Pick<AppLoadContext, 'requestId'>, request: Request): Promise<FormData> {
   const max = FORM_MAX_BYTES
-  const tooLarge = () => json({ message: accessMessages.tooLarge }, { status: 413, headers: refusedBodyHeaders })
+  const tooLarge = () => data({ message: accessMessages.tooLarge }, { status: 413, headers: refusedBodyHeaders })
   if (Number(request.headers.get('content-length') ?? 0) > max) throw tooLarge()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -172,7 +173,7 @@ export async function readSmallForm(context: Pick<AppLoadContext, 'requestId'>, 
         chunks.push(value)
       }
     } catch (error) {
-      if (error instanceof Response) throw error
+      if (isThrownAnswer(error)) throw error
       return new FormData() // a body that broke off reads as an empty form, as readForm reads one
     }
   }

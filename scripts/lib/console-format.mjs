@@ -52,7 +52,10 @@ function parseJson(line) {
 /** A static file, a health poll (npm start polls them, load balancers too): not worth a line when it worked. */
 function isNoise(path, status) {
   if (status >= 400) return false
-  return path.startsWith('/build/') || /\.[a-z0-9]+$/i.test(path) || path === '/healthcheck' || path === '/healthz'
+  // A page's data (`/x.data`, single fetch) is a page's request, not a file.
+  return (
+    path.startsWith('/assets/') || (/\.[a-z0-9]+$/i.test(path) && !path.endsWith('.data')) || path === '/healthcheck' || path === '/healthz'
+  )
 }
 
 function formatEntry(source, entry, paint) {

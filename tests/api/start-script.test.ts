@@ -40,7 +40,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'cardlane-start-'))
   cpSync(path.join(repo, 'scripts'), path.join(root, 'scripts'), { recursive: true })
   symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'))
-  mkdirSync(path.join(root, 'build/remix'), { recursive: true })
+  mkdirSync(path.join(root, 'build/server'), { recursive: true })
   await build({
     entryPoints: { api: path.join(repo, 'api/main.ts') },
     outdir: path.join(root, 'build'),
@@ -53,7 +53,7 @@ beforeAll(async () => {
     tsconfig: path.join(repo, 'tsconfig.json'),
   })
   writeFileSync(path.join(root, 'build/server.js'), STUB_WEB)
-  writeFileSync(path.join(root, 'build/remix/index.js'), '')
+  writeFileSync(path.join(root, 'build/server/index.js'), '')
   // A build newer than every source (there are none in the copy): start.mjs does not rebuild.
   writeFileSync(path.join(root, 'build/.stamp'), new Date().toISOString())
 })
@@ -289,10 +289,10 @@ describe('the console of npm start and npm run dev', () => {
     const format = createConsoleFormat()
     const lines = pinoLines('web', (log) => {
       log.info({ method: 'GET', path: '/account', status: 200, ms: 12 }, 'request')
-      log.info({ method: 'GET', path: '/build/root-ABC.js', status: 200, ms: 1 }, 'request')
+      log.info({ method: 'GET', path: '/assets/root-ABC.js', status: 200, ms: 1 }, 'request')
       log.info({ method: 'GET', path: '/favicon.svg', status: 200, ms: 1 }, 'request')
       log.info({ method: 'GET', path: '/healthcheck', status: 200, ms: 1 }, 'request')
-      log.info({ method: 'GET', path: '/build/missing.js', status: 404, ms: 1 }, 'request')
+      log.info({ method: 'GET', path: '/assets/missing.js', status: 404, ms: 1 }, 'request')
     })
     const shown = lines.flatMap((line) => format('web', line))
     expect(shown).toEqual([

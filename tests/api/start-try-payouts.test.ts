@@ -40,7 +40,7 @@ beforeAll(async () => {
   mkdirSync(path.join(root, 'api/lib'), { recursive: true })
   cpSync(path.join(repo, 'api/lib/banks-ng.json'), path.join(root, 'api/lib/banks-ng.json'))
   symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'))
-  mkdirSync(path.join(root, 'build/remix'), { recursive: true })
+  mkdirSync(path.join(root, 'build/server'), { recursive: true })
   await build({
     entryPoints: { api: path.join(repo, 'api/main.ts') },
     outdir: path.join(root, 'build'),
@@ -53,7 +53,7 @@ beforeAll(async () => {
     tsconfig: path.join(repo, 'tsconfig.json'),
   })
   writeFileSync(path.join(root, 'build/server.js'), STUB_WEB)
-  writeFileSync(path.join(root, 'build/remix/index.js'), '')
+  writeFileSync(path.join(root, 'build/server/index.js'), '')
   writeFileSync(path.join(root, 'build/.stamp'), new Date().toISOString())
 })
 

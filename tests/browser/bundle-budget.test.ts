@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest'
  * build are deterministic; the bench (`npm run bench`, part first-visit) measures the same over
  * the wire, headers included.
  */
-const publicDir = path.resolve('public')
-const buildDir = path.join(publicDir, 'build')
+const clientDir = path.resolve('build/client')
+const buildDir = path.join(clientDir, 'assets')
+/** The file of an asset's URL (`/assets/…`). */
+const fileOf = (url: string) => path.join(clientDir, url)
 const KB = 1024
 
 type ManifestRoute = { id: string; parentId?: string; module: string; imports?: string[] }
@@ -18,14 +20,14 @@ type Manifest = { entry: { module: string; imports: string[] }; routes: Record<s
 
 function readBuild() {
   if (!existsSync(buildDir)) throw new Error('No build: run `npm run build` first (npm test does).')
-  const file = readdirSync(buildDir).find((name) => /^manifest-[A-Z0-9]+\.js$/.test(name))
+  const file = readdirSync(buildDir).find((name) => /^manifest-[a-z0-9]+\.js$/i.test(name))
   if (!file) throw new Error('The build has no Remix manifest')
   const manifest = JSON.parse(
     readFileSync(path.join(buildDir, file), 'utf8')
       .replace(/^window\.__remixManifest=/, '')
       .replace(/;\s*$/, ''),
   ) as Manifest
-  return { manifest, manifestUrl: `/build/${file}` }
+  return { manifest, manifestUrl: `/assets/${file}` }
 }
 
 /** The files every screen loads: the manifest, the entry and the root route, with their chunks. */
@@ -47,12 +49,12 @@ function firstVisitFiles(routeId: string) {
   return files
 }
 
-const brotliBytes = (files: Set<string>) => [...files].reduce((sum, url) => sum + statSync(path.join(publicDir, `${url}.br`)).size, 0)
+const brotliBytes = (files: Set<string>) => [...files].reduce((sum, url) => sum + statSync(`${fileOf(url)}.br`).size, 0)
 
 describe('first visit JavaScript, from the build', () => {
   it('the shell every screen loads carries no validation library (zod stays with the screens whose forms validate)', () => {
     const { files } = shellFiles()
-    const withZod = [...files].filter((url) => readFileSync(path.join(publicDir, url), 'utf8').includes('ZodError'))
+    const withZod = [...files].filter((url) => readFileSync(fileOf(url), 'utf8').includes('ZodError'))
     expect(withZod).toEqual([])
   })
 
@@ -77,34 +79,13 @@ describe('first visit JavaScript, from the build', () => {
   ])('%s loads at most 100 KB of JavaScript (brotli)', (routeId) => {
     expect(brotliBytes(firstVisitFiles(routeId)) / KB).toBeLessThanOrEqual(100)
   })
-
-  // Each `.server` module a route imports is an empty CommonJS module in the browser build, a file
-  // of its own when routes share it: a request and its headers on a first visit for nothing.
-  // These screens' loaders ask one server module (decision 034).
-  const emptyModule = /^import\{\w+ as \w+\}from"[^"]+";var \w+=\w+\(\(\w+,\w+\)=>\{\w+\.exports=\{\}\}\);export\{\w+ as \w+\};/
-  it.each([
-    'routes/_index',
-    'routes/wallet._index',
-    'routes/account',
-    'routes/order.submit-success',
-    'routes/wallet.withdraw_.$id',
-    'routes/wallet.withdraw-success',
-    'routes/account_.notifications',
-    'routes/unsubscribe.$token',
-  ])('%s fetches at most one empty file of a server module', (routeId) => {
-    const shell = shellFiles().files // holds one too, `@remix-run/node`, which every route imports
-    const empty = [...firstVisitFiles(routeId)].filter(
-      (url) => !shell.has(url) && emptyModule.test(readFileSync(path.join(publicDir, url), 'utf8')),
-    )
-    expect(empty.length).toBeLessThanOrEqual(1)
-  })
 })
 
 type ServerRoute = { id: string; parentId?: string; module: { default?: unknown; links?: () => { rel: string; href?: string }[] } }
 
 /** The stylesheets a screen's document links in its head (the root's and its route chain's `links`). */
 async function stylesheetsOf(routeId: string) {
-  const build = (await import(path.resolve('build/remix/index.js'))) as { routes: Record<string, ServerRoute> }
+  const build = (await import(path.resolve('build/server/index.js'))) as { routes: Record<string, ServerRoute> }
   const chain: ServerRoute[] = []
   for (let route: ServerRoute | undefined = build.routes[routeId]; route; route = route.parentId ? build.routes[route.parentId] : undefined)
     chain.unshift(route)
@@ -113,7 +94,7 @@ async function stylesheetsOf(routeId: string) {
 
 /** Every route that renders a screen (has a component), from the server build. */
 async function screenRouteIds() {
-  const build = (await import(path.resolve('build/remix/index.js'))) as { routes: Record<string, ServerRoute> }
+  const build = (await import(path.resolve('build/server/index.js'))) as { routes: Record<string, ServerRoute> }
   return Object.values(build.routes)
     .filter((route) => route.id !== 'root' && route.module.default)
     .map((route) => route.id)
@@ -124,8 +105,7 @@ async function screenRouteIds() {
  * its response headers, about 210 bytes as the web sends a static file; 300 leaves room.
  */
 const HEADERS_BYTES = 300
-const gzipBytes = (hrefs: string[]) =>
-  hrefs.reduce((sum, href) => sum + statSync(path.join(publicDir, `${href}.gz`)).size + HEADERS_BYTES, 0)
+const gzipBytes = (hrefs: string[]) => hrefs.reduce((sum, href) => sum + statSync(`${fileOf(href)}.gz`).size + HEADERS_BYTES, 0)
 
 describe('render-blocking CSS, from the build', () => {
   it('the shell links one stylesheet (the tokens are bundled into app.css)', async () => {
@@ -159,11 +139,11 @@ describe('brand marks (decision 015)', () => {
       .map(String)
       .filter((name) => name.endsWith('.js'))
     expect(scripts.filter((name) => readFileSync(path.join(buildDir, name), 'utf8').includes(razer!))).toEqual([])
-    expect(readdirSync(path.join(buildDir, '_assets')).some((name) => /^brand-marks-[A-Z0-9]+\.svg$/.test(name))).toBe(true)
+    expect(readdirSync(buildDir).some((name) => /^brand-marks-[\w-]+\.svg$/.test(name))).toBe(true)
   })
 
   it("nor in the web process's server build, which loads nothing of simple-icons (megabytes for the life of the process)", () => {
-    const server = readFileSync(path.resolve('build/remix/index.js'), 'utf8')
+    const server = readFileSync(path.resolve('build/server/index.js'), 'utf8')
     expect(server).not.toContain('simple-icons')
     expect(server).not.toContain(razer!)
   })

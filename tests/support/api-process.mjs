@@ -42,15 +42,15 @@ function newestRemixSource() {
       .filter((entry) => entry.isFile())
       .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name)),
   )
-  return Math.max(...[...files, path.join(root, 'remix.config.js')].map((file) => statSync(file).mtimeMs))
+  return Math.max(...[...files, path.join(root, 'vite.config.ts')].map((file) => statSync(file).mtimeMs))
 }
 
 /**
- * Makes the Remix build (build/remix, what the web bundle loads) unless the one on disk is newer
+ * Makes the Remix build (build/server, what the web bundle loads) unless the one on disk is newer
  * than its sources: a web bundle made now must not run a build made from other sources.
  */
 export function ensureRemixBuild() {
-  const built = path.join(root, 'build/remix/index.js')
+  const built = path.join(root, 'build/server/index.js')
   // Test files run in parallel workers: one builds while the others wait, so no two builds write
   // build/ at once and no test loads a half-written one.
   const lock = path.join(root, 'build/.remix-build-lock')
@@ -69,8 +69,8 @@ export function ensureRemixBuild() {
     if (existsSync(built) && statSync(built).mtimeMs >= newestRemixSource() && isProductionBuild(built)) return
     // NODE_ENV from the test runner ("test") would make a development build (React's jsxDEV),
     // which the web process, in production, cannot render: every page would answer 500.
-    const made = spawnSync('npx', ['remix', 'build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } })
-    if (made.status !== 0) throw new Error('remix build failed')
+    const made = spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } })
+    if (made.status !== 0) throw new Error('remix vite:build failed')
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }

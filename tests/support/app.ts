@@ -17,7 +17,7 @@ import { sellingConfig, useUploadDir } from './selling'
 export type RunningApp = { url: string; api: TestApi; close(): Promise<void> }
 
 export async function startApp(options: StartTestApiOptions = {}): Promise<RunningApp> {
-  const buildPath = path.resolve('build/remix/index.js')
+  const buildPath = path.resolve('build/server/index.js')
   if (!existsSync(buildPath)) throw new Error('No build: run `npm run build` first (npm test does).')
   const api = await startTestApi(options)
   process.env.API_BASE_URL = api.url

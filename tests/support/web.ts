@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node'
+import { decode } from 'turbo-stream'
 import { expect } from 'vitest'
 import { commitSession, getSession } from '~/utils/session.server'
 import type { ToastInput } from '~/utils/session.server'
@@ -71,13 +72,26 @@ export async function call(
   try {
     result = await (handler as Handler)({ request, params, context } as never)
   } catch (thrown) {
-    if (thrown instanceof Response) result = thrown
+    if (thrown instanceof Response || isDataWithInit(thrown)) result = thrown
     else throw thrown
   }
-  const response =
-    result instanceof Response ? result : new Response(JSON.stringify(result ?? null), { headers: { 'Content-Type': 'application/json' } })
+  const response = responseOf(result)
   jar?.absorb(response)
   return response
+}
+
+type DataWithInit = { type: 'DataWithResponseInit'; data: unknown; init: ResponseInit | null }
+const isDataWithInit = (value: unknown): value is DataWithInit =>
+  typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'DataWithResponseInit'
+
+/**
+ * What a loader or an action answered (a plain object, `data(value, init)`, a Response, thrown or
+ * returned), as the Response the assertions read: status, headers and the value as JSON.
+ */
+export function responseOf(result: unknown): Response {
+  if (result instanceof Response) return result
+  if (isDataWithInit(result)) return Response.json(result.data ?? null, result.init ?? undefined)
+  return Response.json(result ?? null)
 }
 
 /** GET a loader as the browser would. */
@@ -174,4 +188,16 @@ export function apiCallsSince(api: { logs: string[] }, from: number): string[] {
     .map((line) => JSON.parse(line) as { msg?: string; path?: string })
     .filter((l) => l.msg === 'request' && l.path)
     .map((l) => l.path!)
+}
+
+/**
+ * What a browser with JavaScript reads from a single fetch answer (a POST or GET to `<path>.data`):
+ * an action's `{ data }`, or each route's `{ [routeId]: { data } }` for loaders. `body` is the
+ * answer's body, as a stream or as the text a raw request read.
+ */
+export async function singleFetchValue(body: ReadableStream<Uint8Array> | string | null): Promise<any> {
+  const stream = typeof body === 'string' ? new Response(body).body! : body!
+  const { value, done } = await decode(stream)
+  await done
+  return value
 }

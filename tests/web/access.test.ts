@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +12,7 @@ import { safeRedirect } from '~/utils/redirect'
 import { resourceRoutes, screens, screenFor } from '~/utils/routes'
 import { commitSession, getSession } from '~/utils/session.server'
 import { combineHeaders } from '~/utils/toast.server'
-import remixConfig from '../../remix.config.js'
+import { ignoredRouteFiles } from '../../app/route-files'
 import { isCrossSiteMutation } from '../../server/request-guard'
 import { closedPort } from '../support/fault-upstream'
 import { CookieJar, call, jsonOf, load, makeRequest, signedInJar, submit } from '../support/web'
@@ -22,12 +21,12 @@ const appDir = path.resolve(__dirname, '../../app')
 
 /**
  * The routes as Remix itself sees them: its own flat-routes convention over app/routes (folders
- * with route.tsx, `_index`, `$param`, layouts, pathless `_x`), with remix.config.js's ignored
+ * with route.tsx, `_index`, `$param`, layouts, pathless `_x`), with app/routes.ts's ignored
  * files, each with the URL pattern its parents add up to. Nothing here re-implements file naming.
  */
 type RouteEntry = { id: string; file: string; path: string }
 function routeTree(dir: string): RouteEntry[] {
-  const manifest = flatRoutes(dir, remixConfig.ignoredRouteFiles)
+  const manifest = flatRoutes(dir, ignoredRouteFiles)
   const full = (id: string | undefined): string => {
     const route = id ? manifest[id] : undefined
     if (!route) return ''
@@ -153,7 +152,9 @@ describe('the route table is the one place for access and titles (SPEC §2)', ()
   })
 
   describe('a folder route with an unguarded loader is caught (app/routes/wallet.withdraw/route.tsx)', () => {
-    const fixture = mkdtempSync(path.join(tmpdir(), 'cardlane-routes-'))
+    // Under the project (its tmp/): vitest's Vite loads no module from outside it.
+    mkdirSync(path.resolve('tmp'), { recursive: true })
+    const fixture = mkdtempSync(path.resolve('tmp', 'cardlane-routes-'))
     afterAll(() => rmSync(fixture, { recursive: true, force: true }))
     mkdirSync(path.join(fixture, 'routes', 'wallet.withdraw'), { recursive: true })
     writeFileSync(path.join(fixture, 'root.tsx'), 'export default function Root() { return null }\n')

@@ -12,7 +12,7 @@ import { lockoutMessages } from '~/utils/messages'
 import { getSession } from '~/utils/session.server'
 import { seedUser, startTestApi } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
-import { CookieJar, freshContext, jsonOf, load, loadDocument, makeRequest, signedInJar, submit } from '../support/web'
+import { CookieJar, freshContext, jsonOf, load, loadDocument, makeRequest, responseOf, signedInJar, submit } from '../support/web'
 
 /** The account flows through the real loaders and actions, against the real api on a throw-away DB. */
 const api = useTestApi()
@@ -257,7 +257,7 @@ describe('the code step of the signed-in types (4 reset PIN, 5 delete account)',
       const jar = await signedInJar(token, fields) // with the address cached, and without it
       const form = new FormData()
       form.set('intent', 'send-code')
-      const res = await sendCodeStep(makeRequest('/set-pin', { jar }), freshContext(), form, CodeType.RESET_PIN)
+      const res = responseOf(await sendCodeStep(makeRequest('/set-pin', { jar }), freshContext(), form, CodeType.RESET_PIN))
       expect(res.status, JSON.stringify(await res.clone().json())).toBe(200)
       expect(await res.json()).toMatchObject({ step: 'verify', toast: { type: 'success' } })
       expect(api.lastCode(email, CodeType.RESET_PIN)).toMatch(/^\d{6}$/)

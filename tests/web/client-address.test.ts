@@ -3,6 +3,7 @@ import { normalizeAddress, parseTrustProxy } from '../../server/client-address'
 import { readServerEnv } from '../../server/env'
 import { startTestApi, type TestApi } from '../support/api'
 import { startFaultUpstream } from '../support/fault-upstream'
+import { singleFetchValue } from '../support/web'
 import { startWeb, type RunningWeb } from './web-app'
 
 /**
@@ -118,12 +119,12 @@ describe('one client behind the web is one client at the api', () => {
   it('rotating X-Forwarded-For does not escape the limit: refused after 5 calls', async () => {
     const messages: string[] = []
     for (let i = 0; i < 8; i++) {
-      const res = await fetch(`${web.url}/login?_data=routes%2Flogin`, {
+      const res = await fetch(`${web.url}/login.data`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': `198.51.100.${i + 1}` },
         body: new URLSearchParams({ intent: 'password', email: `nobody.${i}@example.com`, password: 'not a real password' }),
       })
-      messages.push((await res.json()).result.error[''][0])
+      messages.push((await singleFetchValue(res.body)).data.result.error[''][0])
     }
     // Five wrong passwords are answered as such; then the api's per-address limit answers instead.
     expect(new Set(messages.slice(0, 5))).toEqual(new Set(['Incorrect e-mail or password']))

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
 import { describe, expect, it } from 'vitest'
-import remixConfig from '../../remix.config.js'
+import { ignoredRouteFiles } from '../../app/route-files'
 
 /**
  * A form with no action posts to its route's URL, and Remix adds `?index` when that route is an
@@ -14,7 +14,7 @@ const appDir = path.resolve(__dirname, '../../app')
 
 describe('form URLs', () => {
   it('no route with an action is an index route (no ?index after a post without JavaScript)', async () => {
-    const manifest = flatRoutes(appDir, remixConfig.ignoredRouteFiles)
+    const manifest = flatRoutes(appDir, ignoredRouteFiles)
     const indexWithAction: string[] = []
     for (const route of Object.values(manifest)) {
       if (!route.index) continue
@@ -25,7 +25,7 @@ describe('form URLs', () => {
   })
 
   it('/wallet/withdraw and /wallet/withdraw/:id are two screens, neither inside the other', () => {
-    const routes = Object.values(flatRoutes(appDir, remixConfig.ignoredRouteFiles))
+    const routes = Object.values(flatRoutes(appDir, ignoredRouteFiles))
     const withdraw = routes.find((r) => r.file === 'routes/wallet.withdraw.tsx')
     const detail = routes.find((r) => r.file === 'routes/wallet.withdraw_.$id.tsx')
     expect(withdraw?.index).toBeFalsy()

@@ -12,7 +12,7 @@ import { createLoadContext } from '../../server/load-context'
 import { serverMessages } from '../../server/messages'
 import { seedUser } from '../support/api'
 import { useTestApi } from '../support/kit'
-import { signedInJar } from '../support/web'
+import { signedInJar, singleFetchValue } from '../support/web'
 import { releaseSecondPart, startWeb, testBuild, type RunningWeb } from './web-app'
 
 /**
@@ -80,14 +80,14 @@ describe('fingerprinted assets', () => {
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}
       http
-        .get(`${web.url}/build/${file}`, { headers }, (res) => {
+        .get(`${web.url}/assets/${file}`, { headers }, (res) => {
           const chunks: Buffer[] = []
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
           res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
         })
         .on('error', reject)
     })
-  const original = (file: string) => readFileSync(path.join(web.publicDir, 'build', file))
+  const original = (file: string) => readFileSync(path.join(web.assetsDir, file))
 
   it('go out as the brotli copy the build wrote when brotli is accepted, cached for good', async () => {
     const res = await get('entry.client-TEST.js', 'gzip, deflate, br')
@@ -98,7 +98,7 @@ describe('fingerprinted assets', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
     const sent = res.body
     // The build's copy byte for byte: nothing compressed it again on the way.
-    expect(sent.equals(readFileSync(path.join(web.publicDir, 'build', 'entry.client-TEST.js.br')))).toBe(true)
+    expect(sent.equals(readFileSync(path.join(web.assetsDir, 'entry.client-TEST.js.br')))).toBe(true)
     expect(brotliDecompressSync(sent).equals(original('entry.client-TEST.js'))).toBe(true)
   })
 
@@ -118,13 +118,13 @@ describe('fingerprinted assets', () => {
   })
 
   it('go out as the gzip copy when only gzip is accepted', async () => {
-    const res = await get('_assets/tailwind-TEST.css', 'gzip')
+    const res = await get('nested/tailwind-TEST.css', 'gzip')
     expect(res.headers['content-encoding']).toBe('gzip')
     expect(res.headers['content-type']).toBe('text/css; charset=UTF-8')
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
     const sent = res.body
-    expect(sent.equals(readFileSync(path.join(web.publicDir, 'build', '_assets', 'tailwind-TEST.css.gz')))).toBe(true)
-    expect(gunzipSync(sent).equals(original('_assets/tailwind-TEST.css'))).toBe(true)
+    expect(sent.equals(readFileSync(path.join(web.assetsDir, 'nested', 'tailwind-TEST.css.gz')))).toBe(true)
+    expect(gunzipSync(sent).equals(original('nested/tailwind-TEST.css'))).toBe(true)
   })
 
   it('go out as they are to a client that accepts no encoding', async () => {
@@ -172,9 +172,10 @@ describe('request bodies are limited by the bytes that arrive', () => {
   })
 
   it('a small chunked form is read as usual (field messages, not a refusal)', async () => {
-    const res = await postChunked(`${web.url}/login?_data=routes%2Flogin`, 1, Buffer.from('intent=password&email=not-an-address&password='))
+    // As a browser with JavaScript posts it: single fetch, to the page's `.data`.
+    const res = await postChunked(`${web.url}/login.data`, 1, Buffer.from('intent=password&email=not-an-address&password='))
     expect(res.status).toBe(400)
-    expect(JSON.parse(res.body).result.error).toBeTruthy()
+    expect((await singleFetchValue(res.body)).data.result.error).toBeTruthy()
   })
 })
 
@@ -188,7 +189,7 @@ describe('personal responses are never stored', () => {
     expect(await page.text()).toContain('cache.')
     expect(page.headers.get('cache-control')).toBe('no-store')
 
-    const data = await fetch(`${web.url}/account?_data=routes%2Faccount`, { headers: { cookie } })
+    const data = await fetch(`${web.url}/account.data`, { headers: { cookie } })
     expect(data.status).toBe(200)
     expect(data.headers.get('cache-control')).toBe('no-store')
 
@@ -196,7 +197,7 @@ describe('personal responses are never stored', () => {
     expect(visitor.status).toBe(200)
     expect(visitor.headers.get('cache-control')).toBeNull()
 
-    const asset = await fetch(`${web.url}/build/entry.client-TEST.js`, { headers: { cookie } })
+    const asset = await fetch(`${web.url}/assets/entry.client-TEST.js`, { headers: { cookie } })
     expect(asset.status).toBe(200)
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })

@@ -20,8 +20,8 @@ import type { WebMetrics } from '../../server/metrics'
 /**
  * The real web process (server/'s Express: compression, helmet, body limits, the Remix
  * handler) around a Remix build made of the real route modules, without `npm run build`:
- * for the tests of what server.ts adds. Client assets are stand-ins; a public/build folder
- * with one fingerprinted file checks the static cache.
+ * for the tests of what server.ts adds. Client assets are stand-ins; a build/client/assets
+ * folder with fingerprinted files checks the static cache.
  */
 const ROUTES = [
   ['root', undefined, '', false, root],
@@ -98,7 +98,7 @@ export function testBuild(): ServerBuild {
       parentId,
       path: routePath,
       index: isIndex || undefined,
-      module: `/build/${id}.js`,
+      module: `/assets/${id}.js`,
       imports: [],
       hasAction: 'action' in module,
       hasLoader: 'loader' in module,
@@ -112,30 +112,39 @@ export function testBuild(): ServerBuild {
     entry: { module: entry as never },
     routes,
     assets: {
-      entry: { module: '/build/entry.client.js', imports: [] },
+      entry: { module: '/assets/entry.client.js', imports: [] },
       routes: manifest,
       version: 'test',
-      url: '/build/manifest-test.js',
+      url: '/assets/manifest-test.js',
     } as never,
-    publicPath: '/build/',
-    assetsBuildDirectory: 'public/build',
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true } as never,
+    publicPath: '/',
+    assetsBuildDirectory: 'build/client',
+    future: {
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_singleFetch: true,
+      v3_lazyRouteDiscovery: true,
+      v3_routeConfig: true,
+    } as never,
     isSpaMode: false,
   } as ServerBuild
 }
 
-export type RunningWeb = { url: string; port: number; publicDir: string; close(): Promise<void> }
+export type RunningWeb = { url: string; port: number; publicDir: string; assetsDir: string; close(): Promise<void> }
 
 /** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
 export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMetrics } = {}): Promise<RunningWeb> {
   const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
-  mkdirSync(path.join(publicDir, 'build'))
-  writeFileSync(path.join(publicDir, 'build', 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
-  mkdirSync(path.join(publicDir, 'build', '_assets'))
-  writeFileSync(path.join(publicDir, 'build', '_assets', 'tailwind-TEST.css'), `${'.fingerprinted { color: red }\n'.repeat(100)}`)
+  const clientDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-client-'))
+  const assetsDir = path.join(clientDir, 'assets')
+  mkdirSync(assetsDir)
+  writeFileSync(path.join(assetsDir, 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
+  mkdirSync(path.join(assetsDir, 'nested'))
+  writeFileSync(path.join(assetsDir, 'nested', 'tailwind-TEST.css'), `${'.fingerprinted { color: red }\n'.repeat(100)}`)
   // As `npm run build` does: the brotli and gzip copies beside each asset.
-  precompress(path.join(publicDir, 'build'))
-  const app = createWebApp(testBuild(), { publicDir, lifecycle: options.lifecycle, metrics: options.metrics })
+  precompress(assetsDir)
+  const app = createWebApp(testBuild(), { publicDir, clientDir, lifecycle: options.lifecycle, metrics: options.metrics })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })
@@ -144,6 +153,7 @@ export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMe
     url: `http://127.0.0.1:${port}`,
     port,
     publicDir,
+    assetsDir,
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

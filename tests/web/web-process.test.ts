@@ -4,7 +4,7 @@ import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 /**
- * The web process and the Remix build are two bundles (build/server.js, build/remix/index.js). A
+ * The web process and the Remix build are two bundles (build/server.js, build/server/index.js). A
  * module imported by both existed twice at run time, and per-request state bridged the copies on
  * globalThis (decision 013). Now: server/ and app/ share no module, per-request state travels in
  * the load context, and node_modules is the packages as published.

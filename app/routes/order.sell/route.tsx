@@ -4,7 +4,7 @@
 // by "Check rate" without it. A visitor who submits signs in and comes back with the choices in the
 // URL, never the codes. The quoted rate and a request id from the loader travel as hidden fields:
 // a moved rate is shown and confirmed (RATE_CHANGED), a double submit makes one order.
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { MAX_CARDS_PER_ORDER } from '#contract/orders'
 import { newRequestId } from '#contract/withdrawals'
@@ -13,7 +13,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Icon } from '~/components/icon'
 import { cardTypeLabel, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
-import sellStyles from '~/styles/screens/sell.css'
+import sellStyles from '~/styles/screens/sell.css?url'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { getToken } from '~/utils/auth.server'
@@ -35,14 +35,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The rates of the chosen brand: the type chips show theirs, the form uses the chosen one.
   const rates = choice.brand ? loaded(await giftCardRatesFlow(request, context, { brandId: choice.brand.brandId })) : []
   const faceValues = url.searchParams.getAll('faceValue').slice(0, MAX_CARDS_PER_ORDER).map(faceValueText)
-  return json({
+  return {
     brands,
     choice,
     rates,
     faceValues,
     requestId: newRequestId(),
     signedIn: Boolean(await getToken(request)),
-  })
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // The sell page's action: the posted form (photos streamed to the api as they arrive without
 // JavaScript), the page's own list buttons, and the order checked against the chosen card.
 import { parseWithZod } from '@conform-to/zod'
-import { json, type AppLoadContext } from '@remix-run/node'
+import { type AppLoadContext, data } from '@remix-run/node'
 import { z } from 'zod'
 import { catalogueFields, faceValueProblem, rateField, type CardType, type CardTypeOffer, type Rate } from '#contract/catalogue'
 import { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD, sellBody, type SellBody } from '#contract/orders'
@@ -106,7 +106,7 @@ export type SellReply = {
 }
 
 function reply(state: Partial<SellReply> & { cards: CardState[] }, status = 200) {
-  return json<SellReply>(
+  return data<SellReply>(
     { errors: {}, formError: null, newRate: null, requestId: null, codesCleared: false, toast: null, ...state },
     { status, headers: status === 413 ? refusedBodyHeaders : undefined },
   )

@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url'
+import { vitePlugin as remix } from '@remix-run/dev'
+import { defineConfig } from 'vite'
+
+// The app's build (decision 044). Vitest has its own config (vitest.config.ts) and never loads this.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '~': fileURLToPath(new URL('./app', import.meta.url)),
+      '#contract': fileURLToPath(new URL('./contract', import.meta.url)),
+    },
+  },
+  // public/ is served by the web process itself (server/app.ts), not copied into the build.
+  publicDir: false,
+  build: {
+    // Every asset a file of its own, as the sprite must be (decision 015): no data: URLs.
+    assetsInlineLimit: 0,
+    // Shared chunks of a few hundred bytes merged into their neighbours: a first visit fetches
+    // fewer files (decision 044; tests/browser/bundle-budget.test.ts).
+    rollupOptions: { output: { experimentalMinChunkSize: 2 * 1024 } },
+  },
+  plugins: [
+    remix({
+      // build/client/assets (browser, fingerprinted) and build/server/index.js (imported by server/app.ts).
+      buildDirectory: 'build',
+      serverModuleFormat: 'esm',
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+        v3_routeConfig: true,
+      },
+    }),
+  ],
+})
