@@ -21,6 +21,7 @@ import * as m0020 from './migrations/0020_deliveries'
 import * as m0021 from './migrations/0021_notify-preferences'
 import * as m0022 from './migrations/0022_support-conversations'
 import * as m0023 from './migrations/0023_dashboard-indexes'
+import * as m0024 from './migrations/0024_dashboard-kept-figures'
 import * as m0025 from './migrations/0025_offer-answer-by'
 
 /**
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0021_notify-preferences': m0021,
   '0022_support-conversations': m0022,
   '0023_dashboard-indexes': m0023,
+  '0024_dashboard-kept-figures': m0024,
   '0025_offer-answer-by': m0025,
 }
 

@@ -103,6 +103,9 @@ export interface WalletsTable {
   balance: number
   frozen: number
   updated_at: number
+  /** The sums of the wallet's entries: written only by the database's triggers on `balance_logs` (migration 0024). */
+  entries_amount: ColumnType<number, never, never>
+  entries_frozen: ColumnType<number, never, never>
 }
 
 /** Append-only: never updated or deleted. `amount`/`frozen_change` are signed. */
@@ -382,6 +385,8 @@ export interface OrdersTable {
   eta_minutes: number
   created_at: number
   updated_at: number
+  /** A reviewer's first decision (completed, proposed or rejected), written with its event (migration 0024). */
+  decided_at: number | null
 }
 
 export interface OrderCardsTable {

@@ -1,12 +1,10 @@
+import { sql } from 'kysely'
 import type { Db } from '../db/connect'
 
 /** The dashboard's queries: counts and sums in the database; only the week's reviews come back as rows. */
 
 export const OPEN_ORDER_STATUSES = ['pending', 'reviewing'] as const
 export const OPEN_WITHDRAWAL_STATUSES = ['pending', 'processing'] as const
-/** A reviewer's first decision on an order (an order lowered and then accepted was decided when lowered). */
-const DECISIONS = ['completed', 'proposed', 'rejected'] as const
-
 export async function waitingOrders(db: Db, now: number) {
   const row = await db
     .selectFrom('orders')
@@ -42,32 +40,106 @@ export async function waitingWithdrawals(db: Db, now: number) {
   return { waiting: Number(row.waiting), late: Number(row.late ?? 0), oldestAt: row.oldestAt === null ? null : Number(row.oldestAt) }
 }
 
-/** Each order a reviewer decided since `since`: when it was made, first decided, and its ETA. */
-export async function decisionsSince(db: Db, since: number) {
+/** One local day's reviews: how many, how many within their ETA, and the middle one or two of each measure. */
+export type DecidedDay = {
+  reviewed: number
+  withinEta: number
+  /** Decision minus creation (ms) of the middle order(s) by that wait: equal when the count is odd. */
+  waitedLow: number | null
+  waitedHigh: number | null
+  /** The middle ETA(s) in minutes, the same way. */
+  etaLow: number | null
+  etaHigh: number | null
+}
+
+/**
+ * The orders first decided in each day [starts[i], starts[i + 1]) (the last day open-ended), counted
+ * in the database: per day the count, those within their ETA, and the middle rows of the waits and
+ * of the ETAs (row numbers by window), so a week of reviews comes back as a row a day.
+ */
+export async function decidedByDay(db: Db, starts: number[]): Promise<DecidedDay[]> {
   const rows = await db
-    .selectFrom('order_events')
-    .innerJoin('orders', 'orders.id', 'order_events.order_id')
-    .where('order_events.actor', '=', 'operator')
-    .where('order_events.status', 'in', DECISIONS)
-    // Only orders with a decision since then can have their first one since then: the week's
-    // events by time (an index), not every decision ever made.
-    .where('orders.id', 'in', (eb) =>
-      eb
-        .selectFrom('order_events')
-        .select('order_id')
-        .where('actor', '=', 'operator')
-        .where('status', 'in', DECISIONS)
-        .where('at', '>=', since),
+    .with('decided', (qb) =>
+      qb
+        .selectFrom('orders')
+        .where('decided_at', '>=', starts[0]!)
+        .select((eb) => [
+          // The day's index: the last start it is at or after (the rows are all at or after the first).
+          sql<number>`case ${sql.join(
+            starts
+              .map((start, i) => sql`when decided_at >= ${start} then ${sql.lit(i)}`)
+              .slice(1)
+              .reverse(),
+            sql` `,
+          )} else 0 end`.as('day'),
+          eb('decided_at', '-', eb.ref('created_at')).as('waited'),
+          'eta_minutes as eta',
+        ]),
     )
-    .groupBy(['orders.id', 'orders.created_at', 'orders.eta_minutes'])
-    .having((eb) => eb.fn.min('order_events.at'), '>=', since)
-    .select((eb) => [
-      'orders.created_at as createdAt',
-      'orders.eta_minutes as etaMinutes',
-      eb.fn.min<number>('order_events.at').as('decidedAt'),
-    ])
+    .with('ranked', (qb) =>
+      qb.selectFrom('decided').select((eb) => [
+        'day',
+        'waited',
+        'eta',
+        eb.fn
+          .countAll()
+          .over((ob) => ob.partitionBy('day'))
+          .as('n'),
+        eb.fn
+          .agg('row_number')
+          .over((ob) => ob.partitionBy('day').orderBy('waited'))
+          .as('byWait'),
+        eb.fn
+          .agg('row_number')
+          .over((ob) => ob.partitionBy('day').orderBy('eta'))
+          .as('byEta'),
+      ]),
+    )
+    .selectFrom('ranked')
+    .groupBy('day')
+    .select((eb) => {
+      // Integer division by literals (a bound number is a float on SQLite): the middle row, or the two.
+      const low = eb(eb.parens('n', '+', eb.lit(1)), '/', eb.lit(2))
+      const high = eb(eb('n', '/', eb.lit(2)), '+', eb.lit(1))
+      return [
+        'day',
+        eb.fn.countAll<number>().as('reviewed'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('waited', '<=', eb('eta', '*', 60_000))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('withinEta'),
+        eb.fn.min<number>(eb.case().when('byWait', '=', low).then(eb.ref('waited')).end()).as('waitedLow'),
+        eb.fn.max<number>(eb.case().when('byWait', '=', high).then(eb.ref('waited')).end()).as('waitedHigh'),
+        eb.fn.min<number>(eb.case().when('byEta', '=', low).then(eb.ref('eta')).end()).as('etaLow'),
+        eb.fn.max<number>(eb.case().when('byEta', '=', high).then(eb.ref('eta')).end()).as('etaHigh'),
+      ]
+    })
     .execute()
-  return rows.map((r) => ({ createdAt: Number(r.createdAt), etaMinutes: Number(r.etaMinutes), decidedAt: Number(r.decidedAt) }))
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v))
+  const days: DecidedDay[] = starts.map(() => ({
+    reviewed: 0,
+    withinEta: 0,
+    waitedLow: null,
+    waitedHigh: null,
+    etaLow: null,
+    etaHigh: null,
+  }))
+  for (const r of rows)
+    days[Number(r.day)] = {
+      reviewed: Number(r.reviewed),
+      withinEta: Number(r.withinEta),
+      waitedLow: num(r.waitedLow),
+      waitedHigh: num(r.waitedHigh),
+      etaLow: num(r.etaLow),
+      etaHigh: num(r.etaHigh),
+    }
+  return days
 }
 
 /** Orders made in [from, to), and the payouts credited for orders completed then. */
@@ -116,34 +188,21 @@ export async function paidOutBetween(db: Db, from: number, to: number) {
 }
 
 /**
- * The books at a glance: how many wallets, and how many differ from the sum of their entries (the
- * check `auditBooks` makes), counted in the database in one statement: the page needs two numbers,
- * not a row per wallet.
+ * The books at a glance: how many wallets, and how many whose balances differ from the sums of their
+ * entries (the check `auditBooks` makes). The sums are the wallet's own `entries_amount` and
+ * `entries_frozen`, which the database's triggers keep with every entry written (migration 0024),
+ * so a page compares two columns a wallet instead of summing every entry.
  */
 export async function booksAtAGlance(db: Db) {
   const row = await db
     .selectFrom('wallets')
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('balance_logs')
-          .select((e) => ['user_id', e.fn.sum<number>('amount').as('sumAmount'), e.fn.sum<number>('frozen_change').as('sumFrozen')])
-          .groupBy('user_id')
-          .as('entries'),
-      (join) => join.onRef('entries.user_id', '=', 'wallets.user_id'),
-    )
     .select((eb) => [
       eb.fn.countAll<number>().as('wallets'),
       eb.fn
         .sum<number>(
           eb
             .case()
-            .when(
-              eb.or([
-                eb('wallets.balance', '<>', eb.fn.coalesce('entries.sumAmount', eb.lit(0))),
-                eb('wallets.frozen', '<>', eb.fn.coalesce('entries.sumFrozen', eb.lit(0))),
-              ]),
-            )
+            .when(eb.or([eb('balance', '<>', eb.ref('entries_amount')), eb('frozen', '<>', eb.ref('entries_frozen'))]))
             .then(1)
             .else(0)
             .end(),

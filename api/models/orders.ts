@@ -70,7 +70,10 @@ export const eventsOf = (db: Db, orderIds: string[]): Promise<OrderEventRow[]> =
     ? Promise.resolve([])
     : db.selectFrom('order_events').selectAll().where('order_id', 'in', orderIds).orderBy('order_id').orderBy('seq').execute()
 
-/** The next event on the timeline. Inside the move's transaction, with the order row locked. */
+/** A reviewer's first decision on an order (an order lowered and then accepted was decided when lowered). */
+export const REVIEW_DECISIONS = ['completed', 'proposed', 'rejected'] as const
+
+/** The next event on the timeline; a reviewer's first decision is also kept on the order (`decided_at`). Inside the move's transaction, with the order row locked. */
 export async function addOrderEvent(
   db: Db,
   e: { orderId: string; status: string; actor: string; note: string | null },
@@ -85,6 +88,8 @@ export async function addOrderEvent(
     .insertInto('order_events')
     .values({ id: newId(), order_id: e.orderId, seq: Number(last?.seq ?? 0) + 1, status: e.status, actor: e.actor, note: e.note, at })
     .execute()
+  if (e.actor === 'operator' && (REVIEW_DECISIONS as readonly string[]).includes(e.status))
+    await db.updateTable('orders').set({ decided_at: at }).where('id', '=', e.orderId).where('decided_at', 'is', null).execute()
 }
 
 /** Moves the status only from `from` (and, for a reviewer's decision, only under their claim): false when another move won the race. */

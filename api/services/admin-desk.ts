@@ -3,35 +3,32 @@ import type { StaffRole } from '#contract/endpoint'
 import type { StaffRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { dayBounds, localDay } from '../lib/day'
-import { booksAtAGlance, decisionsSince, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
+import { booksAtAGlance, decidedByDay, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
 import { searchPeople } from '../models/people-search'
 import { pageBalanceLog } from './ledger'
 
 const DAYS = 7
 const sees = (role: StaffRole | undefined, desk: StaffRole) => role === undefined || role === 'admin' || role === desk
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return Math.round(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2)
+/** The median of one or two middle values, as a sorted list's would be (each value rounded first). */
+function median(low: number | null, high: number | null, unit = 1): number | null {
+  if (low === null || high === null) return null
+  return Math.round((Math.round(low / unit) + Math.round(high / unit)) / 2)
 }
 
 /** The last DAYS local days, oldest first: how many orders reviewers decided, and how many in time. */
 async function reviewDays(deps: ApiDeps, now: number, timeZone: string): Promise<ReviewDay[]> {
   const starts: number[] = [dayBounds(now, timeZone).start]
   for (let i = 1; i < DAYS; i++) starts.unshift(dayBounds(starts[0]! - 1, timeZone).start)
-  const decided = await decisionsSince(deps.db, starts[0]!)
+  const days = await decidedByDay(deps.db, starts)
   return starts.map((start, i) => {
-    const end = starts[i + 1] ?? Infinity
-    const that = decided.filter((d) => d.decidedAt >= start && d.decidedAt < end)
-    const minutes = that.map((d) => Math.round((d.decidedAt - d.createdAt) / 60_000))
+    const d = days[i]!
     return {
       day: localDay(start, timeZone),
-      reviewed: that.length,
-      withinEta: that.filter((d) => d.decidedAt - d.createdAt <= d.etaMinutes * 60_000).length,
-      medianMinutes: median(minutes),
-      medianEtaMinutes: median(that.map((d) => d.etaMinutes)),
+      reviewed: d.reviewed,
+      withinEta: d.withinEta,
+      medianMinutes: median(d.waitedLow, d.waitedHigh, 60_000),
+      medianEtaMinutes: median(d.etaLow, d.etaHigh),
     }
   })
 }

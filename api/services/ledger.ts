@@ -205,8 +205,9 @@ export function requestDigest(fields: Record<string, string | number>): string {
 }
 
 /**
- * The books balance: for every wallet, the entries sum to its balances and the last entry shows
- * them. For tests and `npm run ops -- check`; answers the wallets that do not.
+ * The books balance: for every wallet, the entries sum to its balances and to the totals the
+ * database keeps of them (`entries_amount`, `entries_frozen`, which the dashboard compares). For
+ * tests and `npm run ops -- books`; answers the wallets that do not.
  */
 export async function auditBooks(
   db: Db,
@@ -218,12 +219,21 @@ export async function auditBooks(
       'wallets.user_id as userId',
       'wallets.balance as balance',
       'wallets.frozen as frozen',
+      'wallets.entries_amount as keptAmount',
+      'wallets.entries_frozen as keptFrozen',
       eb.fn.coalesce(eb.fn.sum<number>('balance_logs.amount'), eb.lit(0)).as('sumAmount'),
       eb.fn.coalesce(eb.fn.sum<number>('balance_logs.frozen_change'), eb.lit(0)).as('sumFrozen'),
     ])
-    .groupBy(['wallets.user_id', 'wallets.balance', 'wallets.frozen'])
+    .groupBy(['wallets.user_id', 'wallets.balance', 'wallets.frozen', 'wallets.entries_amount', 'wallets.entries_frozen'])
     .execute()
   return rows
+    .filter(
+      (r) =>
+        Number(r.balance) !== Number(r.sumAmount) ||
+        Number(r.frozen) !== Number(r.sumFrozen) ||
+        Number(r.keptAmount) !== Number(r.sumAmount) ||
+        Number(r.keptFrozen) !== Number(r.sumFrozen),
+    )
     .map((r) => ({
       userId: r.userId,
       balance: Number(r.balance),
@@ -231,5 +241,4 @@ export async function auditBooks(
       sumAmount: Number(r.sumAmount),
       sumFrozen: Number(r.sumFrozen),
     }))
-    .filter((r) => r.balance !== r.sumAmount || r.frozen !== r.sumFrozen)
 }

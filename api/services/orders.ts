@@ -283,6 +283,7 @@ export async function sell(deps: SellingDeps, user: User, body: SellBody): Promi
         eta_minutes: brand.eta_minutes,
         created_at: now,
         updated_at: now,
+        decided_at: null,
       }
       const cards: OrderCardRow[] = body.cards.map((c, i) => {
         const id = newId()

@@ -62,9 +62,10 @@ const stopChild = (child) =>
  * Starts api + web for `kind` ('sqlite' | 'postgres'). Answers { base, api, webPid, apiPid,
  * apiRequests() (request lines the api has logged so far), stop() }.
  * `heap`: the web writes a heap snapshot on SIGUSR2 into tmp/bench/. `webFlags`: more Node flags
- * for the web (`--cpu-prof --cpu-prof-dir=…` to profile a run; the profile is written as it stops).
+ * for the web (`--cpu-prof --cpu-prof-dir=…` to profile a run; the profile is written as it stops),
+ * `apiFlags` the same for the api.
  */
-export async function startStack(kind, { heap = false, webFlags = [] } = {}) {
+export async function startStack(kind, { heap = false, webFlags = [], apiFlags = [] } = {}) {
   const dir = path.join(work, kind)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(path.join(dir, 'outbox'), { recursive: true })
@@ -89,7 +90,7 @@ export async function startStack(kind, { heap = false, webFlags = [] } = {}) {
   const api = `http://127.0.0.1:${apiPort}`
   const base = `http://127.0.0.1:${webPort}`
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production' }
-  const apiChild = spawn(process.execPath, ['build/api.js'], {
+  const apiChild = spawn(process.execPath, [...apiFlags, 'build/api.js'], {
     cwd: root,
     env: {
       ...env,

@@ -82,7 +82,14 @@ export async function seedBooks(stack, { orders = ORDERS, wallets = WALLETS } = 
     for (let i = 0; i < wallets; i++) {
       const id = randomUUID()
       users.push({ ...user, id, email: `books.${i}.${id.slice(0, 8)}@example.com`, google_sub: null, google_email: null })
-      walletRows.push({ ...wallet, user_id: id, balance: 0, frozen: 0 })
+      // The entries' totals (decision 050) start at zero too: the database adds each entry written below.
+      walletRows.push({
+        ...wallet,
+        user_id: id,
+        balance: 0,
+        frozen: 0,
+        ...('entries_amount' in wallet ? { entries_amount: 0, entries_frozen: 0 } : {}),
+      })
     }
     await insertRows(db, 'users', users)
     await insertRows(db, 'wallets', walletRows)
@@ -104,6 +111,7 @@ export async function seedBooks(stack, { orders = ORDERS, wallets = WALLETS } = 
       const at = now - (i % 28) * DAY - (i % 97) * 60_000
       const id = randomUUID()
       const status = statusOf(i, 'pending', i % 5 === 0 ? 'rejected' : 'completed')
+      const decided = status === 'pending' ? null : at + (i % 90) * 60_000
       orderRows.push({
         ...order,
         id,
@@ -116,10 +124,11 @@ export async function seedBooks(stack, { orders = ORDERS, wallets = WALLETS } = 
         status,
         created_at: at,
         updated_at: at,
+        // The first decision, as addOrderEvent keeps it (decision 050), when the schema has it.
+        ...('decided_at' in order ? { decided_at: decided } : {}),
       })
       orderEvents.push({ ...orderEvent, id: randomUUID(), order_id: id, seq: 1, status: 'pending', actor: 'you', at })
-      if (status !== 'pending') {
-        const decided = at + (i % 90) * 60_000
+      if (decided !== null) {
         orderEvents.push({ ...orderEvent, id: randomUUID(), order_id: id, seq: 2, status, actor: 'operator', at: decided })
       }
       const wid = randomUUID()

@@ -6,6 +6,7 @@
 //
 //   npm run bench [-- --only lighthouse,first-visit,screens,capacity,dashboard,memory,ledger,restore] [--db sqlite,postgres]
 //                 [--heap] [--no-build] [--no-write | --write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]
+//                 [--cpu-prof <dir>]   (web and api write V8 CPU profiles into <dir> as they stop)
 // A whole run writes docs/performance.md (--no-write: not); a run of some parts only with --write.
 //   npm run bench -- --cost …      page CPU against the reference on a running app (scripts/bench.mjs --cost)
 //   npm run bench -- --latency …   latency of a running app (scripts/bench.mjs)
@@ -75,7 +76,9 @@ try {
     const pagesHere = kind === dbs[0] ? pageParts : []
     if (!pagesHere.length && !wants('capacity') && !wants('dashboard')) continue
     section(`Starting web + api on ${kind === 'sqlite' ? 'a throw-away SQLite file' : 'a throw-away PostgreSQL database'}…`)
-    const stack = await startStack(kind, { heap: flag('heap') && pagesHere.includes('memory') })
+    const profiles = arg('cpu-prof', '')
+    const profFlags = profiles ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profiles)}`] : []
+    const stack = await startStack(kind, { heap: flag('heap') && pagesHere.includes('memory'), webFlags: profFlags, apiFlags: profFlags })
     stacks.push(stack)
     const person = await seed(stack)
     const screens = screenUrls(person)

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hydrated, phone, readFirst, signedInPhone, signIn, useSellingBrowserApp } from '../support/app'
-import { newCode, ops, sold } from '../support/selling'
 import { chooseBank, GTBANK } from '../support/bank-picker'
+import { newCode, ops, sold } from '../support/selling'
 import { admin, validNuban, walletUser, withdraw } from '../support/wallet'
 
 /**

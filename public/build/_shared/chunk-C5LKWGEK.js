@@ -1,0 +1,1 @@
+var e="/build/_assets/console-E7WPIRSX.css";export{e as a};
