@@ -1,4 +1,4 @@
-import { adminOrdersApi as api } from '#contract/admin-orders'
+import { reviewDeskApi as api } from '#contract/ops/review'
 import { contractRouter } from '../lib/route'
 import type { SellingDeps } from '../lib/selling-deps'
 import * as catalogue from '../services/catalogue'

@@ -1,5 +1,5 @@
-import { adminAnalyticsApi, adminApi as api, adminPayoutsApi } from '#contract/admin'
-import { adminDeskApi } from '#contract/admin-desk'
+import { opsAnalyticsApi, opsMoneyApi as api, opsPayoutsApi } from '#contract/ops/money'
+import { peopleDeskApi } from '#contract/ops/people'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import * as admin from '../services/admin'
@@ -20,14 +20,14 @@ export function adminRoutes(deps: ApiDeps) {
   bind(api.user, ({ input }) => admin.findPerson(deps, input))
   bind(api.books, () => admin.checkBooks(deps))
   bind(api.sharedBankAccounts, ({ input }) => admin.sharedBankAccounts(deps, input.limit))
-  bind(adminPayoutsApi.reconcile, ({ input }) => reconcileDay(deps, input.date))
-  bind(adminPayoutsApi.reconcileRecent, () => reconcileRecent(deps))
-  bind(adminPayoutsApi.attention, () => payoutAttention(deps))
-  bind(adminPayoutsApi.finalizeOtp, ({ actor, input }) => finalizeOtp(deps, actor, input.id, input.otp))
-  bind(adminPayoutsApi.resolveConflict, ({ actor, input }) => resolveConflict(deps, actor, input.id, input.note))
-  bind(adminAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
-  bind(adminDeskApi.dashboard, ({ staff }) => dashboard(deps, staff))
-  bind(adminDeskApi.userLedger, ({ input }) => userLedger(deps, input))
-  bind(adminDeskApi.findPeople, ({ input }) => findPeople(deps, input))
+  bind(opsPayoutsApi.reconcile, ({ input }) => reconcileDay(deps, input.date))
+  bind(opsPayoutsApi.reconcileRecent, () => reconcileRecent(deps))
+  bind(opsPayoutsApi.attention, () => payoutAttention(deps))
+  bind(opsPayoutsApi.finalizeOtp, ({ actor, input }) => finalizeOtp(deps, actor, input.id, input.otp))
+  bind(opsPayoutsApi.resolveConflict, ({ actor, input }) => resolveConflict(deps, actor, input.id, input.note))
+  bind(opsAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
+  bind(peopleDeskApi.dashboard, ({ staff }) => dashboard(deps, staff))
+  bind(peopleDeskApi.userLedger, ({ input }) => userLedger(deps, input))
+  bind(peopleDeskApi.findPeople, ({ input }) => findPeople(deps, input))
   return router
 }

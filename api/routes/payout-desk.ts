@@ -1,4 +1,5 @@
-import { autoWithdrawalApi, payoutDeskApi } from '#contract/payout-desk'
+import { autoWithdrawalApi } from '#contract/auto-withdrawal'
+import { payoutDeskApi } from '#contract/ops/payouts'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import { setAutoWithdrawal } from '../services/auto-withdrawal'

@@ -1,4 +1,4 @@
-import { adminStaffApi, staffApi as api } from '#contract/staff'
+import { staffDeskApi, staffApi as api } from '#contract/ops/staff'
 import { contractRouter } from '../lib/route'
 import type { SellingDeps } from '../lib/selling-deps'
 import { bearerOf } from '../middleware/admin'
@@ -17,12 +17,12 @@ export function staffRoutes(deps: SellingDeps) {
   bind(api.me, async ({ staff: me }) => staff.toStaffMember(me))
   bind(api.setupStart, ({ input }) => staff.setupStart(deps, input))
   bind(api.setupComplete, ({ input }) => staff.setupComplete(deps, input))
-  bind(adminStaffApi.invite, ({ actor, staff: me, input }) => staff.invite(deps, { actor, staff: me }, input))
-  bind(adminStaffApi.list, () => staff.listStaff(deps))
-  bind(adminStaffApi.role, ({ actor, staff: me, input }) => staff.changeRole(deps, { actor, staff: me }, input))
-  bind(adminStaffApi.disable, ({ actor, staff: me, input }) => staff.disable(deps, { actor, staff: me }, input))
-  bind(adminStaffApi.reset, ({ actor, staff: me, input }) => staff.reset(deps, { actor, staff: me }, input))
-  bind(adminStaffApi.audit, ({ input }) => staff.auditLog(deps, input))
-  bind(adminStaffApi.confirm, ({ actor, staff: me, input }) => staff.confirm(deps, { actor, staff: me }, input))
+  bind(staffDeskApi.invite, ({ actor, staff: me, input }) => staff.invite(deps, { actor, staff: me }, input))
+  bind(staffDeskApi.list, () => staff.listStaff(deps))
+  bind(staffDeskApi.role, ({ actor, staff: me, input }) => staff.changeRole(deps, { actor, staff: me }, input))
+  bind(staffDeskApi.disable, ({ actor, staff: me, input }) => staff.disable(deps, { actor, staff: me }, input))
+  bind(staffDeskApi.reset, ({ actor, staff: me, input }) => staff.reset(deps, { actor, staff: me }, input))
+  bind(staffDeskApi.audit, ({ input }) => staff.auditLog(deps, input))
+  bind(staffDeskApi.confirm, ({ actor, staff: me, input }) => staff.confirm(deps, { actor, staff: me }, input))
   return router
 }

@@ -1,5 +1,6 @@
+import { supportDeskApi as desk } from '#contract/ops/support'
 import { supportApi as api } from '#contract/support'
-import { supportConversationsApi as seller, supportDeskApi as desk } from '#contract/support-conversations'
+import { supportConversationsApi as seller } from '#contract/support-conversations'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import { supportInfo } from '../services/support'

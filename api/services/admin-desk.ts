@@ -1,5 +1,5 @@
-import type { DashboardData, ReviewDay } from '#contract/admin-desk'
 import type { StaffRole } from '#contract/endpoint'
+import type { DashboardData, ReviewDay } from '#contract/ops/people'
 import type { StaffRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { dayBounds, localDay } from '../lib/day'

@@ -1,5 +1,5 @@
-import type { AdjustmentRequest, AdminWithdrawal, PendingAdjustment, SharedBankAccountsData } from '#contract/admin'
 import { formatMoney } from '#contract/money'
+import type { AdjustmentRequest, DeskWithdrawal, PendingAdjustment, SharedBankAccountsData } from '#contract/ops/money'
 import { type Refusal, Refusals } from '#contract/refusals'
 import { BalanceLogType, type BalanceLogEntry } from '#contract/wallet'
 import type { WithdrawalStatus } from '#contract/withdrawals'
@@ -222,7 +222,7 @@ export async function declineAdjustment(deps: ApiDeps, actor: string, id: string
 }
 
 /** A withdrawal as the payout desk sees it: the person, the holder-name flag and the provider's side. */
-export async function toAdminWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<AdminWithdrawal> {
+export async function toAdminWithdrawal(deps: ApiDeps, row: WithdrawalRow): Promise<DeskWithdrawal> {
   const [shown, user, card] = await Promise.all([
     toWithdrawal(deps, row),
     findUserById(deps.db, row.user_id),

@@ -1,4 +1,3 @@
-import type { RateChangeRequest } from '#contract/admin-orders'
 import {
   bestRateOf,
   COUNTRIES,
@@ -17,6 +16,7 @@ import {
   rateChangePercent,
   unknownCardTypeParams,
 } from '#contract/catalogue'
+import type { RateChangeRequest } from '#contract/ops/review'
 import { type Refusal, Refusals } from '#contract/refusals'
 import type { Db } from '../db/connect'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow, RateChangeRequestRow } from '../db/schema'

@@ -1,4 +1,4 @@
-import { LARGE_SALE, NEW_ACCOUNT_DAYS, type OrderSignals } from '#contract/admin-orders'
+import { LARGE_SALE, NEW_ACCOUNT_DAYS, type OrderSignals } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../deps'
 import { refuse } from '../lib/envelope'

@@ -1,4 +1,4 @@
-import { CLAIM_MS, type AdminOrder, type AdminOrderPageQuery, type AdminQueueData, type AdminQueueItem } from '#contract/admin-orders'
+import { CLAIM_MS, type DeskOrder, type QueuePageQuery, type QueueData, type QueueItem } from '#contract/ops/review'
 import { OPEN_STATUSES, REJECTION_REASONS, type OrderStatus, type ReasonCode } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
@@ -25,7 +25,7 @@ import { badMove, holdsClaim, money, payOut, toOrderViews, transition } from './
  * (they redeem it) only where `revealTo` holds the claim; each reveal is audited. One query per
  * kind for all the orders (toOrderViews), so a page of the queue costs the same as one order.
  */
-async function toAdminOrders(deps: SellingDeps, rows: OrderRow[], revealTo?: string): Promise<AdminOrder[]> {
+async function toAdminOrders(deps: SellingDeps, rows: OrderRow[], revealTo?: string): Promise<DeskOrder[]> {
   const now = deps.now()
   const [views, owners] = await Promise.all([
     toOrderViews(deps, rows),
@@ -35,7 +35,7 @@ async function toAdminOrders(deps: SellingDeps, rows: OrderRow[], revealTo?: str
     ),
   ])
   const emailOf = new Map(owners.map((u) => [u.id, u.email]))
-  const result: AdminOrder[] = []
+  const result: DeskOrder[] = []
   for (const [i, row] of rows.entries()) {
     const { order, cards } = views[i]
     const reveal = revealTo !== undefined && holdsClaim(row, revealTo, now)
@@ -72,13 +72,13 @@ async function toAdminOrders(deps: SellingDeps, rows: OrderRow[], revealTo?: str
   return result
 }
 
-const toAdminOrder = async (deps: SellingDeps, row: OrderRow, revealTo?: string): Promise<AdminOrder> =>
+const toAdminOrder = async (deps: SellingDeps, row: OrderRow, revealTo?: string): Promise<DeskOrder> =>
   (await toAdminOrders(deps, [row], revealTo))[0]
 
 const MINUTE = 60_000
 
 /** The queue: oldest first, filtered, each order's age against its brand's ETA, and what waits. */
-export async function adminQueue(deps: SellingDeps, q: AdminOrderPageQuery): Promise<AdminQueueData> {
+export async function adminQueue(deps: SellingDeps, q: QueuePageQuery): Promise<QueueData> {
   const now = deps.now()
   const where = { brandId: q.brand, country: q.country, cardType: q.type }
   const [{ rows, total }, waiting] = await Promise.all([
@@ -90,7 +90,7 @@ export async function adminQueue(deps: SellingDeps, q: AdminOrderPageQuery): Pro
     ),
     orders.countWaiting(deps.db, { ...where, statuses: [...OPEN_STATUSES] }, now),
   ])
-  const list = (await toAdminOrders(deps, rows)).map((o, i): AdminQueueItem => ({
+  const list = (await toAdminOrders(deps, rows)).map((o, i): QueueItem => ({
     ...o,
     ageMinutes: Math.floor((now - Number(rows[i].created_at)) / MINUTE),
     late: OPEN_STATUSES.includes(rows[i].status as OrderStatus) && now > Number(rows[i].created_at) + rows[i].eta_minutes * MINUTE,
@@ -99,14 +99,14 @@ export async function adminQueue(deps: SellingDeps, q: AdminOrderPageQuery): Pro
 }
 
 /** The order; its e-codes decrypted (and the reveal audited) for the claim holder unless `codes` is hide. */
-export async function adminDetail(deps: SellingDeps, actor: string, q: { id: string; codes?: 'show' | 'hide' }): Promise<AdminOrder> {
+export async function adminDetail(deps: SellingDeps, actor: string, q: { id: string; codes?: 'show' | 'hide' }): Promise<DeskOrder> {
   const row = await orders.findOrder(deps.db, q.id)
   if (!row) throw refuse(Refusals.ORDER_NOT_FOUND)
   return toAdminOrder(deps, row, q.codes === 'hide' ? undefined : actor)
 }
 
 /** The e-codes, to the claim holder only: a reveal is audited, so it is asked for, not loaded with the page. */
-export async function revealCodes(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
+export async function revealCodes(deps: SellingDeps, actor: string, id: string): Promise<DeskOrder> {
   const row = await orders.findOrder(deps.db, id)
   if (!row) throw refuse(Refusals.ORDER_NOT_FOUND)
   if (!holdsClaim(row, actor, deps.now())) throw refuse(Refusals.ORDER_CLAIM_NEEDED)
@@ -118,7 +118,7 @@ export async function revealCodes(deps: SellingDeps, actor: string, id: string):
  * is this reviewer's (renewed) or has lapsed (taken over). One conditional UPDATE decides, so of
  * parallel claims exactly one wins; the others learn who holds it. Answers the codes to the holder.
  */
-export async function claimOrder(deps: SellingDeps, actor: string, id: string): Promise<AdminOrder> {
+export async function claimOrder(deps: SellingDeps, actor: string, id: string): Promise<DeskOrder> {
   const now = deps.now()
   const outcome = await writeTransaction(deps.db, deps.dbKind, async (trx): Promise<OrderRow | { held: OrderRow }> => {
     const current = await orders.lockOrder(trx, deps.dbKind, id)
@@ -154,7 +154,7 @@ export async function claimOrder(deps: SellingDeps, actor: string, id: string): 
   return toAdminOrder(deps, outcome, actor)
 }
 
-export async function completeOrder(deps: SellingDeps, actor: string, body: { id: string; note?: string }): Promise<AdminOrder> {
+export async function completeOrder(deps: SellingDeps, actor: string, body: { id: string; note?: string }): Promise<DeskOrder> {
   const now = deps.now()
   const row = await transition(deps, { id: body.id, move: 'complete', actor }, async (trx, o, brand) => ({
     patch: { settled_payout: o.quoted_payout, operator_note: body.note ?? null },
@@ -176,7 +176,7 @@ export async function proposeOrder(
   deps: SellingDeps,
   actor: string,
   body: { id: string; reason: string; cards: { cardId: string; payout: number; reasonCode: ReasonCode }[] },
-): Promise<AdminOrder> {
+): Promise<DeskOrder> {
   const now = deps.now()
   const row = await transition(deps, { id: body.id, move: 'propose', actor }, async (trx, o, brand) => {
     const cards = await orders.cardsOf(trx, [o.id])
@@ -218,7 +218,7 @@ export async function rejectOrder(
   deps: SellingDeps,
   actor: string,
   body: { id: string; reasonCode: ReasonCode; note?: string; proofImageId?: string },
-): Promise<AdminOrder> {
+): Promise<DeskOrder> {
   const proofImageId = body.proofImageId?.toLowerCase()
   const row = await transition(deps, { id: body.id, move: 'reject', actor }, async (trx, o, brand) => {
     if (proofImageId && !(await findProofFor(trx, proofImageId, o.id, actor))) throw refuse(Refusals.PROOF_NOT_OPERATORS)

@@ -1,5 +1,6 @@
-import type { PayoutAccount, PayoutSpeed } from '#contract/payout-desk'
+import type { PayoutAccount } from '#contract/ops/payouts'
 import { Refusals } from '#contract/refusals'
+import type { PayoutSpeed } from '#contract/wallet'
 import type { ApiDeps } from '../deps'
 import { findBank } from '../lib/banks'
 import { refuse } from '../lib/envelope'

@@ -1,6 +1,4 @@
 import type { StaffRole } from '#contract/endpoint'
-import type { Refusal } from '#contract/refusals'
-import { Refusals } from '#contract/refusals'
 import {
   STAFF_CHALLENGE_MS,
   STAFF_CODE_FAILURE_WINDOW_MS,
@@ -8,7 +6,9 @@ import {
   STAFF_SESSION_MAX_MS,
   STAFF_SETUP_MS,
   type StaffMember,
-} from '#contract/staff'
+} from '#contract/ops/staff'
+import type { Refusal } from '#contract/refusals'
+import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { StaffRow } from '../db/schema'
 import { writeTransaction } from '../db/transaction'
@@ -23,7 +23,7 @@ import * as staffModel from '../models/staff'
 import { confirmProblem, lapseRequestsOf } from './maker-checker'
 
 /**
- * Staff identities (contract/staff.ts): sign-in in two steps (password → challenge; challenge +
+ * Staff identities (contract/ops/staff.ts): sign-in in two steps (password → challenge; challenge +
  * authenticator code → session), the one-time set-up link, and what admins do to staff. Seeds
  * are sealed with CODES_KEY (bound to the staff id) and never logged or answered after set-up;
  * passwords are argon2id through the hash gate.

@@ -2,8 +2,8 @@
 // with the balance now), how much, why, and whether another waiting request is alike; Approve and
 // Decline only for an admin who did not ask (the api refuses the maker, and any other it must).
 import { Form } from '@remix-run/react'
-import type { PendingAdjustment } from '#contract/admin'
 import { formatMoney } from '#contract/money'
+import type { PendingAdjustment } from '#contract/ops/money'
 import { formatWhen } from '~/utils/console-format'
 import { DeskTable } from './console'
 import { Link } from './link'

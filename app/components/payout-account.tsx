@@ -2,7 +2,7 @@
 // and the exact amount to send, each as text a click selects; with JavaScript, a Copy button too.
 import { useState } from 'react'
 import { amountInputValue } from '#contract/money'
-import type { PayoutAccount } from '#contract/payout-desk'
+import type { PayoutAccount } from '#contract/ops/payouts'
 import { useHydrated } from './ui'
 
 export function AccountToPay({ account: a }: { account: PayoutAccount }) {

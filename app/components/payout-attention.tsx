@@ -3,11 +3,11 @@
 // resolve form, payouts waiting for the transfer OTP with the OTP form and what to do instead,
 // payouts unknown too long and payouts stuck. Plain forms: they work without JavaScript.
 import { Form } from '@remix-run/react'
-import type { AdminWithdrawal, PayoutAttention } from '#contract/admin'
 import { formatMoney } from '#contract/money'
+import type { DeskWithdrawal, PayoutAttention } from '#contract/ops/money'
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
-const who = (w: AdminWithdrawal) => `${formatMoney(w.received, w.currency)} to ${w.bankCard.accountName || w.email} (${w.email})`
+const who = (w: DeskWithdrawal) => `${formatMoney(w.received, w.currency)} to ${w.bankCard.accountName || w.email} (${w.email})`
 
 export function PayoutBanners({ alerts }: { alerts: PayoutAttention['alerts'] }) {
   if (alerts.length === 0) return null

@@ -1,7 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { adminDeskApi, type DashboardData } from '#contract/admin-desk'
 import { formatMoney } from '#contract/money'
+import { peopleDeskApi as adminDeskApi, type DashboardData } from '#contract/ops/people'
 import { ConsolePage } from '~/components/console'
 import { StackedBars, StackedColumns } from '~/components/console-charts'
 import { DeskErrorBoundary } from '~/components/console-desk-error'

@@ -1,6 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import { adminStaffApi } from '#contract/staff'
+import { staffDeskApi as adminStaffApi } from '#contract/ops/staff'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'

@@ -4,7 +4,7 @@
 // raises or clears the desk's banner.
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
+import { opsPayoutsApi as adminPayoutsApi, reconcileQuery } from '#contract/ops/money'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'

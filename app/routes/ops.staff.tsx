@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { STAFF_ROLES, type StaffRole } from '#contract/endpoint'
-import { adminStaffApi, type StaffMember } from '#contract/staff'
+import { staffDeskApi as adminStaffApi, type StaffMember } from '#contract/ops/staff'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'

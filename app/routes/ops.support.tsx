@@ -2,7 +2,7 @@
 // longest first, for any staff role: everyone at the console may answer a seller.
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { supportDeskApi } from '#contract/support-conversations'
+import { supportDeskApi } from '#contract/ops/support'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'

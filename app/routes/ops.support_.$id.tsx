@@ -2,8 +2,8 @@
 // Plain forms: without JavaScript each answers with a redirect back here and a toast.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { supportDeskApi } from '#contract/ops/support'
 import { Refusals } from '#contract/refusals'
-import { supportDeskApi } from '#contract/support-conversations'
 import { SUPPORT_BODY_MAX } from '#contract/support-limits'
 import { ConsolePage } from '~/components/console'
 import { DeskErrorBoundary } from '~/components/console-desk-error'

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { staffApi } from '#contract/staff'
+import { staffApi } from '#contract/ops/staff'
 import { staffFlow } from '~/upstream/staff.server'
 import { consoleMessages } from '~/utils/console-messages'
 import { commitStaffSession, emptyStaffSession, flashStaffToast, getStaffSession, OPS_LOGIN } from '~/utils/staff-session.server'

@@ -1,6 +1,6 @@
 import { json, type AppLoadContext } from '@remix-run/node'
-import { adminApi } from '#contract/admin'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
+import { opsMoneyApi } from '#contract/ops/money'
 import { redirectWithStaffToast } from '~/utils/staff-session.server'
 import { staffFlow } from './staff.server'
 
@@ -31,7 +31,7 @@ export function decideAdjustment(request: Request, context: AppLoadContext, form
   const id = field(form, 'id')
   if (field(form, 'intent') === 'approve') {
     return deskMove(request, context, {
-      endpoint: adminApi.approveAdjustment,
+      endpoint: opsMoneyApi.approveAdjustment,
       input: { id },
       form: `decide:${id}`,
       to,
@@ -39,7 +39,7 @@ export function decideAdjustment(request: Request, context: AppLoadContext, form
     })
   }
   return deskMove(request, context, {
-    endpoint: adminApi.declineAdjustment,
+    endpoint: opsMoneyApi.declineAdjustment,
     input: { id },
     form: `decide:${id}`,
     to,

@@ -1,6 +1,6 @@
 import { json, type AppLoadContext } from '@remix-run/node'
-import { adminOrdersApi } from '#contract/admin-orders'
 import { parseAmount } from '#contract/money'
+import { reviewDeskApi } from '#contract/ops/review'
 import { reasonCodes, type ReasonCode } from '#contract/orders'
 import { MAX_UPLOAD_BYTES } from '#contract/uploads'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
@@ -71,7 +71,7 @@ function proposal(form: FormData, cards: { cardId: string }[], currency: string)
 
 /** The order to open after a decision: the oldest waiting one that is not this one, else the queue. */
 async function nextOrder(request: Request, context: AppLoadContext, id: string): Promise<string> {
-  const queue = await staffFlow(request, context, adminOrdersApi.queue, { pageNum: 1, pageSize: 10, status: 'pending' })
+  const queue = await staffFlow(request, context, reviewDeskApi.queue, { pageNum: 1, pageSize: 10, status: 'pending' })
   const next = queue.success ? queue.data.list.find((o) => o.id !== id) : undefined
   return next ? `/ops/review/${next.id}` : '/ops/review'
 }
@@ -95,34 +95,34 @@ export async function decide(request: Request, context: AppLoadContext, staff: S
     redirectWithStaffToast(request, await nextOrder(request, context, id), { type: 'success', message })
   switch (intent) {
     case 'claim': {
-      const r = await staffFlow(request, context, adminOrdersApi.claim, { id })
+      const r = await staffFlow(request, context, reviewDeskApi.claim, { id })
       return r.success
         ? redirectWithStaffToast(request, here, { type: 'success', message: `You hold ${r.data.orderNo} for 30 minutes` })
         : refused(intent, r.msg)
     }
     case 'reveal': {
-      const r = await staffFlow(request, context, adminOrdersApi.reveal, { id })
+      const r = await staffFlow(request, context, reviewDeskApi.reveal, { id })
       if (!r.success) return refused(intent, r.msg)
       const codes = Object.fromEntries(r.data.cards.map((c) => [c.cardId, c.codes]))
       return json<DecisionReply>({ intent, codes }, { headers: { 'Cache-Control': 'no-store' } })
     }
     case 'complete': {
-      const r = await staffFlow(request, context, adminOrdersApi.complete, { id, note: text(form, 'note') })
+      const r = await staffFlow(request, context, reviewDeskApi.complete, { id, note: text(form, 'note') })
       return r.success ? done(`${r.data.orderNo} completed: the seller is paid`) : refused(intent, r.msg)
     }
     case 'propose': {
-      const order = await staffFlow(request, context, adminOrdersApi.detail, { id, codes: 'hide' })
+      const order = await staffFlow(request, context, reviewDeskApi.detail, { id, codes: 'hide' })
       if (!order.success) return refused(intent, order.msg)
       const p = proposal(form, order.data.cards, order.data.payoutCurrency)
       if ('error' in p) return refused(intent, p.error ?? '')
-      const r = await staffFlow(request, context, adminOrdersApi.propose, { id, reason: text(form, 'reason') ?? '', cards: p.cards })
+      const r = await staffFlow(request, context, reviewDeskApi.propose, { id, reason: text(form, 'reason') ?? '', cards: p.cards })
       return r.success ? done(`${r.data.orderNo}: a lower payout is offered to the seller`) : refused(intent, r.msg)
     }
     case 'reject': {
       if (proof && !proof.success) return refused(intent, proof.msg)
       const reasonCode = text(form, 'reasonCode') ?? ''
       if (!(reasonCodes as readonly string[]).includes(reasonCode)) return refused(intent, 'Choose the reason for the rejection')
-      const r = await staffFlow(request, context, adminOrdersApi.reject, {
+      const r = await staffFlow(request, context, reviewDeskApi.reject, {
         id,
         reasonCode: reasonCode as ReasonCode,
         note: text(form, 'note'),

@@ -1,6 +1,6 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
-import { staffApi, type StaffMember } from '#contract/staff'
+import { staffApi, type StaffMember } from '#contract/ops/staff'
 import { consoleMessages } from '~/utils/console-messages'
 import { deviceOf } from '~/utils/device.server'
 import { getStaffSession, staffSignInResponse, type StaffSession } from '~/utils/staff-session.server'

@@ -1,5 +1,5 @@
 import type { StaffRole } from '#contract/endpoint'
-import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from '#contract/staff'
+import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from '#contract/ops/staff'
 import { hashSecret } from '../../api/lib/hash'
 import { createSecretsBox } from '../../api/lib/secrets-box'
 import { hashToken } from '../../api/lib/tokens'

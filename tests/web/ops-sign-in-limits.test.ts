@@ -1,6 +1,6 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adminStaffApi } from '#contract/staff'
+import { staffDeskApi } from '#contract/ops/staff'
 import * as dashboard from '~/routes/ops._index'
 import * as payouts from '~/routes/ops.payouts'
 import * as reconcile from '~/routes/ops.payouts_.reconcile'
@@ -31,7 +31,7 @@ const PASSWORD = 'a long staff password 42'
 async function invite(email: string) {
   const admin = await testStaffToken(api)
   const res = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, { headers: bearer(admin) })
-  return adminStaffApi.invite.data.parse(res.body.data).setupToken
+  return staffDeskApi.invite.data.parse(res.body.data).setupToken
 }
 
 describe('/ops/setup/<token> without JavaScript', () => {

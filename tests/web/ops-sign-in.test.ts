@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { adminStaffApi } from '#contract/staff'
+import { staffDeskApi } from '#contract/ops/staff'
 import * as layout from '~/routes/ops'
 import * as dashboard from '~/routes/ops._index'
 import * as login from '~/routes/ops_.login'
@@ -118,7 +118,7 @@ describe('/ops/setup/<token>', () => {
     const admin = await testStaffToken(api)
     const email = `new.${Date.now()}@staff.test`
     const invited = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, { headers: bearer(admin) })
-    const { setupToken } = adminStaffApi.invite.data.parse(invited.body.data)
+    const { setupToken } = staffDeskApi.invite.data.parse(invited.body.data)
     const path = `/ops/setup/${setupToken}`
     const page = await load(setup.loader, path, undefined, { token: setupToken })
     expect(page.status).toBe(200)

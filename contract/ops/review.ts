@@ -1,18 +1,18 @@
 import { z } from 'zod'
-import { cardTypes, catalogueFields, rateField, rateSchema } from './catalogue'
-import { get, noInput, post } from './endpoint'
-import { pageQuerySchema, pageSchema } from './envelope'
-import { minorUnits } from './money-fields'
-import { orderCardSchema, orderIdField, orderIdQuery, orderSchema, orderStatuses, reasonCodes } from './orders'
-import { fileIdField, fileQuery, imageBytes, uploadData } from './uploads'
+import { cardTypes, catalogueFields, rateField, rateSchema } from '../catalogue'
+import { get, noInput, post } from '../endpoint'
+import { pageQuerySchema, pageSchema } from '../envelope'
+import { minorUnits } from '../money-fields'
+import { orderCardSchema, orderIdField, orderIdQuery, orderSchema, orderStatuses, reasonCodes } from '../orders'
+import { fileIdField, fileQuery, imageBytes, uploadData } from '../uploads'
 
 /**
- * Operators review orders and set rates (reviewers; rates and ETAs admins; audit log as contract/admin.ts;
+ * Operators review orders and set rates (reviewers; rates and ETAs admins; audit log as contract/ops/money.ts;
  * `npm run ops -- orders|order|rate|eta …`). The queue shows each card's photos (image ids, read
  * with GET /admin/file/get); an e-code is DECRYPTED (operators redeem it) only for the reviewer who
  * holds the order's claim, in the answers of claim and detail, and each such reveal is audited.
  */
-export const adminOrderSchema = orderSchema.extend({
+export const deskOrderSchema = orderSchema.extend({
   userId: z.string(),
   email: z.string(),
   /** The reviewer who holds (or last held) its claim ("staff:ada@cardlane.ng"), once reviewing. */
@@ -21,7 +21,7 @@ export const adminOrderSchema = orderSchema.extend({
   claimExpiresAt: z.number().int().nullable(),
   cards: z.array(orderCardSchema.extend({ codes: z.array(z.string()) })),
 })
-export type AdminOrder = z.infer<typeof adminOrderSchema>
+export type DeskOrder = z.infer<typeof deskOrderSchema>
 
 /** How long a claim holds without a decision (claiming again renews it). */
 export const CLAIM_MS = 30 * 60_000
@@ -30,7 +30,7 @@ export const CLAIM_MS = 30 * 60_000
  * Without `status`: the queue (pending and reviewing), oldest first. The other filters narrow it
  * to one brand, country or card type (`ecode` or `physical`).
  */
-export const adminOrderPageQuery = pageQuerySchema.extend({
+export const queuePageQuery = pageQuerySchema.extend({
   status: z.enum(orderStatuses, { errorMap: () => ({ message: `choose one of ${orderStatuses.join(', ')}` }) }).optional(),
   brand: z
     .string()
@@ -45,17 +45,17 @@ export const adminOrderPageQuery = pageQuerySchema.extend({
     .optional(),
   type: z.enum(cardTypes, { errorMap: () => ({ message: `choose one of ${cardTypes.join(', ')}` }) }).optional(),
 })
-export type AdminOrderPageQuery = z.infer<typeof adminOrderPageQuery>
+export type QueuePageQuery = z.infer<typeof queuePageQuery>
 
 /** A queue row: the order, how long it has waited, and whether that is past its brand's promised ETA. */
-export const adminQueueItemSchema = adminOrderSchema.extend({ ageMinutes: z.number().int(), late: z.boolean() })
-export type AdminQueueItem = z.infer<typeof adminQueueItemSchema>
+export const queueItemSchema = deskOrderSchema.extend({ ageMinutes: z.number().int(), late: z.boolean() })
+export type QueueItem = z.infer<typeof queueItemSchema>
 
 /** The page of the queue, and what waits (pending or reviewing) under the same brand, country and type. */
-export const adminQueueData = pageSchema(adminQueueItemSchema).extend({
+export const queueData = pageSchema(queueItemSchema).extend({
   waiting: z.object({ total: z.number().int().nonnegative(), late: z.number().int().nonnegative() }),
 })
-export type AdminQueueData = z.infer<typeof adminQueueData>
+export type QueueData = z.infer<typeof queueData>
 
 const noteField = z.string({ invalid_type_error: 'note must be text' }).trim().min(3, 'note: say it in a few words').max(500)
 
@@ -132,7 +132,7 @@ export const orderSignalsSchema = z.object({
 export type OrderSignals = z.infer<typeof orderSignalsSchema>
 
 /** `codes=hide`: the order without decrypting its e-codes (a page that reveals only on request). */
-export const adminOrderDetailQuery = orderIdQuery.extend({
+export const deskOrderQuery = orderIdQuery.extend({
   codes: z.enum(['show', 'hide'], { errorMap: () => ({ message: 'choose show or hide' }) }).default('show'),
 })
 
@@ -179,16 +179,16 @@ export const setEtaBody = z
 export const rateHistoryQuery = z.object({ ...catalogueFields })
 export const rateHistoryData = z.array(z.object({ rate: z.string(), setAt: z.number().int(), setBy: z.string() }))
 
-export const adminOrdersApi = {
-  queue: get('/admin/order/page', 'staff:reviewer', adminOrderPageQuery, adminQueueData),
-  detail: get('/admin/order/detail', 'staff:reviewer', adminOrderDetailQuery, adminOrderSchema),
+export const reviewDeskApi = {
+  queue: get('/admin/order/page', 'staff:reviewer', queuePageQuery, queueData),
+  detail: get('/admin/order/detail', 'staff:reviewer', deskOrderQuery, deskOrderSchema),
   /** The claim holder's e-codes, decrypted; audited. Refused without the claim. */
-  reveal: post('/admin/order/reveal', 'staff:reviewer', z.object({ id: orderIdField }).strict(), adminOrderSchema),
+  reveal: post('/admin/order/reveal', 'staff:reviewer', z.object({ id: orderIdField }).strict(), deskOrderSchema),
   signals: get('/admin/order/signals', 'staff:reviewer', orderIdQuery, orderSignalsSchema),
-  claim: post('/admin/order/claim', 'staff:reviewer', z.object({ id: orderIdField }).strict(), adminOrderSchema),
-  complete: post('/admin/order/complete', 'staff:reviewer', completeOrderBody, adminOrderSchema),
-  propose: post('/admin/order/propose', 'staff:reviewer', proposeOrderBody, adminOrderSchema),
-  reject: post('/admin/order/reject', 'staff:reviewer', rejectOrderBody, adminOrderSchema),
+  claim: post('/admin/order/claim', 'staff:reviewer', z.object({ id: orderIdField }).strict(), deskOrderSchema),
+  complete: post('/admin/order/complete', 'staff:reviewer', completeOrderBody, deskOrderSchema),
+  propose: post('/admin/order/propose', 'staff:reviewer', proposeOrderBody, deskOrderSchema),
+  reject: post('/admin/order/reject', 'staff:reviewer', rejectOrderBody, deskOrderSchema),
   /** The rate in force at once, or (beyond RATE_APPROVAL_CHANGE) a request for a second admin. */
   setRate: post('/admin/giftcard/rate', 'staff:admin', setRateBody, z.union([rateChangeRequestSchema, rateSchema])),
   pendingRateChanges: get('/admin/giftcard/rate/pending', 'staff:admin', z.object({}), z.array(rateChangeRequestSchema)),

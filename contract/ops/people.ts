@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { get } from './endpoint'
-import { pageQuerySchema } from './envelope'
-import { currencyCode } from './money-fields'
-import { balanceLogPage } from './wallet'
+import { get } from '../endpoint'
+import { pageQuerySchema } from '../envelope'
+import { currencyCode } from '../money-fields'
+import { balanceLogPage } from '../wallet'
 
 /**
- * The operator console's dashboard and the admin desk's reads (contract/admin.ts has the moves).
+ * The operator console's dashboard and the people desk's reads (contract/ops/money.ts has the moves).
  * The dashboard answers each part only to a role that may see it (null otherwise): orders to
  * reviewers, withdrawals to payouts, the books to admins; admins see all of it.
  */
@@ -72,7 +72,7 @@ export const personHit = z.object({
 })
 export type PersonHit = z.infer<typeof personHit>
 
-export const adminDeskApi = {
+export const peopleDeskApi = {
   dashboard: get('/admin/dashboard', 'staff', z.object({}).strict(), dashboardData),
   /** A person's ledger, newest first (the same entries their wallet screen pages). */
   userLedger: get('/admin/user/ledger', 'staff:admin', userLedgerQuery, balanceLogPage),

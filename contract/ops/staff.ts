@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { emailField, loginPasswordField, PASSWORD_MAX } from './accounts'
-import { get, noData, noInput, noQuery, post, STAFF_ROLES } from './endpoint'
-import { pageQuerySchema, pageSchema } from './envelope'
+import { emailField, loginPasswordField, PASSWORD_MAX } from '../accounts'
+import { get, noData, noInput, noQuery, post, STAFF_ROLES } from '../endpoint'
+import { pageQuerySchema, pageSchema } from '../envelope'
 
 /**
  * Staff: the people who run the operator console and `npm run ops`. Not customers: their own
@@ -139,7 +139,7 @@ export const auditEntrySchema = z.object({
   at: z.number().int(),
 })
 
-export const adminStaffApi = {
+export const staffDeskApi = {
   /** 'automation': ADMIN_TOKEN may make the first admin (`npm run ops -- staff add`). */
   invite: post('/admin/staff/invite', 'automation', inviteStaffBody, setupLinkData),
   list: get('/admin/staff/list', 'automation', noQuery, z.array(staffMemberSchema)),

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { get, post } from './endpoint'
-import { pageSchema } from './envelope'
-import { signedAmount } from './money-fields'
-import { BalanceLogType, balanceLogEntry } from './wallet'
-import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from './withdrawals'
+import { get, post } from '../endpoint'
+import { pageSchema } from '../envelope'
+import { signedAmount } from '../money-fields'
+import { BalanceLogType, balanceLogEntry } from '../wallet'
+import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from '../withdrawals'
 
 /**
- * Operators (no role in the app's screens): staff members by role (contract/staff.ts), the books
+ * Operators (no role in the app's screens): staff members by role (contract/ops/staff.ts), the books
  * check and stats also for automation with ADMIN_TOKEN. `npm run ops` calls these over HTTP.
  * Every action lands in the audit log under the signed-in staff member.
  */
@@ -30,11 +30,11 @@ export const updateWithdrawalBody = z
   .refine((b) => b.status !== 'success' || b.reference, { message: 'A paid withdrawal needs the payout reference', path: ['reference'] })
   .refine((b) => b.status !== 'failed' || b.reason, { message: 'A failed withdrawal needs a reason the person can read', path: ['reason'] })
 
-export const adminUserQuery = z
+export const personQuery = z
   .object({ email: z.string().trim().toLowerCase().max(254).optional(), id: z.string().max(64).optional() })
   .refine((q) => q.email || q.id, { message: 'Give email or id' })
 
-export const adminUserData = z.object({
+export const personData = z.object({
   userId: z.string(),
   email: z.string(),
   userName: z.string(),
@@ -82,7 +82,7 @@ export const booksData = z.object({
  * its own state word as last heard, how often a worker took it, when a transfer was first sent,
  * and whether it waits for an operator's approval (over AUTO_PAYOUT_MAX, or a flagged name).
  */
-export const adminPayoutSchema = z.object({
+export const deskPayoutSchema = z.object({
   provider: z.string(),
   state: z.string().nullable(),
   attempts: z.number().int().nonnegative(),
@@ -101,16 +101,16 @@ export const adminPayoutSchema = z.object({
   stuck: z.boolean().default(false),
 })
 
-export const adminWithdrawalSchema = withdrawalSchema.extend({
+export const deskWithdrawalSchema = withdrawalSchema.extend({
   userId: z.string(),
   email: z.string(),
   /** The bank account's saved holder name is far from the profile's name: look before paying. */
   nameFlagged: z.boolean().default(false),
   /** The person's name on their profile, to compare with the holder's. */
   userName: z.string().default(''),
-  payout: adminPayoutSchema.nullable().default(null),
+  payout: deskPayoutSchema.nullable().default(null),
 })
-export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>
+export type DeskWithdrawal = z.infer<typeof deskWithdrawalSchema>
 
 /**
  * Bank accounts saved by more than one account (the throw-away-accounts signal): each with the
@@ -167,7 +167,7 @@ export type PendingAdjustment = z.infer<typeof pendingAdjustmentSchema>
 
 export const adjustmentEntry = balanceLogEntry.extend({ type: z.literal(BalanceLogType.ADJUSTMENT) })
 
-export const adminApi = {
+export const opsMoneyApi = {
   /** Moves the money at once (the entry), or, over ADJUSTMENT_APPROVAL_MIN, asks a second admin (the request). */
   adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, z.discriminatedUnion('type', [adjustmentEntry, adjustmentRequestSchema])),
   pendingAdjustments: get('/admin/wallet/adjust/pending', 'staff:admin', z.object({}), z.array(pendingAdjustmentSchema)),
@@ -187,15 +187,15 @@ export const adminApi = {
     z.object({ id: z.string().min(1).max(64) }).strict(),
     adjustmentRequestSchema,
   ),
-  withdrawals: get('/admin/withdraw/page', 'staff:payouts', withdrawalPageQuery, pageSchema(adminWithdrawalSchema)),
-  updateWithdrawal: post('/admin/withdraw/update', 'staff:payouts', updateWithdrawalBody, adminWithdrawalSchema),
-  user: get('/admin/user', 'staff:admin', adminUserQuery, adminUserData),
+  withdrawals: get('/admin/withdraw/page', 'staff:payouts', withdrawalPageQuery, pageSchema(deskWithdrawalSchema)),
+  updateWithdrawal: post('/admin/withdraw/update', 'staff:payouts', updateWithdrawalBody, deskWithdrawalSchema),
+  user: get('/admin/user', 'staff:admin', personQuery, personData),
   /** Automatic payouts above AUTO_PAYOUT_MAX wait for this before the worker sends them. */
   approveWithdrawal: post(
     '/admin/withdraw/approve',
     'staff:payouts',
     z.object({ id: z.string().min(1).max(64) }).strict(),
-    adminWithdrawalSchema,
+    deskWithdrawalSchema,
   ),
   books: get('/admin/books', 'automation', z.object({}), booksData),
   sharedBankAccounts: get('/admin/signals/sharedBankAccounts', 'staff:admin', sharedBankAccountsQuery, sharedBankAccountsData),
@@ -262,14 +262,14 @@ const idBody = z.object({ id: z.string().min(1).max(64) })
 /** What needs a person on the payout desk (decision 038): banners and the payouts to look at. */
 export const payoutAttentionData = z.object({
   alerts: z.array(z.object({ kind: z.string(), message: z.string(), amount: z.number().int().nullable(), raisedAt: z.number().int() })),
-  conflicts: z.array(adminWithdrawalSchema),
-  needsPerson: z.array(adminWithdrawalSchema),
-  otp: z.array(adminWithdrawalSchema),
-  stuck: z.array(adminWithdrawalSchema),
+  conflicts: z.array(deskWithdrawalSchema),
+  needsPerson: z.array(deskWithdrawalSchema),
+  otp: z.array(deskWithdrawalSchema),
+  stuck: z.array(deskWithdrawalSchema),
 })
 export type PayoutAttention = z.infer<typeof payoutAttentionData>
 
-export const adminPayoutsApi = {
+export const opsPayoutsApi = {
   reconcile: get('/admin/payouts/reconcile', 'staff:payouts', reconcileQuery, reconcileData),
   reconcileRecent: post('/admin/payouts/reconcileRecent', 'staff:payouts', z.object({}).strict(), reconcileRecentData),
   attention: get('/admin/payouts/attention', 'staff:payouts', z.object({}), payoutAttentionData),
@@ -285,17 +285,17 @@ export const adminPayoutsApi = {
           .regex(/^\d{4,8}$/, 'The OTP is 4–8 digits'),
       })
       .strict(),
-    adminWithdrawalSchema,
+    deskWithdrawalSchema,
   ),
   /** A person settled a conflict outside: it leaves the desk, audited with their note. */
   resolveConflict: post(
     '/admin/withdraw/resolveConflict',
     'staff:payouts',
     idBody.extend({ note: z.string().trim().min(3, 'Say in a few words what was done').max(500) }).strict(),
-    adminWithdrawalSchema,
+    deskWithdrawalSchema,
   ),
 }
 
-export const adminAnalyticsApi = {
+export const opsAnalyticsApi = {
   funnel: get('/admin/analytics/funnel', 'automation', funnelQuery, funnelData),
 }
