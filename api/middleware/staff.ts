@@ -8,7 +8,7 @@ import type { ApiDeps } from '../deps'
 import { ApiError, unauthorized } from '../lib/envelope'
 import { msg } from '../lib/messages'
 import { audit } from '../models/audit-log'
-import { touchStaffSession } from '../models/staff'
+import { touchStaffSession } from '../models/ops/staff'
 
 const digest = (s: string) => createHash('sha256').update(s).digest()
 

@@ -8,7 +8,7 @@ import { upstream, UpstreamError } from './client.server'
 import { flow, type FlowResult } from './flow.server'
 import { afterChange, memoized } from './request-memo.server'
 
-/** Admin can do everything a reviewer and a payouts person can (the api's rule, api/middleware/admin.ts). */
+/** Admin can do everything a reviewer and a payouts person can (the api's rule, api/middleware/staff.ts). */
 export const roleAllows = (role: StaffRole, needed: StaffRole) => role === 'admin' || role === needed
 
 export type SignedInStaff = { token: string; email: string; role: StaffRole; session: StaffSession }

@@ -4,7 +4,7 @@ import { hashSecret } from '../../api/lib/hash'
 import { createSecretsBox } from '../../api/lib/secrets-box'
 import { hashToken } from '../../api/lib/tokens'
 import { newTotpSeed, totpCode } from '../../api/lib/totp'
-import { createStaffSession, insertStaff, updateStaff } from '../../api/models/staff'
+import { createStaffSession, insertStaff, updateStaff } from '../../api/models/ops/staff'
 import type { TestApi } from './api'
 import { newEmail } from './kit'
 

@@ -1,5 +1,5 @@
-import type { Db, DbKind } from '../db/connect'
-import type { AdjustmentRequestRow } from '../db/schema'
+import type { Db, DbKind } from '../../db/connect'
+import type { AdjustmentRequestRow } from '../../db/schema'
 
 /** Adjustments waiting for a second admin (maker-checker): every query of adjustment_requests. */
 

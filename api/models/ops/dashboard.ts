@@ -1,4 +1,4 @@
-import type { Db } from '../db/connect'
+import type { Db } from '../../db/connect'
 
 /** The dashboard's queries: counts and sums in the database; only the week's reviews come back as rows. */
 

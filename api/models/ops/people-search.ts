@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { Db } from '../db/connect'
+import type { Db } from '../../db/connect'
 
 /** What a console search found a person by: part of their e-mail or name, their id, an order's or a withdrawal's number. */
 export type FoundBy = 'email' | 'name' | 'id' | 'order' | 'withdrawal'

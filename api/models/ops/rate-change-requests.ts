@@ -1,5 +1,5 @@
-import type { Db, DbKind } from '../db/connect'
-import type { RateChangeRequestRow } from '../db/schema'
+import type { Db, DbKind } from '../../db/connect'
+import type { RateChangeRequestRow } from '../../db/schema'
 
 /** Rate changes waiting for a second admin (decision 041): every query of rate_change_requests. */
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connect'
+import type { Db } from '../../db/connect'
 
 /** The queries behind the review desk's signals (services/order-signals.ts). */
 

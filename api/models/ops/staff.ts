@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely'
-import type { Db, DbKind } from '../db/connect'
-import type { StaffRow, StaffTable } from '../db/schema'
-import { hashToken, newId, newToken } from '../lib/tokens'
+import type { Db, DbKind } from '../../db/connect'
+import type { StaffRow, StaffTable } from '../../db/schema'
+import { hashToken, newId, newToken } from '../../lib/tokens'
 
 /** Staff, their sessions and one-time tokens: every query of staff, staff_sessions, staff_tokens. */
 

@@ -1,14 +1,12 @@
 import { opsAnalyticsApi, opsMoneyApi as api, opsPayoutsApi } from '#contract/ops/money'
-import { peopleDeskApi } from '#contract/ops/people'
-import type { ApiDeps } from '../deps'
-import { contractRouter } from '../lib/route'
-import * as admin from '../services/admin'
-import { dashboard, findPeople, userLedger } from '../services/admin-desk'
-import { funnel } from '../services/analytics'
-import { approveWithdrawal, finalizeOtp, payoutAttention, reconcileDay, reconcileRecent, resolveConflict } from '../services/payouts'
+import type { ApiDeps } from '../../deps'
+import { contractRouter } from '../../lib/route'
+import { funnel } from '../../services/analytics'
+import * as admin from '../../services/ops/money'
+import { approveWithdrawal, finalizeOtp, payoutAttention, reconcileDay, reconcileRecent, resolveConflict } from '../../services/payouts'
 
 /** /admin/*: operators only (Bearer ADMIN_TOKEN; absent when unset). Every action is audited. */
-export function adminRoutes(deps: ApiDeps) {
+export function opsMoneyRoutes(deps: ApiDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.adjust, ({ actor, input }) => admin.adjustBalance(deps, actor, input))
   bind(api.pendingAdjustments, () => admin.pendingAdjustments(deps))
@@ -26,8 +24,5 @@ export function adminRoutes(deps: ApiDeps) {
   bind(opsPayoutsApi.finalizeOtp, ({ actor, input }) => finalizeOtp(deps, actor, input.id, input.otp))
   bind(opsPayoutsApi.resolveConflict, ({ actor, input }) => resolveConflict(deps, actor, input.id, input.note))
   bind(opsAnalyticsApi.funnel, ({ input }) => funnel(deps, input))
-  bind(peopleDeskApi.dashboard, ({ staff }) => dashboard(deps, staff))
-  bind(peopleDeskApi.userLedger, ({ input }) => userLedger(deps, input))
-  bind(peopleDeskApi.findPeople, ({ input }) => findPeople(deps, input))
   return router
 }

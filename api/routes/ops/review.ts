@@ -1,12 +1,12 @@
 import { reviewDeskApi as api } from '#contract/ops/review'
-import { contractRouter } from '../lib/route'
-import type { SellingDeps } from '../lib/selling-deps'
-import * as catalogue from '../services/catalogue'
-import * as signals from '../services/order-signals'
-import * as orders from '../services/orders-review'
+import { contractRouter } from '../../lib/route'
+import type { SellingDeps } from '../../lib/selling-deps'
+import * as catalogue from '../../services/catalogue'
+import * as orders from '../../services/ops/review'
+import * as signals from '../../services/ops/review-signals'
 
 /** /admin/order/* and /admin/giftcard/*: the review queue and its moves, rates and ETAs. Audited. */
-export function adminOrdersRoutes(deps: SellingDeps) {
+export function reviewDeskRoutes(deps: SellingDeps) {
   const { router, bind } = contractRouter(deps)
   bind(api.queue, ({ input }) => orders.adminQueue(deps, input))
   bind(api.detail, ({ actor, input }) => orders.adminDetail(deps, actor, input))

@@ -1,9 +1,9 @@
 import { staffDeskApi, staffApi as api } from '#contract/ops/staff'
-import { contractRouter } from '../lib/route'
-import type { SellingDeps } from '../lib/selling-deps'
-import { bearerOf } from '../middleware/admin'
-import { staffLoginFailLimiter } from '../middleware/rate-limit'
-import * as staff from '../services/staff'
+import { contractRouter } from '../../lib/route'
+import type { SellingDeps } from '../../lib/selling-deps'
+import { staffLoginFailLimiter } from '../../middleware/rate-limit'
+import { bearerOf } from '../../middleware/staff'
+import * as staff from '../../services/ops/staff'
 
 /** /staff/*: staff sign-in and set-up; /admin/staff/* and /admin/audit/*: admins manage staff, read the log. */
 export function staffRoutes(deps: SellingDeps) {

@@ -1,12 +1,12 @@
 import type { Refusal } from '#contract/refusals'
 import { Refusals } from '#contract/refusals'
-import type { Db } from '../db/connect'
-import type { StaffRow } from '../db/schema'
-import { ADMIN_TOKEN_ACTOR, staffActor } from '../middleware/admin'
-import { lapseAdjustmentRequestsOf } from '../models/adjustment-requests'
-import { audit } from '../models/audit-log'
-import { lapseRateChangeRequestsOf } from '../models/rate-change-requests'
-import { findStaffByEmail } from '../models/staff'
+import type { Db } from '../../db/connect'
+import type { StaffRow } from '../../db/schema'
+import { ADMIN_TOKEN_ACTOR, staffActor } from '../../middleware/staff'
+import { audit } from '../../models/audit-log'
+import { lapseAdjustmentRequestsOf } from '../../models/ops/adjustment-requests'
+import { lapseRateChangeRequestsOf } from '../../models/ops/rate-change-requests'
+import { findStaffByEmail } from '../../models/ops/staff'
 
 /**
  * Who may check whom (decision 041): the rules a second admin must meet to approve a wallet

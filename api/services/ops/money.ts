@@ -3,14 +3,17 @@ import type { AdjustmentRequest, DeskWithdrawal, PendingAdjustment, SharedBankAc
 import { type Refusal, Refusals } from '#contract/refusals'
 import { BalanceLogType, type BalanceLogEntry } from '#contract/wallet'
 import type { WithdrawalStatus } from '#contract/withdrawals'
-import type { Db } from '../db/connect'
-import type { AdjustmentRequestRow, BalanceLogRow, WithdrawalRow } from '../db/schema'
-import { writeTransaction } from '../db/transaction'
-import type { ApiDeps } from '../deps'
-import { findBank } from '../lib/banks'
-import { refuse } from '../lib/envelope'
-import { newId } from '../lib/tokens'
-import type { StaffCaller } from '../middleware/admin'
+import type { Db } from '../../db/connect'
+import type { AdjustmentRequestRow, BalanceLogRow, WithdrawalRow } from '../../db/schema'
+import { writeTransaction } from '../../db/transaction'
+import type { ApiDeps } from '../../deps'
+import { findBank } from '../../lib/banks'
+import { refuse } from '../../lib/envelope'
+import { newId } from '../../lib/tokens'
+import type { StaffCaller } from '../../middleware/staff'
+import { audit } from '../../models/audit-log'
+import { findBankCard, liveBankCards } from '../../models/bank-cards'
+import { addNotification } from '../../models/notifications'
 import {
   adjustmentsBy,
   decideAdjustmentRequest,
@@ -18,18 +21,15 @@ import {
   insertAdjustmentRequest,
   lockAdjustmentRequest,
   pendingAdjustmentRequests,
-} from '../models/adjustment-requests'
-import { audit } from '../models/audit-log'
-import { findBankCard, liveBankCards } from '../models/bank-cards'
-import { addNotification } from '../models/notifications'
-import { pageOrders } from '../models/orders'
-import { sharedBankAccounts as findSharedBankAccounts } from '../models/reward-bank-accounts'
-import { findUserByEmail, findUserById } from '../models/users'
-import { pageWithdrawals } from '../models/withdrawals'
-import { maskAccountNumber } from './bank-cards'
-import { auditBooks, findWallet, InsufficientFunds, move, toBalanceLogEntry } from './ledger'
+} from '../../models/ops/adjustment-requests'
+import { pageOrders } from '../../models/orders'
+import { sharedBankAccounts as findSharedBankAccounts } from '../../models/reward-bank-accounts'
+import { findUserByEmail, findUserById } from '../../models/users'
+import { pageWithdrawals } from '../../models/withdrawals'
+import { maskAccountNumber } from '../bank-cards'
+import { auditBooks, findWallet, InsufficientFunds, move, toBalanceLogEntry } from '../ledger'
+import { toWithdrawal, updateWithdrawal } from '../withdrawals'
 import { checkerProblem } from './maker-checker'
-import { toWithdrawal, updateWithdrawal } from './withdrawals'
 
 /** What operators do (DESIGN §3 /admin): adjust a balance, list and move withdrawals. Audited. */
 

@@ -1,11 +1,18 @@
 import type { StaffRole } from '#contract/endpoint'
 import type { DashboardData, ReviewDay } from '#contract/ops/people'
-import type { StaffRow } from '../db/schema'
-import type { ApiDeps } from '../deps'
-import { dayBounds, localDay } from '../lib/day'
-import { booksAtAGlance, decisionsSince, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../models/dashboard'
-import { searchPeople } from '../models/people-search'
-import { pageBalanceLog } from './ledger'
+import type { StaffRow } from '../../db/schema'
+import type { ApiDeps } from '../../deps'
+import { dayBounds, localDay } from '../../lib/day'
+import {
+  booksAtAGlance,
+  decisionsSince,
+  ordersBetween,
+  paidOutBetween,
+  waitingOrders,
+  waitingWithdrawals,
+} from '../../models/ops/dashboard'
+import { searchPeople } from '../../models/ops/people-search'
+import { pageBalanceLog } from '../ledger'
 
 const DAYS = 7
 const sees = (role: StaffRole | undefined, desk: StaffRole) => role === undefined || role === 'admin' || role === desk

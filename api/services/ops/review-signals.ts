@@ -1,11 +1,11 @@
 import { LARGE_SALE, NEW_ACCOUNT_DAYS, type OrderSignals } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
-import type { ApiDeps } from '../deps'
-import { refuse } from '../lib/envelope'
-import { bitsApart, SAME_PHOTO_BITS } from '../lib/phash'
-import { findOrder } from '../models/orders'
-import * as signals from '../models/review-signals'
-import { findUserById } from '../models/users'
+import type { ApiDeps } from '../../deps'
+import { refuse } from '../../lib/envelope'
+import { bitsApart, SAME_PHOTO_BITS } from '../../lib/phash'
+import * as signals from '../../models/ops/review-signals'
+import { findOrder } from '../../models/orders'
+import { findUserById } from '../../models/users'
 
 const DAY = 86_400_000
 

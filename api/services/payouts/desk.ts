@@ -5,7 +5,7 @@ import { refuse } from '../../lib/envelope'
 import { ProviderRefused, ProviderUnavailable } from '../../lib/payouts/provider'
 import { audit } from '../../models/audit-log'
 import { approvePayout } from '../../models/withdrawals'
-import { toAdminWithdrawal } from '../admin'
+import { toAdminWithdrawal } from '../ops/money'
 import { lockWithdrawal } from '../withdrawals'
 import { settle } from './settlement'
 
