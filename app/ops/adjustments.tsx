@@ -4,9 +4,9 @@
 import { Form } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { PendingAdjustment } from '#contract/ops/money'
-import { formatWhen } from '~/utils/console-format'
-import { DeskTable } from './console'
-import { Link } from './link'
+import { formatWhen } from '~/ops/format'
+import { Link } from '../components/link'
+import { DeskTable } from './shell'
 
 const nameOf = (actor: string) => actor.replace(/^staff:/, '')
 

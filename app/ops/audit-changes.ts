@@ -1,5 +1,5 @@
 import { formatMoney } from '#contract/money'
-import { formatWhen } from './console-format'
+import { formatWhen } from './format'
 
 /**
  * An audit entry's before and after as a person reads them: one line a field that changed (or a

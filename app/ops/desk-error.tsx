@@ -1,6 +1,6 @@
 // The admin desk's error page: a role that cannot use the desk reads why (403), not a generic failure.
-import { consoleMessages } from '~/utils/console-messages'
-import { ErrorScreen, GeneralErrorBoundary } from './error-boundary'
+import { consoleMessages } from '~/ops/messages'
+import { ErrorScreen, GeneralErrorBoundary } from '../components/error-boundary'
 
 export function DeskErrorBoundary() {
   return (

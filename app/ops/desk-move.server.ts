@@ -1,7 +1,7 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf } from '#contract/endpoint'
 import { opsMoneyApi } from '#contract/ops/money'
-import { redirectWithStaffToast } from '~/utils/staff-session.server'
+import { redirectWithStaffToast } from '~/ops/session.server'
 import { staffFlow } from './staff.server'
 
 /** What an admin-desk form answers when the api refuses: the sentence, which form it was, 400. */

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { amountInputValue } from '#contract/money'
 import type { PayoutAccount } from '#contract/ops/payouts'
-import { useHydrated } from './ui'
+import { useHydrated } from '../components/ui'
 
 export function AccountToPay({ account: a }: { account: PayoutAccount }) {
   return (

@@ -3,11 +3,11 @@ import { parseAmount } from '#contract/money'
 import { reviewDeskApi } from '#contract/ops/review'
 import { reasonCodes, type ReasonCode } from '#contract/orders'
 import { MAX_UPLOAD_BYTES } from '#contract/uploads'
+import { redirectWithStaffToast } from '~/ops/session.server'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
-import { redirectWithStaffToast } from '~/utils/staff-session.server'
-import type { FlowResult } from './flow.server'
+import type { FlowResult } from '../upstream/flow.server'
+import { uploadProofFlow } from '../upstream/uploads.server'
 import { staffFlow, type SignedInStaff } from './staff.server'
-import { uploadProofFlow } from './uploads.server'
 
 /**
  * The review desk's moves on one order (app/routes/ops.review.$orderId.tsx): claim, reveal,

@@ -1,8 +1,8 @@
 import { createCookieSessionStorage, redirect, type Session } from '@remix-run/node'
 import type { StaffRole } from '#contract/endpoint'
-import { returnPath } from './auth.server'
-import { getWebEnv } from './env.server'
-import type { ToastInput } from './session.server'
+import { returnPath } from '../utils/auth.server'
+import { getWebEnv } from '../utils/env.server'
+import type { ToastInput } from '../utils/session.server'
 
 /**
  * The operator console's own cookie: a staff member is not a customer, so their session never

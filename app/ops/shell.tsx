@@ -4,10 +4,10 @@ import type { MetaFunction } from '@remix-run/node'
 import { Form, NavLink, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { StaffRole } from '#contract/endpoint'
-import { CONSOLE_BRAND, consoleNav, consoleTitle } from '~/utils/console-routes'
+import { CONSOLE_BRAND, consoleNav, consoleTitle } from '~/ops/desks'
 import type { Paging } from '~/utils/paging'
-import { Link } from './link'
-import { Toaster, type ToastData } from './toaster'
+import { Link } from '../components/link'
+import { Toaster, type ToastData } from '../components/toaster'
 
 /** Every console page's <title>, from the console's route table. */
 export const consoleMeta: MetaFunction = ({ location }) => [

@@ -1,12 +1,12 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
 import { staffApi, type StaffMember } from '#contract/ops/staff'
-import { consoleMessages } from '~/utils/console-messages'
+import { consoleMessages } from '~/ops/messages'
+import { getStaffSession, staffSignInResponse, type StaffSession } from '~/ops/session.server'
 import { deviceOf } from '~/utils/device.server'
-import { getStaffSession, staffSignInResponse, type StaffSession } from '~/utils/staff-session.server'
-import { upstream, UpstreamError } from './client.server'
-import { flow, type FlowResult } from './flow.server'
-import { afterChange, memoized } from './request-memo.server'
+import { upstream, UpstreamError } from '../upstream/client.server'
+import { flow, type FlowResult } from '../upstream/flow.server'
+import { afterChange, memoized } from '../upstream/request-memo.server'
 
 /** Admin can do everything a reviewer and a payouts person can (the api's rule, api/middleware/staff.ts). */
 export const roleAllows = (role: StaffRole, needed: StaffRole) => role === 'admin' || role === needed

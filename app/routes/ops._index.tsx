@@ -2,15 +2,15 @@ import { json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { peopleDeskApi as adminDeskApi, type DashboardData } from '#contract/ops/people'
-import { ConsolePage } from '~/components/console'
-import { StackedBars, StackedColumns } from '~/components/console-charts'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
+import { StackedBars, StackedColumns } from '~/ops/charts'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { consoleNav } from '~/ops/desks'
+import { formatAge, formatMinutes } from '~/ops/format'
+import { ConsolePage } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
+import adminStyles from '~/ops/styles/admin-desks.css'
 import { loaded } from '~/upstream/flow.server'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
-import { formatAge, formatMinutes } from '~/utils/console-format'
-import { consoleNav } from '~/utils/console-routes'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }]
 

@@ -5,11 +5,11 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { opsPayoutsApi as adminPayoutsApi, reconcileQuery } from '#contract/ops/money'
-import { ConsolePage } from '~/components/console'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import payoutStyles from '~/styles/screens/console-payouts.css'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { ConsolePage } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
+import payoutStyles from '~/ops/styles/payouts.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]
 

@@ -3,15 +3,15 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { opsMoneyApi as adminApi } from '#contract/ops/money'
 import { peopleDeskApi as adminDeskApi, type PersonHit } from '#contract/ops/people'
 import { supportApi } from '#contract/support'
-import { ConsolePage, DeskTable } from '~/components/console'
-import { PendingAdjustments } from '~/components/console-adjustments'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css'
-import { decideAdjustment, type DeskReply } from '~/upstream/admin-desk.server'
+import { PendingAdjustments } from '~/ops/adjustments'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { decideAdjustment, type DeskReply } from '~/ops/desk-move.server'
+import { formatWhen } from '~/ops/format'
+import { ConsolePage, DeskTable } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
+import adminStyles from '~/ops/styles/admin-desks.css'
 import { loaded } from '~/upstream/flow.server'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
-import { formatWhen } from '~/utils/console-format'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }]
 

@@ -7,16 +7,16 @@ import { STAFF_PASSWORD_MIN, staffPasswordField, totpCodeField } from '#contract
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
-import { ConsoleCard, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
-import consoleStyles from '~/styles/screens/console.css'
-import { setupCompleteFlow, setupStartFlow } from '~/upstream/staff.server'
-import { consoleFailure, consoleMessages } from '~/utils/console-messages'
+import { consoleFailure, consoleMessages } from '~/ops/messages'
+import { OPS_LOGIN, redirectWithStaffToast } from '~/ops/session.server'
+import { ConsoleCard, consoleMeta } from '~/ops/shell'
+import { setupCompleteFlow, setupStartFlow } from '~/ops/staff.server'
+import consoleStyles from '~/ops/styles/ops.css'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { secretQrSvg } from '~/utils/qr.server'
-import { OPS_LOGIN, redirectWithStaffToast } from '~/utils/staff-session.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
 export const meta = consoleMeta
