@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Request } from 'express'
 import type { StaffAuth, StaffRole } from '#contract/endpoint'
 import { Code } from '#contract/envelope'
+import { roleAllows } from '#contract/ops/desks'
 import { STAFF_SESSION_IDLE_MS } from '#contract/ops/staff'
 import type { StaffRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
@@ -25,8 +26,6 @@ export type StaffCaller = { actor: string; staff: StaffRow | undefined }
 export const staffActor = (staff: Pick<StaffRow, 'email'>) => `staff:${staff.email}`
 export const ADMIN_TOKEN_ACTOR = 'admin-token'
 
-/** Admin can do everything a reviewer and a payouts person can. */
-export const roleAllows = (role: string, needed: StaffRole) => role === 'admin' || role === needed
 
 export const adminTokenOnly = () =>
   new ApiError(

@@ -1,6 +1,8 @@
 import { json, type AppLoadContext } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
+import { roleAllows } from '#contract/ops/desks'
 import { staffApi, type StaffMember } from '#contract/ops/staff'
+import { deskRoleFor } from '~/ops/desks'
 import { consoleMessages } from '~/ops/messages'
 import { getStaffSession, staffSignInResponse, type StaffSession } from '~/ops/session.server'
 import { deviceOf } from '~/utils/device.server'
@@ -8,23 +10,32 @@ import { upstream, UpstreamError } from '../upstream/client.server'
 import { flow, type FlowResult } from '../upstream/flow.server'
 import { afterChange, memoized } from '../upstream/request-memo.server'
 
-/** Admin can do everything a reviewer and a payouts person can (the api's rule, api/middleware/staff.ts). */
-export const roleAllows = (role: StaffRole, needed: StaffRole) => role === 'admin' || role === needed
-
 export type SignedInStaff = { token: string; email: string; role: StaffRole; session: StaffSession }
 
 /**
  * Guard of every console route: a staff session, or the staff sign-in (a customer's session is not
- * one). With `role`, a staff member whose role cannot use the desk gets a 403 page; the api
- * refuses the desk's calls anyway, this only spares them a page of refusals.
+ * one). The desk table (contract/ops/desks.ts) says which role opens the page asked for; a staff
+ * member whose role cannot use the desk gets a 403 page (the api refuses the desk's calls anyway,
+ * from the same table). A route's own `role` must agree with the table: it is a statement, checked.
  */
 export async function requireStaff(request: Request, role?: StaffRole): Promise<SignedInStaff> {
+  const needed = deskRoleFor(new URL(request.url).pathname)
+  if (role !== undefined && needed !== undefined && role !== needed) {
+    throw new Error(`The desk table gives ${new URL(request.url).pathname} to ${needed ?? 'any staff member'}, its route to ${role}`)
+  }
+  const signedIn = await staffSession(request)
+  const desk = needed ?? role
+  if (desk && !roleAllows(signedIn.role, desk)) throw json({ message: consoleMessages.notYourDesk }, { status: 403 })
+  return signedIn
+}
+
+/** The staff session of any role (the console's frame, which every desk shares). */
+async function staffSession(request: Request): Promise<SignedInStaff> {
   const session = await getStaffSession(request)
   const token = session.get('token')
   const email = session.get('email')
   const staffRole = session.get('role')
   if (!token || !email || !staffRole) throw await staffSignInResponse(request, consoleMessages.signInFirst)
-  if (role && !roleAllows(staffRole, role)) throw json({ message: consoleMessages.notYourDesk }, { status: 403 })
   return { token, email, role: staffRole, session }
 }
 
@@ -88,7 +99,7 @@ export async function currentStaff(
   request: Request,
   context: AppLoadContext,
 ): Promise<{ staff: StaffMember; session: StaffSession; dirty: boolean }> {
-  const { session, role, email } = await requireStaff(request)
+  const { session, role, email } = await staffSession(request)
   const staff = await callStaff(request, context, staffApi.me, {})
   const dirty = staff.role !== role || staff.email !== email
   if (dirty) {

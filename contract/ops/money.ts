@@ -4,6 +4,7 @@ import { pageSchema } from '../envelope'
 import { signedAmount } from '../money-fields'
 import { BalanceLogType, balanceLogEntry } from '../wallet'
 import { requestIdField, withdrawalPageQuery, withdrawalSchema, withdrawalStatuses } from '../withdrawals'
+import { deskAuth } from './desks'
 
 /**
  * Operators (no role in the app's screens): staff members by role (contract/ops/staff.ts), the books
@@ -169,36 +170,41 @@ export const adjustmentEntry = balanceLogEntry.extend({ type: z.literal(BalanceL
 
 export const opsMoneyApi = {
   /** Moves the money at once (the entry), or, over ADJUSTMENT_APPROVAL_MIN, asks a second admin (the request). */
-  adjust: post('/admin/wallet/adjust', 'staff:admin', adjustBody, z.discriminatedUnion('type', [adjustmentEntry, adjustmentRequestSchema])),
-  pendingAdjustments: get('/admin/wallet/adjust/pending', 'staff:admin', z.object({}), z.array(pendingAdjustmentSchema)),
+  adjust: post(
+    '/admin/wallet/adjust',
+    deskAuth('people'),
+    adjustBody,
+    z.discriminatedUnion('type', [adjustmentEntry, adjustmentRequestSchema]),
+  ),
+  pendingAdjustments: get('/admin/wallet/adjust/pending', deskAuth('people'), z.object({}), z.array(pendingAdjustmentSchema)),
   /**
    * Another admin than the maker, confirmed, linked to the maker by no invite, reset or promotion,
    * and confirmed before the request was made: the money moves once (approving again answers the same entry).
    */
   approveAdjustment: post(
     '/admin/wallet/adjust/approve',
-    'staff:admin',
+    deskAuth('people'),
     z.object({ id: z.string().min(1).max(64) }).strict(),
     adjustmentEntry,
   ),
   declineAdjustment: post(
     '/admin/wallet/adjust/decline',
-    'staff:admin',
+    deskAuth('people'),
     z.object({ id: z.string().min(1).max(64) }).strict(),
     adjustmentRequestSchema,
   ),
-  withdrawals: get('/admin/withdraw/page', 'staff:payouts', withdrawalPageQuery, pageSchema(deskWithdrawalSchema)),
-  updateWithdrawal: post('/admin/withdraw/update', 'staff:payouts', updateWithdrawalBody, deskWithdrawalSchema),
-  user: get('/admin/user', 'staff:admin', personQuery, personData),
+  withdrawals: get('/admin/withdraw/page', deskAuth('payouts'), withdrawalPageQuery, pageSchema(deskWithdrawalSchema)),
+  updateWithdrawal: post('/admin/withdraw/update', deskAuth('payouts'), updateWithdrawalBody, deskWithdrawalSchema),
+  user: get('/admin/user', deskAuth('people'), personQuery, personData),
   /** Automatic payouts above AUTO_PAYOUT_MAX wait for this before the worker sends them. */
   approveWithdrawal: post(
     '/admin/withdraw/approve',
-    'staff:payouts',
+    deskAuth('payouts'),
     z.object({ id: z.string().min(1).max(64) }).strict(),
     deskWithdrawalSchema,
   ),
   books: get('/admin/books', 'automation', z.object({}), booksData),
-  sharedBankAccounts: get('/admin/signals/sharedBankAccounts', 'staff:admin', sharedBankAccountsQuery, sharedBankAccountsData),
+  sharedBankAccounts: get('/admin/signals/sharedBankAccounts', deskAuth('people'), sharedBankAccountsQuery, sharedBankAccountsData),
 }
 
 /** A calendar day, YYYY-MM-DD, in the installation's time zone (the wallet's). */
@@ -270,13 +276,13 @@ export const payoutAttentionData = z.object({
 export type PayoutAttention = z.infer<typeof payoutAttentionData>
 
 export const opsPayoutsApi = {
-  reconcile: get('/admin/payouts/reconcile', 'staff:payouts', reconcileQuery, reconcileData),
-  reconcileRecent: post('/admin/payouts/reconcileRecent', 'staff:payouts', z.object({}).strict(), reconcileRecentData),
-  attention: get('/admin/payouts/attention', 'staff:payouts', z.object({}), payoutAttentionData),
+  reconcile: get('/admin/payouts/reconcile', deskAuth('payouts'), reconcileQuery, reconcileData),
+  reconcileRecent: post('/admin/payouts/reconcileRecent', deskAuth('payouts'), z.object({}).strict(), reconcileRecentData),
+  attention: get('/admin/payouts/attention', deskAuth('payouts'), z.object({}), payoutAttentionData),
   /** The business's transfer OTP (never stored or logged): Paystack's finalize_transfer. */
   finalizeOtp: post(
     '/admin/withdraw/finalizeOtp',
-    'staff:payouts',
+    deskAuth('payouts'),
     idBody
       .extend({
         otp: z
@@ -290,7 +296,7 @@ export const opsPayoutsApi = {
   /** A person settled a conflict outside: it leaves the desk, audited with their note. */
   resolveConflict: post(
     '/admin/withdraw/resolveConflict',
-    'staff:payouts',
+    deskAuth('payouts'),
     idBody.extend({ note: z.string().trim().min(3, 'Say in a few words what was done').max(500) }).strict(),
     deskWithdrawalSchema,
   ),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { post } from '../endpoint'
 import { currencyCode, positiveAmount } from '../money-fields'
+import { deskAuth } from './desks'
 
 /**
  * Paying by hand (manual mode, or a payout a person must finish): what a payouts person needs to
@@ -20,5 +21,10 @@ export const payoutAccountSchema = z.object({
 export type PayoutAccount = z.infer<typeof payoutAccountSchema>
 
 export const payoutDeskApi = {
-  revealAccount: post('/admin/withdraw/reveal', 'staff:payouts', z.object({ id: z.string().min(1).max(64) }).strict(), payoutAccountSchema),
+  revealAccount: post(
+    '/admin/withdraw/reveal',
+    deskAuth('payouts'),
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    payoutAccountSchema,
+  ),
 }

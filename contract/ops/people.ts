@@ -3,6 +3,7 @@ import { get } from '../endpoint'
 import { pageQuerySchema } from '../envelope'
 import { currencyCode } from '../money-fields'
 import { balanceLogPage } from '../wallet'
+import { deskAuth } from './desks'
 
 /**
  * The operator console's dashboard and the people desk's reads (contract/ops/money.ts has the moves).
@@ -73,9 +74,9 @@ export const personHit = z.object({
 export type PersonHit = z.infer<typeof personHit>
 
 export const peopleDeskApi = {
-  dashboard: get('/admin/dashboard', 'staff', z.object({}).strict(), dashboardData),
+  dashboard: get('/admin/dashboard', deskAuth('dashboard'), z.object({}).strict(), dashboardData),
   /** A person's ledger, newest first (the same entries their wallet screen pages). */
-  userLedger: get('/admin/user/ledger', 'staff:admin', userLedgerQuery, balanceLogPage),
+  userLedger: get('/admin/user/ledger', deskAuth('people'), userLedgerQuery, balanceLogPage),
   /** At most 20 people, each once, newest matches first. */
-  findPeople: get('/admin/people', 'staff:admin', peopleQuery, z.array(personHit)),
+  findPeople: get('/admin/people', deskAuth('people'), peopleQuery, z.array(personHit)),
 }

@@ -5,6 +5,7 @@ import { pageQuerySchema, pageSchema } from '../envelope'
 import { minorUnits } from '../money-fields'
 import { orderCardSchema, orderIdField, orderIdQuery, orderSchema, orderStatuses, reasonCodes } from '../orders'
 import { fileIdField, fileQuery, imageBytes, uploadData } from '../uploads'
+import { deskAuth } from './desks'
 
 /**
  * Operators review orders and set rates (reviewers; rates and ETAs admins; audit log as contract/ops/money.ts;
@@ -180,24 +181,24 @@ export const rateHistoryQuery = z.object({ ...catalogueFields })
 export const rateHistoryData = z.array(z.object({ rate: z.string(), setAt: z.number().int(), setBy: z.string() }))
 
 export const reviewDeskApi = {
-  queue: get('/admin/order/page', 'staff:reviewer', queuePageQuery, queueData),
-  detail: get('/admin/order/detail', 'staff:reviewer', deskOrderQuery, deskOrderSchema),
+  queue: get('/admin/order/page', deskAuth('review'), queuePageQuery, queueData),
+  detail: get('/admin/order/detail', deskAuth('review'), deskOrderQuery, deskOrderSchema),
   /** The claim holder's e-codes, decrypted; audited. Refused without the claim. */
-  reveal: post('/admin/order/reveal', 'staff:reviewer', z.object({ id: orderIdField }).strict(), deskOrderSchema),
-  signals: get('/admin/order/signals', 'staff:reviewer', orderIdQuery, orderSignalsSchema),
-  claim: post('/admin/order/claim', 'staff:reviewer', z.object({ id: orderIdField }).strict(), deskOrderSchema),
-  complete: post('/admin/order/complete', 'staff:reviewer', completeOrderBody, deskOrderSchema),
-  propose: post('/admin/order/propose', 'staff:reviewer', proposeOrderBody, deskOrderSchema),
-  reject: post('/admin/order/reject', 'staff:reviewer', rejectOrderBody, deskOrderSchema),
+  reveal: post('/admin/order/reveal', deskAuth('review'), z.object({ id: orderIdField }).strict(), deskOrderSchema),
+  signals: get('/admin/order/signals', deskAuth('review'), orderIdQuery, orderSignalsSchema),
+  claim: post('/admin/order/claim', deskAuth('review'), z.object({ id: orderIdField }).strict(), deskOrderSchema),
+  complete: post('/admin/order/complete', deskAuth('review'), completeOrderBody, deskOrderSchema),
+  propose: post('/admin/order/propose', deskAuth('review'), proposeOrderBody, deskOrderSchema),
+  reject: post('/admin/order/reject', deskAuth('review'), rejectOrderBody, deskOrderSchema),
   /** The rate in force at once, or (beyond RATE_APPROVAL_CHANGE) a request for a second admin. */
-  setRate: post('/admin/giftcard/rate', 'staff:admin', setRateBody, z.union([rateChangeRequestSchema, rateSchema])),
-  pendingRateChanges: get('/admin/giftcard/rate/pending', 'staff:admin', z.object({}), z.array(rateChangeRequestSchema)),
+  setRate: post('/admin/giftcard/rate', deskAuth('rates'), setRateBody, z.union([rateChangeRequestSchema, rateSchema])),
+  pendingRateChanges: get('/admin/giftcard/rate/pending', deskAuth('rates'), z.object({}), z.array(rateChangeRequestSchema)),
   /** Under the same checker rules as adjustments: the rate goes live once. */
-  approveRateChange: post('/admin/giftcard/rate/approve', 'staff:admin', rateChangeId, rateSchema),
-  declineRateChange: post('/admin/giftcard/rate/decline', 'staff:admin', rateChangeId, rateChangeRequestSchema),
-  setEta: post('/admin/giftcard/eta', 'staff:admin', setEtaBody, z.object({ brandId: z.string(), etaMinutes: z.number().int() })),
-  rateHistory: get('/admin/giftcard/rate/history', 'staff:admin', rateHistoryQuery, rateHistoryData),
+  approveRateChange: post('/admin/giftcard/rate/approve', deskAuth('rates'), rateChangeId, rateSchema),
+  declineRateChange: post('/admin/giftcard/rate/decline', deskAuth('rates'), rateChangeId, rateChangeRequestSchema),
+  setEta: post('/admin/giftcard/eta', deskAuth('rates'), setEtaBody, z.object({ brandId: z.string(), etaMinutes: z.number().int() })),
+  rateHistory: get('/admin/giftcard/rate/history', deskAuth('rates'), rateHistoryQuery, rateHistoryData),
   /** multipart, one part `file`, as /v1/file/upload: a proof photo for a rejection. */
-  upload: post('/admin/file/upload', 'staff:reviewer', noInput, uploadData),
-  file: get('/admin/file/get', 'staff:reviewer', fileQuery, imageBytes),
+  upload: post('/admin/file/upload', deskAuth('review'), noInput, uploadData),
+  file: get('/admin/file/get', deskAuth('review'), fileQuery, imageBytes),
 }

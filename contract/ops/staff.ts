@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { emailField, loginPasswordField, PASSWORD_MAX } from '../accounts'
 import { get, noData, noInput, noQuery, post, STAFF_ROLES } from '../endpoint'
 import { pageQuerySchema, pageSchema } from '../envelope'
+import { deskAuth } from './desks'
 
 /**
  * Staff: the people who run the operator console and `npm run ops`. Not customers: their own
@@ -143,12 +144,12 @@ export const staffDeskApi = {
   /** 'automation': ADMIN_TOKEN may make the first admin (`npm run ops -- staff add`). */
   invite: post('/admin/staff/invite', 'automation', inviteStaffBody, setupLinkData),
   list: get('/admin/staff/list', 'automation', noQuery, z.array(staffMemberSchema)),
-  role: post('/admin/staff/role', 'staff:admin', staffRoleBody, staffMemberSchema),
+  role: post('/admin/staff/role', deskAuth('staff'), staffRoleBody, staffMemberSchema),
   /** Break-glass too: a stolen admin's account can be closed with ADMIN_TOKEN. */
   disable: post('/admin/staff/disable', 'automation', staffEmailBody, staffMemberSchema),
   /** New password and authenticator: clears the lock, ends every session, answers a new set-up link. */
   reset: post('/admin/staff/reset', 'automation', staffEmailBody, setupLinkData),
-  audit: get('/admin/audit/page', 'staff:admin', auditPageQuery, pageSchema(auditEntrySchema)),
+  audit: get('/admin/audit/page', deskAuth('audit'), auditPageQuery, pageSchema(auditEntrySchema)),
   /** Another admin vouches for a new admin account (not its inviter, resetter or promoter); audited. */
-  confirm: post('/admin/staff/confirm', 'staff:admin', staffEmailBody, staffMemberSchema),
+  confirm: post('/admin/staff/confirm', deskAuth('staff'), staffEmailBody, staffMemberSchema),
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { get, post } from '../endpoint'
 import { conversationQuery, replyBody, supportConversationSchema, supportMessageSchema } from '../support-conversations'
+import { deskAuth } from './desks'
 
 /** The console's Support desk (decision 049), any staff role: it sees who wrote and which staff member answered. */
 export const deskConversationSchema = supportConversationSchema.extend({ userId: z.string(), userEmail: z.string() })
@@ -11,8 +12,8 @@ export const deskThreadSchema = deskConversationSchema.extend({
 export type DeskThread = z.infer<typeof deskThreadSchema>
 
 export const supportDeskApi = {
-  list: get('/admin/support/conversations', 'staff', z.object({}), z.object({ list: z.array(deskConversationSchema) })),
-  thread: get('/admin/support/conversation', 'staff', conversationQuery, deskThreadSchema),
-  reply: post('/admin/support/reply', 'staff', replyBody, deskThreadSchema),
-  close: post('/admin/support/close', 'staff', conversationQuery.strict(), deskThreadSchema),
+  list: get('/admin/support/conversations', deskAuth('support'), z.object({}), z.object({ list: z.array(deskConversationSchema) })),
+  thread: get('/admin/support/conversation', deskAuth('support'), conversationQuery, deskThreadSchema),
+  reply: post('/admin/support/reply', deskAuth('support'), replyBody, deskThreadSchema),
+  close: post('/admin/support/close', deskAuth('support'), conversationQuery.strict(), deskThreadSchema),
 }
