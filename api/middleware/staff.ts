@@ -26,7 +26,6 @@ export type StaffCaller = { actor: string; staff: StaffRow | undefined }
 export const staffActor = (staff: Pick<StaffRow, 'email'>) => `staff:${staff.email}`
 export const ADMIN_TOKEN_ACTOR = 'admin-token'
 
-
 export const adminTokenOnly = () =>
   new ApiError(
     403,
