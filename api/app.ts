@@ -8,19 +8,21 @@ import { authIpLimiter } from './middleware/rate-limit'
 import { requestLog } from './middleware/request-log'
 import { shedStrangers } from './middleware/shed-strangers'
 import { accountsRoutes } from './routes/accounts'
-import { adminRoutes } from './routes/admin'
-import { adminOrdersRoutes } from './routes/admin-orders'
 import { analyticsRoutes } from './routes/analytics'
 import { bankCardsRoutes } from './routes/bank-cards'
 import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
 import { notificationsRoutes } from './routes/notifications'
 import { notifyRoutes } from './routes/notify'
+import { opsMoneyRoutes } from './routes/ops/money'
+import { payoutDeskRoutes } from './routes/ops/payouts'
+import { peopleDeskRoutes } from './routes/ops/people'
+import { reviewDeskRoutes } from './routes/ops/review'
+import { staffRoutes } from './routes/ops/staff'
+import { supportDeskRoutes } from './routes/ops/support'
 import { ordersRoutes } from './routes/orders'
-import { payoutDeskRoutes } from './routes/payout-desk'
 import { pinRoutes } from './routes/pin'
 import { profileRoutes } from './routes/profile'
-import { staffRoutes } from './routes/staff'
 import { supportRoutes } from './routes/support'
 import { tasksRoutes } from './routes/tasks'
 import { uploadsRoutes } from './routes/uploads'
@@ -93,17 +95,19 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(pinRoutes(deps))
   app.use(bankCardsRoutes(deps))
   app.use(withdrawalsRoutes(deps))
-  app.use(adminRoutes(deps))
+  app.use(opsMoneyRoutes(deps))
   app.use(catalogueRoutes(deps))
   app.use(ordersRoutes(selling))
   app.use(analyticsRoutes(deps))
   app.use(supportRoutes(deps))
-  app.use(adminOrdersRoutes(selling))
+  app.use(reviewDeskRoutes(selling))
   app.use(notificationsRoutes(deps))
   app.use(notifyRoutes(deps))
   app.use(tasksRoutes(deps))
   app.use(staffRoutes(selling))
   app.use(payoutDeskRoutes(deps))
+  app.use(peopleDeskRoutes(deps))
+  app.use(supportDeskRoutes(deps))
 
   app.use(notFound)
   app.use(errorHandler(deps.logger, deps.dbHealth))

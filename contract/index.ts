@@ -1,20 +1,22 @@
 import { accountsApi } from './accounts'
-import { adminAnalyticsApi, adminApi, adminPayoutsApi } from './admin'
-import { adminDeskApi } from './admin-desk'
-import { adminOrdersApi } from './admin-orders'
 import { analyticsApi } from './analytics'
+import { autoWithdrawalApi } from './auto-withdrawal'
 import { bankCardsApi } from './bank-cards'
 import { catalogueApi } from './catalogue'
 import type { Endpoint } from './endpoint'
 import { notificationsApi } from './notifications'
 import { notifyApi } from './notify'
+import { opsAnalyticsApi, opsMoneyApi, opsPayoutsApi } from './ops/money'
+import { payoutDeskApi } from './ops/payouts'
+import { peopleDeskApi } from './ops/people'
+import { reviewDeskApi } from './ops/review'
+import { staffDeskApi, staffApi } from './ops/staff'
+import { supportDeskApi } from './ops/support'
 import { ordersApi } from './orders'
-import { autoWithdrawalApi, payoutDeskApi } from './payout-desk'
 import { pinApi } from './pin'
 import { profileApi } from './profile'
-import { adminStaffApi, staffApi } from './staff'
 import { supportApi } from './support'
-import { supportConversationsApi, supportDeskApi } from './support-conversations'
+import { supportConversationsApi } from './support-conversations'
 import { tasksApi } from './tasks'
 import { uploadsApi } from './uploads'
 import { walletApi } from './wallet'
@@ -28,21 +30,21 @@ export const contractApis = {
   pin: pinApi,
   bankCards: bankCardsApi,
   withdrawals: withdrawalsApi,
-  admin: adminApi,
+  opsMoney: opsMoneyApi,
   catalogue: catalogueApi,
   orders: ordersApi,
   uploads: uploadsApi,
   analytics: analyticsApi,
-  adminAnalytics: adminAnalyticsApi,
-  adminPayouts: adminPayoutsApi,
+  opsAnalytics: opsAnalyticsApi,
+  opsPayouts: opsPayoutsApi,
   support: supportApi,
-  adminOrders: adminOrdersApi,
+  reviewDesk: reviewDeskApi,
   tasks: tasksApi,
   notifications: notificationsApi,
   notify: notifyApi,
   staff: staffApi,
-  adminStaff: adminStaffApi,
-  adminDesk: adminDeskApi,
+  staffDesk: staffDeskApi,
+  peopleDesk: peopleDeskApi,
   payoutDesk: payoutDeskApi,
   autoWithdrawal: autoWithdrawalApi,
   supportConversations: supportConversationsApi,

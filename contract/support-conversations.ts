@@ -5,7 +5,7 @@ import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from './support-limits'
 /**
  * Support conversations (decision 049): where no chat provider is configured, a seller writes to
  * staff in the app, optionally about one of their orders, and follows the answers there; staff
- * answer from the console's Support desk (any staff role). A staff reply is a notification of kind
+ * answer from the console's Support desk (any staff role, contract/ops/support.ts). A staff reply is a notification of kind
  * 'support' naming the conversation.
  */
 
@@ -52,14 +52,6 @@ export type SupportConversation = z.infer<typeof supportConversationSchema>
 export const supportThreadSchema = supportConversationSchema.extend({ messages: z.array(supportMessageSchema) })
 export type SupportThread = z.infer<typeof supportThreadSchema>
 
-/** The desk sees who wrote and which staff member answered. */
-export const deskConversationSchema = supportConversationSchema.extend({ userId: z.string(), userEmail: z.string() })
-export type DeskConversation = z.infer<typeof deskConversationSchema>
-export const deskThreadSchema = deskConversationSchema.extend({
-  messages: z.array(supportMessageSchema.extend({ staffEmail: z.string().nullable() })),
-})
-export type DeskThread = z.infer<typeof deskThreadSchema>
-
 export const startConversationBody = z
   .object({ subject: supportSubjectField.optional(), orderId: idField.optional(), body: supportBodyField })
   .strict()
@@ -71,11 +63,4 @@ export const supportConversationsApi = {
   thread: get('/v1/support/conversation', 'user', conversationQuery, supportThreadSchema),
   start: post('/v1/support/conversation/start', 'user', startConversationBody, supportThreadSchema),
   reply: post('/v1/support/conversation/reply', 'user', replyBody, supportThreadSchema),
-}
-
-export const supportDeskApi = {
-  list: get('/admin/support/conversations', 'staff', z.object({}), z.object({ list: z.array(deskConversationSchema) })),
-  thread: get('/admin/support/conversation', 'staff', conversationQuery, deskThreadSchema),
-  reply: post('/admin/support/reply', 'staff', replyBody, deskThreadSchema),
-  close: post('/admin/support/close', 'staff', z.object({ id: idField }).strict(), deskThreadSchema),
 }

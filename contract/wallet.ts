@@ -1,10 +1,20 @@
 import { z } from 'zod'
+import { autoWithdrawalSchema } from './auto-withdrawal'
 import { bankCardSchema } from './bank-cards'
 import { get } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { currencyCode, minorUnits } from './money-fields'
-import { autoWithdrawalSchema, payoutSpeedSchema } from './payout-desk'
 import { withdrawalSchema } from './withdrawals'
+
+/** How fast payouts reached the bank over the last days (Withdraw says it): null figures when too few were paid. */
+export const payoutSpeedSchema = z.object({
+  days: z.number().int().positive(),
+  /** Paid withdrawals counted (request to paid). */
+  paid: z.number().int().nonnegative(),
+  medianMinutes: z.number().int().nonnegative().nullable(),
+  p90Minutes: z.number().int().nonnegative().nullable(),
+})
+export type PayoutSpeed = z.infer<typeof payoutSpeedSchema>
 
 /**
  * The wallet (DESIGN §3): `balance` is what can be withdrawn now, `frozen` what is on hold for
@@ -112,7 +122,7 @@ export const walletOverviewData = z.object({
   info: walletInfoData,
   log: balanceLogPage,
   onTheirWay: z.array(withdrawalSchema),
-  /** Whether each order's credit is sent on to the bank by itself (contract/payout-desk.ts). */
+  /** Whether each order's credit is sent on to the bank by itself (contract/auto-withdrawal.ts). */
   autoWithdrawal: autoWithdrawalSchema.nullable().default(null),
 })
 export type WalletOverview = z.infer<typeof walletOverviewData>
@@ -124,7 +134,7 @@ export const ON_THEIR_WAY_MAX = 10
 export const withdrawFormData = z.object({
   info: walletInfoData,
   bankCards: z.array(bankCardSchema),
-  /** How fast payouts reached the bank last week (contract/payout-desk.ts). */
+  /** How fast payouts reached the bank last week (`payoutSpeedSchema` above). */
   payoutSpeed: payoutSpeedSchema.nullable().default(null),
 })
 export type WithdrawForm = z.infer<typeof withdrawFormData>

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { orderSignals, photoMatches } from '../api/services/order-signals.ts'
+import { orderSignals, photoMatches } from '../api/services/ops/review-signals.ts'
 import { seedUser, startTestApi } from '../tests/support/api.ts'
 import { photo, sellingConfig, sold } from '../tests/support/selling.ts'
 

@@ -3,8 +3,8 @@ import type { DataInOf, Endpoint, ParsedInputOf, StaffAuth } from '#contract/end
 import { inputSchema } from '#contract/endpoint'
 import type { StaffRow, User } from '../db/schema'
 import type { ApiDeps } from '../deps'
-import { requireStaff } from '../middleware/admin'
 import { currentUser, requireUser } from '../middleware/auth'
+import { requireStaff } from '../middleware/staff'
 import { handle } from './envelope'
 import { parseInput } from './validate'
 

@@ -1,5 +1,5 @@
 import { supportApi as api } from '#contract/support'
-import { supportConversationsApi as seller, supportDeskApi as desk } from '#contract/support-conversations'
+import { supportConversationsApi as seller } from '#contract/support-conversations'
 import type { ApiDeps } from '../deps'
 import { contractRouter } from '../lib/route'
 import { supportInfo } from '../services/support'
@@ -7,7 +7,7 @@ import * as conversations from '../services/support-conversations'
 
 /**
  * /v1/support/info: the public settings the Help & Support screen quotes. /v1/support/conversation*:
- * a seller's conversations with support; /admin/support/*: the console's Support desk (any staff role).
+ * a seller's conversations with support (the console's side: routes/ops/support.ts).
  */
 export function supportRoutes(deps: ApiDeps) {
   const { router, bind } = contractRouter(deps)
@@ -16,9 +16,5 @@ export function supportRoutes(deps: ApiDeps) {
   bind(seller.thread, ({ user, input }) => conversations.conversationThread(deps, user, input.id))
   bind(seller.start, ({ user, input }) => conversations.startConversation(deps, user, input))
   bind(seller.reply, ({ user, input }) => conversations.sellerReply(deps, user, input))
-  bind(desk.list, () => conversations.deskList(deps))
-  bind(desk.thread, ({ input }) => conversations.deskConversation(deps, input.id))
-  bind(desk.reply, ({ actor, staff, input }) => conversations.staffReply(deps, { actor, staff }, input))
-  bind(desk.close, ({ actor, input }) => conversations.closeDeskConversation(deps, actor, input.id))
   return router
 }

@@ -1,4 +1,4 @@
-import { adminOrdersApi } from '#contract/admin-orders'
+import { reviewDeskApi } from '#contract/ops/review'
 import { uploadsApi as api } from '#contract/uploads'
 import { contractRouter } from '../lib/route'
 import type { SellingDeps } from '../lib/selling-deps'
@@ -17,7 +17,7 @@ export function uploadsRoutes(deps: SellingDeps) {
   bind(api.file, ({ user, input, res }) => uploads.readOwnPhoto(deps, user.id, input.id, res).then(streamed))
   bind(api.avatar, ({ user, req, res }) => uploads.uploadPhoto(deps, { userId: user.id }, req, res, 'avatar'))
   bind(api.avatarFile, ({ user, input, res }) => uploads.readOwnAvatar(deps, user.id, input.id, res).then(streamed))
-  bind(adminOrdersApi.upload, ({ actor, req, res }) => uploads.uploadPhoto(deps, { operator: actor }, req, res))
-  bind(adminOrdersApi.file, ({ input, res }) => uploads.readAnyPhoto(deps, input.id, res).then(streamed))
+  bind(reviewDeskApi.upload, ({ actor, req, res }) => uploads.uploadPhoto(deps, { operator: actor }, req, res))
+  bind(reviewDeskApi.file, ({ input, res }) => uploads.readAnyPhoto(deps, input.id, res).then(streamed))
   return router
 }

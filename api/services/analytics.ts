@@ -1,5 +1,5 @@
-import type { FunnelData } from '#contract/admin'
 import { AnalyticsEvent, ONCE_PER_USER, PERSON_EVENTS, type AnalyticsEventBody } from '#contract/analytics'
+import type { FunnelData } from '#contract/ops/money'
 import type { Db } from '../db/connect'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'

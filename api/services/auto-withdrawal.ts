@@ -1,5 +1,5 @@
+import type { AutoWithdrawal } from '#contract/auto-withdrawal'
 import { formatMoney } from '#contract/money'
-import type { AutoWithdrawal } from '#contract/payout-desk'
 import { Refusals } from '#contract/refusals'
 import { isUniqueViolation } from '../db/connect'
 import type { BankCardRow, OrderRow, User } from '../db/schema'

@@ -1,4 +1,3 @@
-import type { RateChangeRequest } from '#contract/admin-orders'
 import {
   bestRateOf,
   COUNTRIES,
@@ -17,6 +16,7 @@ import {
   rateChangePercent,
   unknownCardTypeParams,
 } from '#contract/catalogue'
+import type { RateChangeRequest } from '#contract/ops/review'
 import { type Refusal, Refusals } from '#contract/refusals'
 import type { Db } from '../db/connect'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow, RateChangeRequestRow } from '../db/schema'
@@ -24,7 +24,7 @@ import { writeTransaction } from '../db/transaction'
 import type { ApiDeps } from '../deps'
 import { refuse, refuseSaying } from '../lib/envelope'
 import { newId } from '../lib/tokens'
-import type { StaffCaller } from '../middleware/admin'
+import type { StaffCaller } from '../middleware/staff'
 import { audit } from '../models/audit-log'
 import * as catalogue from '../models/catalogue'
 import {
@@ -32,8 +32,8 @@ import {
   insertRateChangeRequest,
   lockRateChangeRequest,
   pendingRateChangeRequests,
-} from '../models/rate-change-requests'
-import { checkerProblem } from './maker-checker'
+} from '../models/ops/rate-change-requests'
+import { checkerProblem } from './ops/maker-checker'
 
 /** The catalogue (contract/catalogue.ts): the list, the rates board, quotes; operators' rates and ETAs. */
 

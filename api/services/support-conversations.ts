@@ -1,6 +1,7 @@
 import { NotificationKind } from '#contract/notifications'
+import { type DeskConversation, type DeskThread } from '#contract/ops/support'
 import { Refusals } from '#contract/refusals'
-import { type DeskConversation, type DeskThread, type SupportConversation, type SupportThread } from '#contract/support-conversations'
+import { type SupportConversation, type SupportThread } from '#contract/support-conversations'
 import { SUPPORT_MESSAGES_PER_MINUTE } from '#contract/support-limits'
 import type { StaffRow, User } from '../db/schema'
 import { writeTransaction } from '../db/transaction'

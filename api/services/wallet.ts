@@ -7,7 +7,7 @@ import { openWithdrawals } from '../models/withdrawals'
 import { autoWithdrawalState } from './auto-withdrawal'
 import { toBankCard } from './bank-cards'
 import { findWallet, pageBalanceLog } from './ledger'
-import { payoutSpeed } from './payout-desk'
+import { payoutSpeed } from './payout-speed'
 import { getPinState } from './pin'
 import { AUTOMATIC_PROMISE, remainingToday, toWithdrawal } from './withdrawals'
 

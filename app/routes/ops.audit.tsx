@@ -1,13 +1,13 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import { adminStaffApi } from '#contract/staff'
-import { ConsolePage } from '~/components/console'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
+import { staffDeskApi as adminStaffApi } from '#contract/ops/staff'
 import { Link } from '~/components/link'
-import adminStyles from '~/styles/screens/console-admin.css?url'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
-import { auditChanges, type Change } from '~/utils/audit-changes'
-import { formatWhen } from '~/utils/console-format'
+import { auditChanges, type Change } from '~/ops/audit-changes'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { formatWhen } from '~/ops/format'
+import { ConsolePage } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
+import adminStyles from '~/ops/styles/admin-desks.css?url'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }]
 

@@ -4,12 +4,12 @@
 // raises or clears the desk's banner.
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { adminPayoutsApi, reconcileQuery } from '#contract/admin'
-import { ConsolePage } from '~/components/console'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
+import { opsPayoutsApi as adminPayoutsApi, reconcileQuery } from '#contract/ops/money'
 import { Link } from '~/components/link'
-import payoutStyles from '~/styles/screens/console-payouts.css?url'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { ConsolePage } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
+import payoutStyles from '~/ops/styles/payouts.css?url'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyles }]
 

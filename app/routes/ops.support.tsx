@@ -2,13 +2,13 @@
 // longest first, for any staff role: everyone at the console may answer a seller.
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { supportDeskApi } from '#contract/support-conversations'
-import { ConsolePage } from '~/components/console'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
+import { supportDeskApi } from '#contract/ops/support'
 import { Link } from '~/components/link'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { formatWhen } from '~/ops/format'
+import { ConsolePage } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
 import { loaded } from '~/upstream/flow.server'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
-import { formatWhen } from '~/utils/console-format'
 import { deskStatus } from '~/utils/support-words'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,16 +2,16 @@
 // Plain forms: without JavaScript each answers with a redirect back here and a toast.
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { supportDeskApi } from '#contract/ops/support'
 import { Refusals } from '#contract/refusals'
-import { supportDeskApi } from '#contract/support-conversations'
 import { SUPPORT_BODY_MAX } from '#contract/support-limits'
-import { ConsolePage } from '~/components/console'
-import { DeskErrorBoundary } from '~/components/console-desk-error'
 import { Link } from '~/components/link'
-import { deskMove, field, type DeskReply } from '~/upstream/admin-desk.server'
+import { DeskErrorBoundary } from '~/ops/desk-error'
+import { deskMove, field, type DeskReply } from '~/ops/desk-move.server'
+import { formatWhen } from '~/ops/format'
+import { ConsolePage } from '~/ops/shell'
+import { requireStaff, staffFlow } from '~/ops/staff.server'
 import { loaded } from '~/upstream/flow.server'
-import { requireStaff, staffFlow } from '~/upstream/staff.server'
-import { formatWhen } from '~/utils/console-format'
 import { deskStatus } from '~/utils/support-words'
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -1,10 +1,10 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Outlet, useLoaderData } from '@remix-run/react'
-import { ConsoleShell, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import consoleStyles from '~/styles/screens/console.css?url'
-import { currentStaff } from '~/upstream/staff.server'
-import { commitStaffSession } from '~/utils/staff-session.server'
+import { commitStaffSession } from '~/ops/session.server'
+import { ConsoleShell, consoleMeta } from '~/ops/shell'
+import { currentStaff } from '~/ops/staff.server'
+import consoleStyles from '~/ops/styles/ops.css?url'
 import { toastOf } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]

@@ -4,19 +4,13 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { emailField, loginPasswordField } from '#contract/accounts'
+import { totpCodeField } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
-import { totpCodeField } from '#contract/staff'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
-import { ConsoleCard, consoleMeta } from '~/components/console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
-import consoleStyles from '~/styles/screens/console.css?url'
-import { staffLoginFlow, staffVerifyFlow } from '~/upstream/staff.server'
-import { consoleFailure, consoleMessages } from '~/utils/console-messages'
-import { formRefusal, readForm } from '~/utils/form.server'
-import { useSchemaForm, usePendingIntent } from '~/utils/forms'
-import { safeRedirect } from '~/utils/redirect'
+import { consoleFailure, consoleMessages } from '~/ops/messages'
 import {
   commitStaffSession,
   emptyStaffSession,
@@ -24,7 +18,13 @@ import {
   getStaffSession,
   opsLoginUrl,
   type StaffSession,
-} from '~/utils/staff-session.server'
+} from '~/ops/session.server'
+import { ConsoleCard, consoleMeta } from '~/ops/shell'
+import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
+import consoleStyles from '~/ops/styles/ops.css?url'
+import { formRefusal, readForm } from '~/utils/form.server'
+import { useSchemaForm, usePendingIntent } from '~/utils/forms'
+import { safeRedirect } from '~/utils/redirect'
 import { toastOf } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]

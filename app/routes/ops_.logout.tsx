@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { staffApi } from '#contract/staff'
-import { staffFlow } from '~/upstream/staff.server'
-import { consoleMessages } from '~/utils/console-messages'
-import { commitStaffSession, emptyStaffSession, flashStaffToast, getStaffSession, OPS_LOGIN } from '~/utils/staff-session.server'
+import { staffApi } from '#contract/ops/staff'
+import { consoleMessages } from '~/ops/messages'
+import { commitStaffSession, emptyStaffSession, flashStaffToast, getStaffSession, OPS_LOGIN } from '~/ops/session.server'
+import { staffFlow } from '~/ops/staff.server'
 
 export const loader = () => redirect(OPS_LOGIN)
 

@@ -4,8 +4,8 @@
 // /wallet/auto-withdrawal, which answers with a redirect back and a toast).
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
+import type { AutoWithdrawal } from '#contract/auto-withdrawal'
 import { formatMoney } from '#contract/money'
-import type { AutoWithdrawal } from '#contract/payout-desk'
 import type { BalanceLogEntry, BalanceLogType } from '#contract/wallet'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'

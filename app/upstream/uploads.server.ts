@@ -5,15 +5,15 @@ import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { AppLoadContext } from '@remix-run/node'
-import { adminOrdersApi } from '#contract/admin-orders'
+import { reviewDeskApi } from '#contract/ops/review'
 import { Refusals, type Refusal } from '#contract/refusals'
 import { fileIdField, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
+import { consoleMessages } from '~/ops/messages'
+import { staffSignInResponse } from '~/ops/session.server'
 import { expiredResponse, getToken } from '~/utils/auth.server'
-import { consoleMessages } from '~/utils/console-messages'
 import { getWebEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
 import { sellingMessages as M, profileMessages, transportMessages } from '~/utils/messages'
-import { staffSignInResponse } from '~/utils/staff-session.server'
 import { isThrownAnswer } from '~/utils/thrown.server'
 import { fromResponse, fromThrown, UpstreamError } from './client.server'
 import { flow, type FlowResult } from './flow.server'
@@ -139,7 +139,7 @@ export function uploadProofFlow(
   photo: AsyncIterable<Uint8Array>,
   signal?: AbortSignal,
 ): Promise<FlowResult<UploadData>> {
-  return uploadFlow({ ...CARD_PHOTO, path: adminOrdersApi.upload.path, staffToken }, request, context, photo, signal)
+  return uploadFlow({ ...CARD_PHOTO, path: reviewDeskApi.upload.path, staffToken }, request, context, photo, signal)
 }
 
 function uploadFlow(
@@ -283,7 +283,7 @@ export async function photoResponse(
   const parsedId = fileIdField.safeParse(id)
   if (!parsedId.success) return photoRefusal(404, Refusals.IMAGE_NOT_FOUND.msg)
   const query = new URLSearchParams({ id: parsedId.data, _t: String(Date.now()) })
-  const path = staffToken ? adminOrdersApi.file.path : kind === 'avatar' ? uploadsApi.avatarFile.path : uploadsApi.file.path
+  const path = staffToken ? reviewDeskApi.file.path : kind === 'avatar' ? uploadsApi.avatarFile.path : uploadsApi.file.path
   let response: Response
   try {
     response = await fetch(`${apiUrl(path)}?${query}`, {

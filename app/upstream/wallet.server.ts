@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node'
+import { autoWithdrawalApi } from '#contract/auto-withdrawal'
 import type { InputOf } from '#contract/endpoint'
-import { autoWithdrawalApi } from '#contract/payout-desk'
 import { profileApi } from '#contract/profile'
 import { walletApi as api } from '#contract/wallet'
 import { formatClock } from '~/components/money'

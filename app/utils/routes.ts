@@ -5,7 +5,7 @@
  *   login       logged-out visitors are sent to /login?redirectTo=…
  *   guest       logged-in users are sent to / (Login, Register)
  */
-import type { ConsoleAccess } from './console-routes'
+import type { ConsoleAccess } from '../ops/desks'
 
 export type Access = 'public' | 'login' | 'guest' | ConsoleAccess
 export type ScreenRoute = { path: string; screen: string; title: string; access: Access }

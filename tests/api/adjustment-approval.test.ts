@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { adminApi } from '#contract/admin'
 import { Code } from '#contract/envelope'
+import { opsMoneyApi } from '#contract/ops/money'
 import { Refusals } from '#contract/refusals'
 import { seedUser } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
@@ -34,17 +34,17 @@ describe('maker-checker', () => {
   it('up to the threshold the money moves at once; over it, nothing moves until another admin approves, once', async () => {
     const [maker, checker] = [await adminSession(), await adminSession()]
     const p = await person()
-    const small = adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN)).body.data)
+    const small = opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, MIN)).body.data)
     expect(small).toMatchObject({ type: 'adjustment', amount: MIN })
     expect((await walletInfo(api, p.token)).balance).toBe(MIN)
 
     const key = requestId()
-    const asked = adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN + 1, key)).body.data)
+    const asked = opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, MIN + 1, key)).body.data)
     expect(asked).toMatchObject({ type: 'adjustment_request', status: 'pending', maker: maker.actor, amount: MIN + 1 })
     // The same requestId again: the same request, nothing more.
     expect((await maker.adjust(p.userId, MIN + 1, key)).body.data).toMatchObject({ id: asked.type === 'adjustment_request' && asked.id })
     expect((await walletInfo(api, p.token)).balance).toBe(MIN)
-    const waiting = adminApi.pendingAdjustments.data.parse((await checker.pending()).body.data)
+    const waiting = opsMoneyApi.pendingAdjustments.data.parse((await checker.pending()).body.data)
     expect(waiting.map((r) => r.requestId)).toContain(key)
     const id = asked.type === 'adjustment_request' ? asked.id : ''
 
@@ -55,7 +55,7 @@ describe('maker-checker', () => {
     // Another admin approves: the money moves once, even approved again and in parallel.
     const approvals = await Promise.all([checker.approve(id), checker.approve(id), checker.approve(id)])
     for (const a of approvals) expect(a.body.code, a.text).toBe(Code.OK)
-    expect(new Set(approvals.map((a) => adminApi.approveAdjustment.data.parse(a.body.data).id)).size).toBe(1)
+    expect(new Set(approvals.map((a) => opsMoneyApi.approveAdjustment.data.parse(a.body.data).id)).size).toBe(1)
     expect((await walletInfo(api, p.token)).balance).toBe(2 * MIN + 1)
     const entries = await api.db.selectFrom('balance_logs').selectAll().where('ref_id', '=', key).execute()
     expect(entries).toHaveLength(1)
@@ -75,9 +75,9 @@ describe('maker-checker', () => {
   it('a declined request moves nothing and cannot be approved; a debit that passes the balance by approval time stays pending', async () => {
     const [maker, checker] = [await adminSession(), await adminSession()]
     const p = await person()
-    const asked = adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN * 2)).body.data)
+    const asked = opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, MIN * 2)).body.data)
     const id = asked.type === 'adjustment_request' ? asked.id : ''
-    expect(adminApi.declineAdjustment.data.parse((await checker.decline(id)).body.data)).toMatchObject({
+    expect(opsMoneyApi.declineAdjustment.data.parse((await checker.decline(id)).body.data)).toMatchObject({
       status: 'declined',
       checker: checker.actor,
     })
@@ -88,18 +88,18 @@ describe('maker-checker', () => {
     const [other, another] = [await adminSession(), await adminSession()]
     await other.adjust(p.userId, MIN)
     await another.adjust(p.userId, 5)
-    const debit = adminApi.adjust.data.parse((await maker.adjust(p.userId, -(MIN + 5))).body.data)
+    const debit = opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, -(MIN + 5))).body.data)
     const debitId = debit.type === 'adjustment_request' ? debit.id : ''
     await another.adjust(p.userId, -10)
     expect((await checker.approve(debitId)).body).toMatchObject(Refusals.ADJUSTMENT_TOO_LARGE)
-    expect(adminApi.pendingAdjustments.data.parse((await checker.pending()).body.data).map((r) => r.id)).toContain(debitId)
+    expect(opsMoneyApi.pendingAdjustments.data.parse((await checker.pending()).body.data).map((r) => r.id)).toContain(debitId)
     expect((await checker.approve('nope')).body).toMatchObject(Refusals.ADJUSTMENT_NOT_PENDING)
   })
 
   it('a reviewer or payouts person can neither ask nor approve', async () => {
     const p = await person()
     const maker = await adminSession()
-    const asked = adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN + 1)).body.data)
+    const asked = opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, MIN + 1)).body.data)
     for (const role of ['reviewer', 'payouts'] as const) {
       const s = await seedStaff(api, { role })
       expect(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { adminApi } from '#contract/admin'
-import { adminDeskApi } from '#contract/admin-desk'
 import { Code } from '#contract/envelope'
+import { opsMoneyApi } from '#contract/ops/money'
+import { peopleDeskApi } from '#contract/ops/people'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
 import { ops, sold, useSellingApi } from '../support/selling'
@@ -15,7 +15,7 @@ const dashboardAs = async (role: 'reviewer' | 'payouts' | 'admin') => {
   const staff = await seedStaff(api, { role })
   const res = await api.get('/admin/dashboard', { headers: bearer(staff.token) })
   expect(res.body.code, res.text).toBe(Code.OK)
-  return adminDeskApi.dashboard.data.parse(res.body.data)
+  return peopleDeskApi.dashboard.data.parse(res.body.data)
 }
 
 describe('GET /admin/dashboard', () => {
@@ -106,7 +106,7 @@ describe('GET /admin/user and /admin/user/ledger', () => {
     const admin = await seedStaff(api, { role: 'admin' })
     const res = await api.get(`/admin/user?id=${person.userId}`, { headers: bearer(admin.token) })
     expect(res.body.code, res.text).toBe(Code.OK)
-    const data = adminApi.user.data.parse(res.body.data)
+    const data = opsMoneyApi.user.data.parse(res.body.data)
     expect(data.bankAccounts).toHaveLength(1)
     expect(data.bankAccounts[0]!.maskedNumber).toBe(person.card!.maskedNumber)
     expect(data.sessions.some((s) => s.live)).toBe(true)
@@ -115,7 +115,7 @@ describe('GET /admin/user and /admin/user/ledger', () => {
     expect(res.text).not.toMatch(/hash|pin/i)
 
     const ledger = await api.get(`/admin/user/ledger?userId=${person.userId}&pageSize=1`, { headers: bearer(admin.token) })
-    const page = adminDeskApi.userLedger.data.parse(ledger.body.data)
+    const page = peopleDeskApi.userLedger.data.parse(ledger.body.data)
     expect(page).toMatchObject({ total: 1, pageSize: 1 })
     expect(page.list[0]).toMatchObject({ type: 'adjustment', amount: 250_000 })
 

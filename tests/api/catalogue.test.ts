@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { adminOrdersApi } from '#contract/admin-orders'
 import { catalogueApi, formatRate, parseRate, payoutFor, rateChangePercent, type Brand, type Quote, type Rate } from '#contract/catalogue'
 import { MAX_AMOUNT } from '#contract/money'
+import { reviewDeskApi } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
 import { useSellingApi, rateOf } from '../support/selling'
 import { TEST_STAFF_ACTOR } from '../support/staff'
@@ -200,7 +200,7 @@ describe('operators set rates and ETAs', () => {
   it('a new rate is a new row in the history, is current at once, and the old one is the 24-hour reference a day later', async () => {
     const before = await rateOf(api, 'xbox', 'US', 'ecode')
     const set = await admin(api).post<Rate>('/admin/giftcard/rate', { brandId: 'xbox', country: 'US', cardType: 'ecode', rate: '1111.25' })
-    expect(adminOrdersApi.setRate.data.parse(set.body.data)).toMatchObject({
+    expect(reviewDeskApi.setRate.data.parse(set.body.data)).toMatchObject({
       rate: '1111.25',
       setAt: api.clock.now(),
       rate24hAgo: before.rate24hAgo,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { adminDeskApi } from '#contract/admin-desk'
 import { Code } from '#contract/envelope'
+import { peopleDeskApi } from '#contract/ops/people'
 import { dayBounds, localDay } from '../../api/lib/day'
 import { addOrderEvent } from '../../api/models/orders'
 import { auditBooks } from '../../api/services/ledger'
@@ -22,7 +22,7 @@ const board = async () => {
   const staff = await seedStaff(api, { role: 'admin' })
   const res = await api.get('/admin/dashboard', { headers: bearer(staff.token) })
   expect(res.body.code, res.text).toBe(Code.OK)
-  return adminDeskApi.dashboard.data.parse(res.body.data)
+  return peopleDeskApi.dashboard.data.parse(res.body.data)
 }
 
 const walletOf = (userId: string) => api.db.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow()

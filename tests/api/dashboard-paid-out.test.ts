@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { adminDeskApi } from '#contract/admin-desk'
 import { Code } from '#contract/envelope'
+import { peopleDeskApi } from '#contract/ops/people'
 import { useTestApi } from '../support/kit'
 import { bearer, seedStaff } from '../support/staff'
 import { walletUser, withdraw } from '../support/wallet'
@@ -12,7 +12,7 @@ async function board() {
   const staff = await seedStaff(api, { role: 'payouts' })
   const res = await api.get('/admin/dashboard', { headers: bearer(staff.token) })
   expect(res.body.code, res.text).toBe(Code.OK)
-  return adminDeskApi.dashboard.data.parse(res.body.data).today
+  return peopleDeskApi.dashboard.data.parse(res.body.data).today
 }
 
 async function pay(id: string) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { adminApi } from '#contract/admin'
 import type { StaffRole } from '#contract/endpoint'
 import { Code } from '#contract/envelope'
+import { opsMoneyApi } from '#contract/ops/money'
+import { staffDeskApi, staffApi } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
-import { adminStaffApi, staffApi } from '#contract/staff'
 import { seedUser } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
 import { bearer, codeAt, seedStaff, STAFF_PASSWORD } from '../support/staff'
@@ -30,7 +30,7 @@ function adminOf(email: string, token: string) {
     headers,
     adjust: (userId: string, amount: number, id = requestId(), reason = 'Goodwill credit') =>
       api.post('/admin/wallet/adjust', { userId, amount, reason, requestId: id }, { headers }),
-    pending: async () => adminApi.pendingAdjustments.data.parse((await api.get('/admin/wallet/adjust/pending', { headers })).body.data),
+    pending: async () => opsMoneyApi.pendingAdjustments.data.parse((await api.get('/admin/wallet/adjust/pending', { headers })).body.data),
     approve: (id: string) => api.post('/admin/wallet/adjust/approve', { id }, { headers }),
     confirm: (who: string) => api.post('/admin/staff/confirm', { email: who }, { headers }),
     invite: (who: string, role: StaffRole) => api.post('/admin/staff/invite', { email: who, role }, { headers }),
@@ -58,7 +58,7 @@ async function takeLink(email: string, setupToken: string): Promise<Admin> {
   return adminOf(email, staffApi.verify.data.parse(verified.body.data).token)
 }
 
-const linkOf = (res: { body: { data: unknown }; text: string }) => adminStaffApi.invite.data.parse(res.body.data).setupToken
+const linkOf = (res: { body: { data: unknown }; text: string }) => staffDeskApi.invite.data.parse(res.body.data).setupToken
 
 const person = async () => {
   const { user, token } = await seedUser(api, { email: newEmail('adjusted') })
@@ -66,7 +66,7 @@ const person = async () => {
 }
 
 const requestOf = (res: { body: { data: unknown } }) => {
-  const data = adminApi.adjust.data.parse(res.body.data)
+  const data = opsMoneyApi.adjust.data.parse(res.body.data)
   if (data.type !== 'adjustment_request') throw new Error(`expected a request, got ${JSON.stringify(data)}`)
   return data
 }
@@ -92,7 +92,7 @@ describe('a checker is another person', () => {
     // A colleague confirms it (audited), yet it approves nothing asked before, nor anything of its inviter's.
     api.clock.advance(1000)
     const confirmed = await colleague.confirm(sockEmail)
-    expect(adminStaffApi.confirm.data.parse(confirmed.body.data)).toMatchObject({ email: sockEmail, confirmedBy: colleague.actor })
+    expect(staffDeskApi.confirm.data.parse(confirmed.body.data)).toMatchObject({ email: sockEmail, confirmedBy: colleague.actor })
     const log = await api.db
       .selectFrom('audit_log')
       .selectAll()
@@ -124,7 +124,7 @@ describe('a checker is another person', () => {
     // Reset by the maker: the maker held the new set-up link.
     const resetOne = await seededAdmin()
     const taken = await takeLink(resetOne.email, linkOf(await maker.reset(resetOne.email)))
-    const afterReset = adminStaffApi.list.data.parse((await api.get('/admin/staff/list', { headers: colleague.headers })).body.data)
+    const afterReset = staffDeskApi.list.data.parse((await api.get('/admin/staff/list', { headers: colleague.headers })).body.data)
     expect(afterReset.find((s) => s.email === resetOne.email)?.confirmedBy).toBeNull()
     expect((await colleague.confirm(resetOne.email)).body.code).toBe(Code.OK)
 
@@ -163,15 +163,15 @@ describe('one admin cannot cut an adjustment into pieces', () => {
   it('three adjustments of exactly ₦1,000,000 to one person: only the first moves at once', async () => {
     const [maker, other] = [await seededAdmin(), await seededAdmin()]
     const [p, q] = [await person(), await person()]
-    expect(adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN)).body.data).type).toBe('adjustment')
+    expect(opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, MIN)).body.data).type).toBe('adjustment')
     expect(requestOf(await maker.adjust(p.userId, MIN)).status).toBe('pending')
     expect(requestOf(await maker.adjust(p.userId, MIN)).status).toBe('pending')
     expect((await walletInfo(api, p.token)).balance).toBe(MIN)
     // Debits count by their size too.
     expect(requestOf(await maker.adjust(p.userId, -1)).status).toBe('pending')
     // Another admin's, and another person's, are counted apart.
-    expect(adminApi.adjust.data.parse((await other.adjust(p.userId, MIN)).body.data).type).toBe('adjustment')
-    expect(adminApi.adjust.data.parse((await maker.adjust(q.userId, MIN)).body.data).type).toBe('adjustment')
+    expect(opsMoneyApi.adjust.data.parse((await other.adjust(p.userId, MIN)).body.data).type).toBe('adjustment')
+    expect(opsMoneyApi.adjust.data.parse((await maker.adjust(q.userId, MIN)).body.data).type).toBe('adjustment')
     // 24 hours on (the rows made older: a staff session lasts 12 hours), the first ones are out of the window.
     const { created_at: made } = await api.db
       .selectFrom('adjustment_requests')
@@ -183,7 +183,7 @@ describe('one admin cannot cut an adjustment into pieces', () => {
       .set({ created_at: Number(made) - DAY - 1 })
       .where('maker', '=', maker.actor)
       .execute()
-    expect(adminApi.adjust.data.parse((await maker.adjust(p.userId, MIN)).body.data).type).toBe('adjustment')
+    expect(opsMoneyApi.adjust.data.parse((await maker.adjust(p.userId, MIN)).body.data).type).toBe('adjustment')
     expect((await walletInfo(api, p.token)).balance).toBe(3 * MIN)
   })
 

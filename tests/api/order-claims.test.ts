@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { adminOrdersApi, CLAIM_MS, type AdminOrder } from '#contract/admin-orders'
 import { Code } from '#contract/envelope'
+import { reviewDeskApi, CLAIM_MS, type DeskOrder } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
@@ -16,10 +16,10 @@ async function reviewer() {
   const headers = bearer(s.token)
   return {
     actor: `staff:${s.email}`,
-    claim: (id: string) => api.post<AdminOrder>('/admin/order/claim', { id }, { headers }),
-    detail: (id: string) => api.get<AdminOrder>(`/admin/order/detail?id=${id}`, { headers }),
-    complete: (id: string) => api.post<AdminOrder>('/admin/order/complete', { id }, { headers }),
-    reject: (id: string) => api.post<AdminOrder>('/admin/order/reject', { id, reasonCode: 'FAKE_CARD' }, { headers }),
+    claim: (id: string) => api.post<DeskOrder>('/admin/order/claim', { id }, { headers }),
+    detail: (id: string) => api.get<DeskOrder>(`/admin/order/detail?id=${id}`, { headers }),
+    complete: (id: string) => api.post<DeskOrder>('/admin/order/complete', { id }, { headers }),
+    reject: (id: string) => api.post<DeskOrder>('/admin/order/reject', { id, reasonCode: 'FAKE_CARD' }, { headers }),
   }
 }
 
@@ -62,7 +62,7 @@ describe('claims', () => {
   it('shows the code only to the holder, audits each reveal, and lets only the holder decide', async () => {
     const { token, code, order } = await anOrder()
     const [ada, bo] = [await reviewer(), await reviewer()]
-    const claimed = adminOrdersApi.claim.data.parse((await ada.claim(order.id)).body.data)
+    const claimed = reviewDeskApi.claim.data.parse((await ada.claim(order.id)).body.data)
     expect(claimed.cards[0].codes).toEqual([code])
     expect(claimed.claimExpiresAt).toBe(api.clock.now() + CLAIM_MS)
     expect((await ada.detail(order.id)).body.data.cards[0].codes).toEqual([code])

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { adminOrdersApi, type AdminOrder } from '#contract/admin-orders'
 import type { Page } from '#contract/envelope'
+import { reviewDeskApi, type DeskOrder } from '#contract/ops/review'
 import { ORDER_MOVES, REJECTION_REASONS, type Order, type OrderMove, type OrderStatus } from '#contract/orders'
 import { userIndexData } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
@@ -378,7 +378,7 @@ describe('rejecting an order', () => {
       note: 'The redeem screen said: already redeemed on 3 May',
       proofImageId: proof.body.data.fileId,
     })
-    expect(adminOrdersApi.reject.data.parse(res.body.data).status).toBe('rejected')
+    expect(reviewDeskApi.reject.data.parse(res.body.data).status).toBe('rejected')
     const rejected = await detail(p, order.id)
     expect(rejected).toMatchObject({
       status: 'rejected',
@@ -427,8 +427,8 @@ describe('the operators’ queue', () => {
     api.clock.advance(1)
     const ids = [await photo(api, p.token), await photo(api, p.token)]
     const physical = await sold(api, p.token, { brandId: 'steam', cardType: 'physical', cards: [{ faceValue: 5_000, imageIds: ids }] })
-    const res = await admin(api).get<Page<AdminOrder>>('/admin/order/page?pageSize=50')
-    const queue = adminOrdersApi.queue.data.parse(res.body.data)
+    const res = await admin(api).get<Page<DeskOrder>>('/admin/order/page?pageSize=50')
+    const queue = reviewDeskApi.queue.data.parse(res.body.data)
     expect(queue.list.every((o) => ['pending', 'reviewing'].includes(o.status))).toBe(true)
     const created = queue.list.map((o) => o.createdAt)
     expect(created).toEqual([...created].sort((x, y) => x - y))
@@ -441,7 +441,7 @@ describe('the operators’ queue', () => {
     const claimed = await ops(api).claim(ecode.id)
     expect(claimed.body.data).toMatchObject({ status: 'reviewing', claimedBy: TEST_STAFF_ACTOR })
     expect(claimed.body.data.cards[0].codes).toEqual([code, '7391'])
-    const reviewing = (await admin(api).get<Page<AdminOrder>>('/admin/order/page?status=reviewing&pageSize=50')).body.data
+    const reviewing = (await admin(api).get<Page<DeskOrder>>('/admin/order/page?status=reviewing&pageSize=50')).body.data
     expect(reviewing.list.map((o) => o.id)).toContain(ecode.id)
     // Operators only; a person's token is not enough.
     expect((await api.get('/admin/order/page', { token: p.token })).status).toBe(401)

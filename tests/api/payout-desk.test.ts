@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { adminDeskApi } from '#contract/admin-desk'
 import { Code } from '#contract/envelope'
-import { payoutDeskApi } from '#contract/payout-desk'
+import { payoutDeskApi } from '#contract/ops/payouts'
+import { peopleDeskApi } from '#contract/ops/people'
 import { Refusals } from '#contract/refusals'
 import { walletApi } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
@@ -127,7 +127,7 @@ describe('the amount to send is one figure', () => {
     const fee = api.deps.config.wallet.withdrawFee
     const staff = await seedStaff(api, { role: 'payouts' })
     const board = async () =>
-      adminDeskApi.dashboard.data.parse((await api.get('/admin/dashboard', { headers: bearer(staff.token) })).body.data)
+      peopleDeskApi.dashboard.data.parse((await api.get('/admin/dashboard', { headers: bearer(staff.token) })).body.data)
     const before = await board()
     const u = await walletUser(api, { balance: 1_000_000 })
     const w = (await withdraw(api, u, 400_000)).body.data

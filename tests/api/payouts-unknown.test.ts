@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { AdminWithdrawal, PayoutAttention } from '#contract/admin'
+import type { DeskWithdrawal, PayoutAttention } from '#contract/ops/money'
 import { Refusals } from '#contract/refusals'
 import type { BalanceLogEntry } from '#contract/wallet'
 import type { Withdrawal } from '#contract/withdrawals'
@@ -216,7 +216,7 @@ describe('§2 reversals and contradictions', () => {
     const desk = await attention()
     expect(desk.conflicts.find((x) => x.id === w.id)?.payout?.conflict).toMatch(/paid after the money was returned/)
     // Resolved by a person, with a note: off the desk, audited.
-    const resolved = await admin(api).post<AdminWithdrawal>('/admin/withdraw/resolveConflict', {
+    const resolved = await admin(api).post<DeskWithdrawal>('/admin/withdraw/resolveConflict', {
       id: w.id,
       note: 'Recovered from the seller',
     })
@@ -302,7 +302,7 @@ describe('§3 the float and OTP are the company’s problem', () => {
       expect(await audits(w.id, 'withdrawal.payout_otp')).toHaveLength(1)
       const wrong = await admin(api).post('/admin/withdraw/finalizeOtp', { id: w.id, otp: '000000' })
       expect(wrong.body.code).toBe(Refusals.PAYOUT_OTP_REFUSED.code)
-      const right = await admin(api).post<AdminWithdrawal>('/admin/withdraw/finalizeOtp', { id: w.id, otp: fake.otp })
+      const right = await admin(api).post<DeskWithdrawal>('/admin/withdraw/finalizeOtp', { id: w.id, otp: fake.otp })
       expect(right.body.code).toBe(200)
       expect(fake.transfers.get(w.id)!.status).toBe('pending')
       expect((await attention()).otp.find((x) => x.id === w.id)).toBeUndefined()

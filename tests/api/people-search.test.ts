@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { adminDeskApi } from '#contract/admin-desk'
 import { Code } from '#contract/envelope'
+import { peopleDeskApi } from '#contract/ops/people'
 import { seedUser } from '../support/api'
 import { sold, useSellingApi } from '../support/selling'
 import { bearer, seedStaff } from '../support/staff'
@@ -17,7 +17,7 @@ async function find(q: string, role: 'admin' | 'reviewer' = 'admin') {
 async function found(q: string) {
   const res = await find(q)
   expect(res.body.code, res.text).toBe(Code.OK)
-  return adminDeskApi.findPeople.data.parse(res.body.data)
+  return peopleDeskApi.findPeople.data.parse(res.body.data)
 }
 
 describe('GET /admin/people', () => {

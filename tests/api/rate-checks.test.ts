@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { adminOrdersApi } from '#contract/admin-orders'
 import { formatRate, parseRate, type Rate } from '#contract/catalogue'
 import { Code } from '#contract/envelope'
+import { reviewDeskApi } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
 import { loadConfig } from '../../api/config'
 import { useTestApi } from '../support/kit'
@@ -35,7 +35,7 @@ async function adminOf(options: { createdBy?: string } = {}) {
     set: (key: Key, rate: string, confirmed?: boolean) =>
       api.post('/admin/giftcard/rate', { ...key, rate, ...(confirmed !== undefined && { confirmed }) }, { headers }),
     pending: async () =>
-      adminOrdersApi.pendingRateChanges.data.parse((await api.get('/admin/giftcard/rate/pending', { headers })).body.data),
+      reviewDeskApi.pendingRateChanges.data.parse((await api.get('/admin/giftcard/rate/pending', { headers })).body.data),
     approve: (id: string) => api.post('/admin/giftcard/rate/approve', { id }, { headers }),
     decline: (id: string) => api.post('/admin/giftcard/rate/decline', { id }, { headers }),
     disable: (email: string) => api.post('/admin/staff/disable', { email }, { headers }),
@@ -43,7 +43,7 @@ async function adminOf(options: { createdBy?: string } = {}) {
 }
 
 const requestOf = (res: { body: { data: unknown } }) => {
-  const data = adminOrdersApi.setRate.data.parse(res.body.data)
+  const data = reviewDeskApi.setRate.data.parse(res.body.data)
   if (!('type' in data)) throw new Error(`expected a request, got ${JSON.stringify(data)}`)
   return data
 }
@@ -69,7 +69,7 @@ describe('a rate far from the one in force', () => {
     expect(await rateOf(key)).toBe(before)
 
     const approved = await checker.approve(asked.id)
-    expect(adminOrdersApi.approveRateChange.data.parse(approved.body.data).rate).toBe(typo)
+    expect(reviewDeskApi.approveRateChange.data.parse(approved.body.data).rate).toBe(typo)
     expect(await quote100(key)).toBe(quoted * 10)
     // Approved again: the same rate, no second row in the history.
     expect((await checker.approve(asked.id)).body.code).toBe(Code.OK)
@@ -91,11 +91,11 @@ describe('a rate far from the one in force', () => {
     const admin = await adminOf()
     const start = await rateOf(key)
     const small = times(start, 1.15)
-    expect(adminOrdersApi.setRate.data.parse((await admin.set(key, small)).body.data)).toMatchObject({ rate: small })
+    expect(reviewDeskApi.setRate.data.parse((await admin.set(key, small)).body.data)).toMatchObject({ rate: small })
     const larger = times(small, 1.4)
     expect((await admin.set(key, larger)).body.code).toBe(Refusals.RATE_CHANGE_UNCONFIRMED.code)
     expect((await admin.set(key, larger, false)).body.code).toBe(Refusals.RATE_CHANGE_UNCONFIRMED.code)
-    expect(adminOrdersApi.setRate.data.parse((await admin.set(key, larger, true)).body.data)).toMatchObject({ rate: larger })
+    expect(reviewDeskApi.setRate.data.parse((await admin.set(key, larger, true)).body.data)).toMatchObject({ rate: larger })
     // A fall to a tenth (117.80 for 1178.00) is as much a typo.
     const fallen = times(larger, 0.1)
     expect((await admin.set(key, fallen)).body.code).toBe(Refusals.RATE_CHANGE_UNCONFIRMED.code)

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import type { AdminOrder, AdminQueueData, OrderSignals } from '#contract/admin-orders'
 import { Code } from '#contract/envelope'
+import type { DeskOrder, QueueData, OrderSignals } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
@@ -15,10 +15,10 @@ async function reviewer() {
   const s = await seedStaff(api, { role: 'reviewer' })
   const headers = bearer(s.token)
   return {
-    queue: (query: string) => api.get<AdminQueueData>(`/admin/order/page?${query}`, { headers }),
-    claim: (id: string) => api.post<AdminOrder>('/admin/order/claim', { id }, { headers }),
-    reveal: (id: string) => api.post<AdminOrder>('/admin/order/reveal', { id }, { headers }),
-    detail: (id: string, codes = 'show') => api.get<AdminOrder>(`/admin/order/detail?id=${id}&codes=${codes}`, { headers }),
+    queue: (query: string) => api.get<QueueData>(`/admin/order/page?${query}`, { headers }),
+    claim: (id: string) => api.post<DeskOrder>('/admin/order/claim', { id }, { headers }),
+    reveal: (id: string) => api.post<DeskOrder>('/admin/order/reveal', { id }, { headers }),
+    detail: (id: string, codes = 'show') => api.get<DeskOrder>(`/admin/order/detail?id=${id}&codes=${codes}`, { headers }),
     signals: (id: string) => api.get<OrderSignals>(`/admin/order/signals?id=${id}`, { headers }),
     token: s.token,
   }

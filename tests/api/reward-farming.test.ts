@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { adminApi } from '#contract/admin'
 import { Code } from '#contract/envelope'
+import { opsMoneyApi } from '#contract/ops/money'
 import { Refusals } from '#contract/refusals'
 import type { TestApi } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
@@ -128,7 +128,7 @@ describe("the operators' view", () => {
     expect((await claim(api, a, 'add_bank_card')).body.code).toBe(Code.OK)
     const res = await admin(api).get('/admin/signals/sharedBankAccounts?limit=200')
     expect(res.body.code).toBe(Code.OK)
-    const list = adminApi.sharedBankAccounts.data.parse(res.body.data)
+    const list = opsMoneyApi.sharedBankAccounts.data.parse(res.body.data)
     const entry = list.find((e) => e.maskedNumber === `•••• ${shared.slice(-4)}` && e.accounts.some((x) => x.userId === a.userId))
     expect(entry).toMatchObject({ rewardsEarnedBy: a.userId })
     expect(entry!.accounts.map((x) => [x.email, x.signupAddress, x.rewards > 0])).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
+import { staffDeskApi, STAFF_CODE_FAILURE_WINDOW_MS, staffApi } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
-import { adminStaffApi, STAFF_CODE_FAILURE_WINDOW_MS, staffApi } from '#contract/staff'
 import { newEmail, useTestApi } from '../support/kit'
 import { bearer, codeAt, seedStaff, STAFF_PASSWORD } from '../support/staff'
 import { TEST_ADMIN_TOKEN } from '../support/wallet'
@@ -93,7 +93,7 @@ describe('the per-address limit', () => {
     api.clock.advance(STEP)
     expect((await api.post('/staff/verify', { challenge, code: codeAt(api, s.seed) }, { headers: office })).body.code).toBe(Code.OK)
     // The set-up link is counted with sign-in: eight calls in all from here, then a wait.
-    const invited = adminStaffApi.invite.data.parse(
+    const invited = staffDeskApi.invite.data.parse(
       (await api.post('/admin/staff/invite', { email: newEmail('office'), role: 'reviewer' }, { headers: bearer(TEST_ADMIN_TOKEN) })).body
         .data,
     )
@@ -108,7 +108,7 @@ describe('the per-address limit', () => {
 
 describe('the set-up link’s key', () => {
   it('is the same at every opening until set-up is done (a preview, a prefetch, a reload)', async () => {
-    const invited = adminStaffApi.invite.data.parse(
+    const invited = staffDeskApi.invite.data.parse(
       (await api.post('/admin/staff/invite', { email: newEmail('key'), role: 'reviewer' }, { headers: bearer(TEST_ADMIN_TOKEN) })).body
         .data,
     )

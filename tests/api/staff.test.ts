@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { StaffRole } from '#contract/endpoint'
 import { Code } from '#contract/envelope'
 import { allEndpoints } from '#contract/index'
+import { staffDeskApi, STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS, staffApi } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
-import { adminStaffApi, STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS, staffApi } from '#contract/staff'
 import { seedUser } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
 import { bearer, codeAt, seedStaff, STAFF_PASSWORD } from '../support/staff'
@@ -23,7 +23,7 @@ const nextStep = () => api.clock.advance(STEP)
 async function enrol(role: StaffRole = 'reviewer', email = newEmail('staff')) {
   const invited = await api.post('/admin/staff/invite', { email, role }, { headers: adminToken })
   expect(invited.body.code, invited.text).toBe(Code.OK)
-  const { setupToken } = adminStaffApi.invite.data.parse(invited.body.data)
+  const { setupToken } = staffDeskApi.invite.data.parse(invited.body.data)
   const start = staffApi.setupStart.data.parse((await api.post('/staff/setup/start', { token: setupToken })).body.data)
   nextStep()
   const done = await api.post('/staff/setup/complete', { token: setupToken, password: PASSWORD, code: codeAt(api, start.secret) })
@@ -48,7 +48,7 @@ async function sessionOf(email: string, seed: string) {
 describe('set-up link', () => {
   it('enrols a staff member once: one seed for every opening, a wrong code refused, the link then dies', async () => {
     const email = newEmail('setup')
-    const invited = adminStaffApi.invite.data.parse(
+    const invited = staffDeskApi.invite.data.parse(
       (await api.post('/admin/staff/invite', { email, role: 'payouts' }, { headers: adminToken })).body.data,
     )
     expect(invited.staff).toMatchObject({ email, role: 'payouts', status: 'invited', locked: false, createdBy: 'admin-token' })
@@ -87,7 +87,7 @@ describe('set-up link', () => {
   })
 
   it('expires after 24 hours, and refuses an unknown token', async () => {
-    const invited = adminStaffApi.invite.data.parse(
+    const invited = staffDeskApi.invite.data.parse(
       (await api.post('/admin/staff/invite', { email: newEmail('late'), role: 'reviewer' }, { headers: adminToken })).body.data,
     )
     api.clock.advance(24 * 3_600_000 + 1)
@@ -189,7 +189,7 @@ describe('sign-in: password, then the authenticator code', () => {
     expect((await api.get('/staff/me', { headers: bearer(live.token) })).status).toBe(401)
 
     const reset = await api.post('/admin/staff/reset', { email: s.email }, { headers: bearer((await seedStaff(api)).token) })
-    const link = adminStaffApi.reset.data.parse(reset.body.data)
+    const link = staffDeskApi.reset.data.parse(reset.body.data)
     expect(link.staff).toMatchObject({ status: 'invited', locked: false })
     const start = staffApi.setupStart.data.parse((await api.post('/staff/setup/start', { token: link.setupToken })).body.data)
     nextStep()
@@ -243,7 +243,7 @@ describe('staff sessions', () => {
   it('a disabled staff member is out at once', async () => {
     const s = await seedStaff(api, { role: 'reviewer' })
     const res = await api.post('/admin/staff/disable', { email: s.email }, { headers: bearer((await seedStaff(api)).token) })
-    expect(adminStaffApi.disable.data.parse(res.body.data)).toMatchObject({ status: 'disabled' })
+    expect(staffDeskApi.disable.data.parse(res.body.data)).toMatchObject({ status: 'disabled' })
     expect((await api.get('/staff/me', { headers: bearer(s.token) })).status).toBe(401)
     expect((await api.post('/staff/login', { email: s.email, password: STAFF_PASSWORD })).body).toMatchObject(
       Refusals.STAFF_BAD_CREDENTIALS,
@@ -356,26 +356,26 @@ describe('admins manage staff', () => {
     const as = { headers: bearer(boss.token) }
     const email = newEmail('invitee')
     const invited = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, as)
-    expect(adminStaffApi.invite.data.parse(invited.body.data).staff.createdBy).toBe(`staff:${boss.email}`)
+    expect(staffDeskApi.invite.data.parse(invited.body.data).staff.createdBy).toBe(`staff:${boss.email}`)
     api.clock.advance(1)
     const promoted = await api.post('/admin/staff/role', { email, role: 'payouts' }, as)
-    expect(adminStaffApi.role.data.parse(promoted.body.data)).toMatchObject({ email, role: 'payouts' })
+    expect(staffDeskApi.role.data.parse(promoted.body.data)).toMatchObject({ email, role: 'payouts' })
     expect((await api.post('/admin/staff/role', { email: boss.email, role: 'reviewer' }, as)).body).toMatchObject(Refusals.STAFF_SELF)
     expect((await api.post('/admin/staff/disable', { email: boss.email }, as)).body).toMatchObject(Refusals.STAFF_SELF)
     expect((await api.post('/admin/staff/reset', { email: newEmail('ghost') }, as)).body).toMatchObject(Refusals.STAFF_NOT_FOUND)
     expect((await api.post('/admin/staff/role', { email, role: 'boss' }, as)).status).toBe(400)
 
-    const list = adminStaffApi.list.data.parse((await api.get('/admin/staff/list', as)).body.data)
+    const list = staffDeskApi.list.data.parse((await api.get('/admin/staff/list', as)).body.data)
     expect(list.find((m) => m.email === email)).toMatchObject({ role: 'payouts', status: 'invited' })
 
-    const page = adminStaffApi.audit.data.parse(
+    const page = staffDeskApi.audit.data.parse(
       (await api.get(`/admin/audit/page?actor=${encodeURIComponent(`staff:${boss.email}`)}&pageSize=50`, as)).body.data,
     )
     expect(page.list.map((e) => e.action)).toEqual(['staff.role', 'staff.invite'])
     expect(page.list[0]).toMatchObject({ targetType: 'staff', before: { role: 'reviewer' }, after: { role: 'payouts' } })
-    const byAction = adminStaffApi.audit.data.parse((await api.get('/admin/audit/page?action=staff.role&pageSize=50', as)).body.data)
+    const byAction = staffDeskApi.audit.data.parse((await api.get('/admin/audit/page?action=staff.role&pageSize=50', as)).body.data)
     expect(byAction.list.every((e) => e.action === 'staff.role')).toBe(true)
-    const none = adminStaffApi.audit.data.parse((await api.get(`/admin/audit/page?from=${api.clock.now() + 1}`, as)).body.data)
+    const none = staffDeskApi.audit.data.parse((await api.get(`/admin/audit/page?from=${api.clock.now() + 1}`, as)).body.data)
     expect(none.total).toBe(0)
   })
 

@@ -13,7 +13,7 @@ const SOURCE_DIRS = ['contract', 'api', 'app', 'server', 'scripts', 'tests']
 /** The text catalogues: the only files whose names say message. */
 const CATALOGUES = [
   'api/lib/messages.ts',
-  'app/utils/console-messages.ts',
+  'app/ops/messages.ts',
   'app/utils/messages.ts',
   'app/utils/notify-messages.ts',
   'app/utils/refusal-messages.ts',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { adminStaffApi } from '#contract/staff'
+import { staffDeskApi } from '#contract/ops/staff'
 import { totpCode } from '../../api/lib/totp'
 import { useBrowserApp } from '../support/app'
 import { bearer, testStaffToken } from '../support/staff'
@@ -16,7 +16,7 @@ describe('JavaScript off', () => {
     const admin = await testStaffToken(app.api)
     const email = `browser.${Date.now()}@staff.test`
     const invited = await app.api.post('/admin/staff/invite', { email, role: 'reviewer' }, { headers: bearer(admin) })
-    const { setupToken } = adminStaffApi.invite.data.parse(invited.body.data)
+    const { setupToken } = staffDeskApi.invite.data.parse(invited.body.data)
     const context = await browser.newContext({ viewport: SIZES[0].viewport, javaScriptEnabled: false })
     const page = await context.newPage()
     await page.goto(`${app.url}/ops/setup/${setupToken}`)

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { StaffRole } from '#contract/endpoint'
-import { commitStaffSession, emptyStaffSession } from '~/utils/staff-session.server'
+import { commitStaffSession, emptyStaffSession } from '~/ops/session.server'
 import { readFirst, type RunningApp } from './app'
 import { codeAt, seedStaff, STAFF_PASSWORD, type SeededStaff } from './staff'
 

@@ -1,5 +1,5 @@
 import type { StaffRole } from '#contract/endpoint'
-import { commitStaffSession, emptyStaffSession, getStaffSession } from '~/utils/staff-session.server'
+import { commitStaffSession, emptyStaffSession, getStaffSession } from '~/ops/session.server'
 import type { TestApi } from './api'
 import { seedStaff, type SeededStaff } from './staff'
 import { CookieJar, makeRequest } from './web'

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll } from 'vitest'
-import type { AdminOrder, RateChangeRequest } from '#contract/admin-orders'
 import type { Rate } from '#contract/catalogue'
+import type { DeskOrder, RateChangeRequest } from '#contract/ops/review'
 import type { Order } from '#contract/orders'
 import type { UploadData } from '#contract/uploads'
 import type { ApiConfig } from '../../api/config'
@@ -152,13 +152,13 @@ export async function download(api: TestApi, id: string, auth: { token?: string;
 export const ops = (api: TestApi) => {
   const a = admin(api)
   return {
-    claim: (id: string) => a.post<AdminOrder>('/admin/order/claim', { id }),
-    complete: (id: string, note?: string) => a.post<AdminOrder>('/admin/order/complete', { id, ...(note && { note }) }),
+    claim: (id: string) => a.post<DeskOrder>('/admin/order/claim', { id }),
+    complete: (id: string, note?: string) => a.post<DeskOrder>('/admin/order/complete', { id, ...(note && { note }) }),
     propose: (id: string, reason: string, cards: { cardId: string; payout: number; reasonCode: string }[]) =>
-      a.post<AdminOrder>('/admin/order/propose', { id, reason, cards }),
+      a.post<DeskOrder>('/admin/order/propose', { id, reason, cards }),
     reject: (id: string, reasonCode: string, extra: { note?: string; proofImageId?: string } = {}) =>
-      a.post<AdminOrder>('/admin/order/reject', { id, reasonCode, ...extra }),
-    detail: (id: string) => a.get<AdminOrder>(`/admin/order/detail?id=${id}`),
+      a.post<DeskOrder>('/admin/order/reject', { id, reasonCode, ...extra }),
+    detail: (id: string) => a.get<DeskOrder>(`/admin/order/detail?id=${id}`),
     /** Through the confirmation step, and a second admin's approval when the change asks for one (decision 041). */
     setRate: async (brandId: string, country: string, cardType: string, rate: string): Promise<ApiAnswer<Rate>> => {
       const set = await a.post<Rate | RateChangeRequest>('/admin/giftcard/rate', { brandId, country, cardType, rate, confirmed: true })

@@ -1,10 +1,10 @@
 import type { StaffRole } from '#contract/endpoint'
-import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from '#contract/staff'
+import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from '#contract/ops/staff'
 import { hashSecret } from '../../api/lib/hash'
 import { createSecretsBox } from '../../api/lib/secrets-box'
 import { hashToken } from '../../api/lib/tokens'
 import { newTotpSeed, totpCode } from '../../api/lib/totp'
-import { createStaffSession, insertStaff, updateStaff } from '../../api/models/staff'
+import { createStaffSession, insertStaff, updateStaff } from '../../api/models/ops/staff'
 import type { TestApi } from './api'
 import { newEmail } from './kit'
 

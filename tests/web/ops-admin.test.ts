@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { formatRate, parseRate, payoutFor, type Rate } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
+import { staffDeskApi } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
-import { adminStaffApi } from '#contract/staff'
 import * as dashboard from '~/routes/ops._index'
 import * as audit from '~/routes/ops.audit'
 import * as people from '~/routes/ops.people'
@@ -176,7 +176,7 @@ describe('/ops/staff', () => {
     expect(JSON.stringify(await jsonOf(await load(staffDesk.loader, '/ops/staff', jar)))).not.toContain(token)
 
     expect(await submit(staffDesk.action, '/ops/staff', { intent: 'role', email, role: 'payouts' }, jar)).toHaveRedirect('/ops/staff')
-    const list = adminStaffApi.list.data.parse((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).staff)
+    const list = staffDeskApi.list.data.parse((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).staff)
     expect(list.find((s) => s.email === email)?.role).toBe('payouts')
 
     const reset = await jsonOf(await submit(staffDesk.action, '/ops/staff', { intent: 'reset', email }, jar))
@@ -237,7 +237,7 @@ describe('maker-checker that needs two people (decision 041)', () => {
     const b = await staffJar(api, 'admin')
     const fresh = await seedStaff(api, { role: 'admin', confirmed: false, createdBy: `staff:${a.staff.email}` })
     const staffOf = async (jar: typeof a.jar) =>
-      adminStaffApi.list.data.parse((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).staff)
+      staffDeskApi.list.data.parse((await jsonOf(await load(staffDesk.loader, '/ops/staff', jar))).staff)
     expect((await staffOf(a.jar)).find((s) => s.email === fresh.email)?.confirmedBy).toBeNull()
     const byInviter = await submit(staffDesk.action, '/ops/staff', { intent: 'confirm', email: fresh.email }, a.jar)
     expect(byInviter.status).toBe(400)

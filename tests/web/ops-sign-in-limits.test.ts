@@ -1,6 +1,7 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adminStaffApi } from '#contract/staff'
+import { staffDeskApi } from '#contract/ops/staff'
+import { consoleMessages } from '~/ops/messages'
 import * as dashboard from '~/routes/ops._index'
 import * as payouts from '~/routes/ops.payouts'
 import * as reconcile from '~/routes/ops.payouts_.reconcile'
@@ -9,7 +10,6 @@ import * as review from '~/routes/ops.review._index'
 import * as staffDesk from '~/routes/ops.staff'
 import * as login from '~/routes/ops_.login'
 import * as setup from '~/routes/ops_.setup.$token'
-import { consoleMessages } from '~/utils/console-messages'
 import { logger as appLogger } from '~/utils/logger.server'
 import { totpCode } from '../../api/lib/totp'
 import { logger as webLogger, requestLog } from '../../server/logging'
@@ -31,7 +31,7 @@ const PASSWORD = 'a long staff password 42'
 async function invite(email: string) {
   const admin = await testStaffToken(api)
   const res = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, { headers: bearer(admin) })
-  return adminStaffApi.invite.data.parse(res.body.data).setupToken
+  return staffDeskApi.invite.data.parse(res.body.data).setupToken
 }
 
 describe('/ops/setup/<token> without JavaScript', () => {

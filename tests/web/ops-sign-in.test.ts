@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { adminStaffApi } from '#contract/staff'
+import { staffDeskApi } from '#contract/ops/staff'
+import { consoleNav } from '~/ops/desks'
 import * as layout from '~/routes/ops'
 import * as dashboard from '~/routes/ops._index'
 import * as login from '~/routes/ops_.login'
 import * as logout from '~/routes/ops_.logout'
 import * as setup from '~/routes/ops_.setup.$token'
-import { consoleNav } from '~/utils/console-routes'
 import { totpCode } from '../../api/lib/totp'
 import { jarFor, staffJar, staffToastOf } from '../support/console'
 import { useTestApi } from '../support/kit'
@@ -118,7 +118,7 @@ describe('/ops/setup/<token>', () => {
     const admin = await testStaffToken(api)
     const email = `new.${Date.now()}@staff.test`
     const invited = await api.post('/admin/staff/invite', { email, role: 'reviewer' }, { headers: bearer(admin) })
-    const { setupToken } = adminStaffApi.invite.data.parse(invited.body.data)
+    const { setupToken } = staffDeskApi.invite.data.parse(invited.body.data)
     const path = `/ops/setup/${setupToken}`
     const page = await load(setup.loader, path, undefined, { token: setupToken })
     expect(page.status).toBe(200)

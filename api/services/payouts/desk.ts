@@ -1,11 +1,11 @@
-import type { AdminWithdrawal } from '#contract/admin'
+import type { DeskWithdrawal } from '#contract/ops/money'
 import { Refusals } from '#contract/refusals'
 import type { ApiDeps } from '../../deps'
 import { refuse } from '../../lib/envelope'
 import { ProviderRefused, ProviderUnavailable } from '../../lib/payouts/provider'
 import { audit } from '../../models/audit-log'
 import { approvePayout } from '../../models/withdrawals'
-import { toAdminWithdrawal } from '../admin'
+import { toAdminWithdrawal } from '../ops/money'
 import { lockWithdrawal } from '../withdrawals'
 import { settle } from './settlement'
 
@@ -105,10 +105,10 @@ export async function payoutAttention(deps: ApiDeps) {
   const shown = (rows: typeof conflicts) => Promise.all(rows.map((r) => toAdminWithdrawal(deps, r)))
   const out: {
     alerts: { kind: string; message: string; amount: number | null; raisedAt: number }[]
-    conflicts: AdminWithdrawal[]
-    needsPerson: AdminWithdrawal[]
-    otp: AdminWithdrawal[]
-    stuck: AdminWithdrawal[]
+    conflicts: DeskWithdrawal[]
+    needsPerson: DeskWithdrawal[]
+    otp: DeskWithdrawal[]
+    stuck: DeskWithdrawal[]
   } = {
     alerts: alerts.map((a) => ({
       kind: a.kind,

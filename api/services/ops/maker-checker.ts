@@ -1,0 +1,74 @@
+import type { Refusal } from '#contract/refusals'
+import { Refusals } from '#contract/refusals'
+import type { Db } from '../../db/connect'
+import type { StaffRow } from '../../db/schema'
+import { ADMIN_TOKEN_ACTOR, staffActor } from '../../middleware/staff'
+import { audit } from '../../models/audit-log'
+import { lapseAdjustmentRequestsOf } from '../../models/ops/adjustment-requests'
+import { lapseRateChangeRequestsOf } from '../../models/ops/rate-change-requests'
+import { findStaffByEmail } from '../../models/ops/staff'
+
+/**
+ * Who may check whom (decision 041): the rules a second admin must meet to approve a wallet
+ * adjustment or a rate change, and to confirm a new admin account. One person with two accounts
+ * must not pass for two people: an account is tied to the admins who invited it, reset it (they
+ * were handed its set-up link) or made it admin, and an admin approves nothing until an admin
+ * it is not tied to has confirmed it.
+ */
+
+/** The actors who held this account's set-up link or made it admin. */
+const handlersOf = (s: StaffRow) => [s.created_by, s.setup_by, s.promoted_by].filter((a): a is string => a !== null)
+
+/** Two accounts tied by an invite, a reset or a promotion, either way. */
+const linked = (a: StaffRow, b: StaffRow) => handlersOf(b).includes(staffActor(a)) || handlersOf(a).includes(staffActor(b))
+
+/** An account the maker's requests still stand on: active, not locked, still admin. */
+const standsAsMaker = (maker: StaffRow | undefined): maker is StaffRow =>
+  maker !== undefined && maker.status === 'active' && maker.locked_at === null && maker.role === 'admin'
+
+const makerOf = (db: Db, actor: string) =>
+  actor.startsWith('staff:') ? findStaffByEmail(db, actor.slice('staff:'.length)) : Promise.resolve(undefined)
+
+/**
+ * Why `checker` may not decide a request `maker` made at `askedAt`, or undefined when they may.
+ * `lapsed`: the maker no longer stands, and the request is void whoever asks.
+ */
+export async function checkerProblem(
+  db: Db,
+  checker: StaffRow | undefined,
+  makerActor: string,
+  askedAt: number,
+  own: Refusal,
+): Promise<{ refusal: Refusal; lapsed?: true } | undefined> {
+  if (!checker || staffActor(checker) === makerActor) return { refusal: own }
+  const maker = await makerOf(db, makerActor)
+  if (!standsAsMaker(maker)) return { refusal: Refusals.REQUEST_LAPSED, lapsed: true }
+  if (checker.confirmed_at === null) return { refusal: Refusals.CHECKER_NOT_CONFIRMED }
+  if (Number(checker.confirmed_at) > askedAt || Number(checker.activated_at ?? 0) > askedAt) return { refusal: Refusals.CHECKER_TOO_NEW }
+  if (linked(checker, maker)) return { refusal: Refusals.CHECKER_LINKED }
+  return undefined
+}
+
+/**
+ * Why `by` may not confirm `target`, or undefined. Only a confirmed admin confirms, except while
+ * no admin is confirmed at all: then the admins added with ADMIN_TOKEN (`staff add`) confirm each other.
+ */
+export function confirmProblem(by: StaffRow, target: StaffRow, anyConfirmed: boolean): Refusal | undefined {
+  if (target.role !== 'admin' || target.status !== 'active' || target.locked_at !== null || target.confirmed_at !== null)
+    return Refusals.STAFF_NOT_CONFIRMABLE
+  if (linked(by, target)) return Refusals.STAFF_CONFIRM_LINKED
+  if (by.confirmed_at !== null) return undefined
+  const bootstrap = !anyConfirmed && by.created_by === ADMIN_TOKEN_ACTOR && target.created_by === ADMIN_TOKEN_ACTOR
+  return bootstrap ? undefined : Refusals.STAFF_CONFIRM_UNCONFIRMED
+}
+
+/** Everything a maker asked that still waits lapses, audited, in the caller's transaction. */
+export async function lapseRequestsOf(db: Db, maker: StaffRow, why: string, now: number): Promise<void> {
+  const actor = staffActor(maker)
+  const adjustments = await lapseAdjustmentRequestsOf(db, actor, now)
+  const rates = await lapseRateChangeRequestsOf(db, actor, now)
+  for (const id of adjustments)
+    await audit(db, { actor, action: 'wallet.adjust.lapse', targetType: 'adjustment', targetId: id, before: null, after: { why } }, now)
+  for (const id of rates)
+    await audit(db, { actor, action: 'rate.change.lapse', targetType: 'rate_change', targetId: id, before: null, after: { why } }, now)
+}

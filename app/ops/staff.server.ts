@@ -1,0 +1,110 @@
+import { type AppLoadContext, data } from '@remix-run/node'
+import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
+import { roleAllows } from '#contract/ops/desks'
+import { staffApi, type StaffMember } from '#contract/ops/staff'
+import { deskRoleFor } from '~/ops/desks'
+import { consoleMessages } from '~/ops/messages'
+import { getStaffSession, staffSignInResponse, type StaffSession } from '~/ops/session.server'
+import { deviceOf } from '~/utils/device.server'
+import { upstream, UpstreamError } from '../upstream/client.server'
+import { flow, type FlowResult } from '../upstream/flow.server'
+import { afterChange, memoized } from '../upstream/request-memo.server'
+
+export type SignedInStaff = { token: string; email: string; role: StaffRole; session: StaffSession }
+
+/**
+ * Guard of every console route: a staff session, or the staff sign-in (a customer's session is not
+ * one). The desk table (contract/ops/desks.ts) says which role opens the page asked for; a staff
+ * member whose role cannot use the desk gets a 403 page (the api refuses the desk's calls anyway,
+ * from the same table). A route's own `role` must agree with the table: it is a statement, checked.
+ */
+export async function requireStaff(request: Request, role?: StaffRole): Promise<SignedInStaff> {
+  const needed = deskRoleFor(new URL(request.url).pathname)
+  if (role !== undefined && needed !== undefined && role !== needed) {
+    throw new Error(`The desk table gives ${new URL(request.url).pathname} to ${needed ?? 'any staff member'}, its route to ${role}`)
+  }
+  const signedIn = await staffSession(request)
+  const desk = needed ?? role
+  if (desk && !roleAllows(signedIn.role, desk)) throw data({ message: consoleMessages.notYourDesk }, { status: 403 })
+  return signedIn
+}
+
+/** The staff session of any role (the console's frame, which every desk shares). */
+async function staffSession(request: Request): Promise<SignedInStaff> {
+  const session = await getStaffSession(request)
+  const token = session.get('token')
+  const email = session.get('email')
+  const staffRole = session.get('role')
+  if (!token || !email || !staffRole) throw await staffSignInResponse(request, consoleMessages.signInFirst)
+  return { token, email, role: staffRole, session }
+}
+
+/**
+ * A contract call as the signed-in staff member (Bearer token from the staff cookie). The api
+ * ending the session (idle, absolute end, disabled, locked) sends them to the staff sign-in.
+ */
+export async function callStaff<E extends Endpoint>(
+  request: Request,
+  context: AppLoadContext,
+  endpoint: E,
+  input: InputOf<E>,
+): Promise<DataOf<E>> {
+  const token = (await getStaffSession(request)).get('token')
+  if (!token) throw await staffSignInResponse(request, consoleMessages.signInFirst)
+  const send = () => upstream.call(endpoint, input, { bearer: token, clientIp: context.clientAddress, device: deviceOf(request) })
+  const answer =
+    endpoint.method === 'GET'
+      ? memoized(context, `staff ${token} ${endpoint.path} ${JSON.stringify(input)}`, send)
+      : afterChange(context, send)
+  try {
+    return (await answer).data
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === 'expired') throw await staffSignInResponse(request, consoleMessages.sessionEnded)
+    // The api refused the role (changed by an admin since this page's check): the desk's own 403 page.
+    if (error instanceof UpstreamError && error.status === 403) throw data({ message: consoleMessages.notYourDesk }, { status: 403 })
+    throw error
+  }
+}
+
+/** The same call as a flow: `{success:true,data}` or the api's refusal in words. */
+export const staffFlow = <E extends Endpoint>(
+  request: Request,
+  context: AppLoadContext,
+  endpoint: E,
+  input: InputOf<E>,
+): Promise<FlowResult<DataOf<E>>> => flow(context, consoleMessages.failed, () => callStaff(request, context, endpoint, input))
+
+/** Sign-in (no session yet): calls without a Bearer token. */
+const publicStaffCall = <E extends Endpoint>(context: AppLoadContext, request: Request, endpoint: E, input: InputOf<E>) =>
+  flow(
+    context,
+    consoleMessages.failed,
+    async () => (await upstream.call(endpoint, input, { clientIp: context.clientAddress, device: deviceOf(request) })).data,
+  )
+
+export const staffLoginFlow = (request: Request, context: AppLoadContext, body: InputOf<typeof staffApi.login>) =>
+  publicStaffCall(context, request, staffApi.login, body)
+export const staffVerifyFlow = (request: Request, context: AppLoadContext, body: InputOf<typeof staffApi.verify>) =>
+  publicStaffCall(context, request, staffApi.verify, body)
+export const setupStartFlow = (request: Request, context: AppLoadContext, token: string) =>
+  publicStaffCall(context, request, staffApi.setupStart, { token })
+export const setupCompleteFlow = (request: Request, context: AppLoadContext, body: InputOf<typeof staffApi.setupComplete>) =>
+  publicStaffCall(context, request, staffApi.setupComplete, body)
+
+/**
+ * Who is signed in, as the api sees it now (a role changed by an admin shows at once); the
+ * cookie's copy is refreshed when it differs (`dirty`: the session must be committed).
+ */
+export async function currentStaff(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ staff: StaffMember; session: StaffSession; dirty: boolean }> {
+  const { session, role, email } = await staffSession(request)
+  const staff = await callStaff(request, context, staffApi.me, {})
+  const dirty = staff.role !== role || staff.email !== email
+  if (dirty) {
+    session.set('role', staff.role)
+    session.set('email', staff.email)
+  }
+  return { staff, session, dirty }
+}

@@ -1,1 +1,0 @@
-import{p as t}from"/build/_shared/chunk-NTFO6PGQ.js";var s=["reviewer","payouts","admin"],y=(e,n,o,p)=>({method:"GET",path:e,auth:n,query:o,data:p}),r=(e,n,o,p)=>({method:"POST",path:e,auth:n,body:o,data:p}),x=t.object({}).strict(),i=t.object({}),A=t.null();export{s as a,y as b,r as c,x as d,i as e,A as f};

@@ -1,1 +1,0 @@
-import{a as e}from"/build/_shared/chunk-VHCY63Q3.js";import{y as r}from"/build/_shared/chunk-XBT7LL5T.js";import{d as t}from"/build/_shared/chunk-T36URGAI.js";var n=t(r(),1);function s({toast:o}){return o?(0,n.jsx)(e,{toast:o},o.id):null}export{s as a};

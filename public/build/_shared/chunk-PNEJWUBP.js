@@ -1,1 +1,0 @@
-var c="/build/_assets/wallet-RJ6BS3VO.css";export{c as a};

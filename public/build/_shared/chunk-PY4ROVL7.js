@@ -1,1 +1,0 @@
-var o="/build/_assets/console-payouts-YG26XPKB.css";export{o as a};

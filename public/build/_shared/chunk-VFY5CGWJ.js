@@ -1,1 +1,0 @@
-var e="/build/_assets/console-admin-A2X7CDOX.css";export{e as a};

@@ -1,1 +1,0 @@
-function r(){let e=window.__remixManifest?.version??"";return`/sw.js?v=${encodeURIComponent(e)}`}function n(){if(!("serviceWorker"in navigator))return;let e=()=>{navigator.serviceWorker.register(r(),{scope:"/"}).catch(()=>{})};document.readyState==="complete"?e():window.addEventListener("load",e,{once:!0})}export{r as a,n as b};
