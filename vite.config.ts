@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
+import { REMIX_FUTURE } from './app/remix-future'
 
 // The app's build (decision 044). Vitest has its own config (vitest.config.ts) and never loads this.
 export default defineConfig({
@@ -24,14 +25,7 @@ export default defineConfig({
       // build/client/assets (browser, fingerprinted) and build/server/index.js (imported by server/app.ts).
       buildDirectory: 'build',
       serverModuleFormat: 'esm',
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-        v3_routeConfig: true,
-      },
+      future: REMIX_FUTURE,
     }),
   ],
 })

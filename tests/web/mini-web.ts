@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { ServerBuild } from '@remix-run/node'
-import * as entry from '~/entry.server'
 import * as root from '~/root'
 import { createWebApp } from '../../server/app'
+import { serverBuildOf } from '../support/server-build'
 
 /**
  * server/'s real Express app (helmet's CSP, the body limits, the Remix handler) around a Remix
@@ -17,49 +17,7 @@ import { createWebApp } from '../../server/app'
 export type MiniRoute = { id: string; path: string; module: Record<string, unknown> }
 
 function buildOf(routes: MiniRoute[]): ServerBuild {
-  const all = [
-    { id: 'root', parentId: undefined, path: '', module: root as Record<string, unknown> },
-    ...routes.map((r) => ({ ...r, parentId: 'root' })),
-  ]
-  const built: ServerBuild['routes'] = {}
-  const manifest: Record<string, unknown> = {}
-  for (const r of all) {
-    built[r.id] = { id: r.id, parentId: r.parentId, path: r.path, index: undefined, caseSensitive: undefined, module: r.module as never }
-    manifest[r.id] = {
-      id: r.id,
-      parentId: r.parentId,
-      path: r.path,
-      module: `/assets/${r.id}.js`,
-      imports: [],
-      hasAction: 'action' in r.module,
-      hasLoader: 'loader' in r.module,
-      hasClientAction: false,
-      hasClientLoader: false,
-      hasErrorBoundary: 'ErrorBoundary' in r.module,
-    }
-  }
-  return {
-    mode: 'production',
-    entry: { module: entry as never },
-    routes: built,
-    assets: {
-      entry: { module: '/assets/entry.client.js', imports: [] },
-      routes: manifest,
-      version: 'test',
-      url: '/assets/manifest-test.js',
-    } as never,
-    publicPath: '/',
-    assetsBuildDirectory: 'build/client',
-    future: {
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_singleFetch: true,
-      v3_lazyRouteDiscovery: true,
-      v3_routeConfig: true,
-    } as never,
-    isSpaMode: false,
-  } as ServerBuild
+  return serverBuildOf([{ id: 'root', parentId: undefined, path: '', module: root }, ...routes.map((r) => ({ ...r, parentId: 'root' }))])
 }
 
 export type MiniWeb = {

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { AppLoadContext, ServerBuild } from '@remix-run/node'
-import * as entry from '~/entry.server'
 import * as root from '~/root'
 import * as index from '~/routes/_index'
 import * as account from '~/routes/account'
@@ -16,6 +15,7 @@ import { precompress } from '../../scripts/lib/precompress.mjs'
 import { createWebApp } from '../../server/app'
 import type { Lifecycle } from '../../server/health'
 import type { WebMetrics } from '../../server/metrics'
+import { serverBuildOf } from '../support/server-build'
 
 /**
  * The real web process (server/'s Express: compression, helmet, body limits, the Remix
@@ -23,7 +23,7 @@ import type { WebMetrics } from '../../server/metrics'
  * for the tests of what server.ts adds. Client assets are stand-ins; a build/client/assets
  * folder with fingerprinted files checks the static cache.
  */
-const ROUTES = [
+const ROUTES: [string, string | undefined, string | undefined, boolean, object][] = [
   ['root', undefined, '', false, root],
   ['routes/_index', 'root', undefined, true, index],
   ['routes/account', 'root', 'account', false, account],
@@ -89,46 +89,7 @@ function manyHeaders() {
 }
 
 export function testBuild(): ServerBuild {
-  const routes: ServerBuild['routes'] = {}
-  const manifest: Record<string, unknown> = {}
-  for (const [id, parentId, routePath, isIndex, module] of ROUTES) {
-    routes[id] = { id, parentId, path: routePath, index: isIndex || undefined, caseSensitive: undefined, module: module as never }
-    manifest[id] = {
-      id,
-      parentId,
-      path: routePath,
-      index: isIndex || undefined,
-      module: `/assets/${id}.js`,
-      imports: [],
-      hasAction: 'action' in module,
-      hasLoader: 'loader' in module,
-      hasClientAction: false,
-      hasClientLoader: false,
-      hasErrorBoundary: 'ErrorBoundary' in module,
-    }
-  }
-  return {
-    mode: 'production',
-    entry: { module: entry as never },
-    routes,
-    assets: {
-      entry: { module: '/assets/entry.client.js', imports: [] },
-      routes: manifest,
-      version: 'test',
-      url: '/assets/manifest-test.js',
-    } as never,
-    publicPath: '/',
-    assetsBuildDirectory: 'build/client',
-    future: {
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_singleFetch: true,
-      v3_lazyRouteDiscovery: true,
-      v3_routeConfig: true,
-    } as never,
-    isSpaMode: false,
-  } as ServerBuild
+  return serverBuildOf(ROUTES.map(([id, parentId, path, index, module]) => ({ id, parentId, path, index, module })))
 }
 
 export type RunningWeb = { url: string; port: number; publicDir: string; assetsDir: string; close(): Promise<void> }
