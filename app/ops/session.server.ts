@@ -2,7 +2,8 @@ import { createCookieSessionStorage, redirect, type Session } from '@remix-run/n
 import type { StaffRole } from '#contract/endpoint'
 import { returnPath } from '../utils/auth.server'
 import { getWebEnv } from '../utils/env.server'
-import type { ToastInput } from '../utils/session.server'
+import type { SessionFlash, ToastInput } from '../utils/session.server'
+import { flashToast } from '../utils/toast.server'
 
 /**
  * The operator console's own cookie: a staff member is not a customer, so their session never
@@ -19,8 +20,7 @@ export type StaffSessionData = {
   challenge: string
   challengeEmail: string
 }
-type StaffFlash = { toast: ToastInput & { id: string } }
-export type StaffSession = Session<StaffSessionData, StaffFlash>
+export type StaffSession = Session<StaffSessionData, SessionFlash>
 
 let storage: ReturnType<typeof build> | undefined
 let storageKey: string | undefined
@@ -28,7 +28,7 @@ let storageKey: string | undefined
 function build() {
   const env = getWebEnv()
   const secure = env.cookieSecure
-  return createCookieSessionStorage<StaffSessionData, StaffFlash>({
+  return createCookieSessionStorage<StaffSessionData, SessionFlash>({
     cookie: {
       name: secure ? '__Host-cardlane_ops' : 'cardlane_ops',
       httpOnly: true,
@@ -64,14 +64,10 @@ export function opsLoginUrl(redirectTo?: string) {
     : OPS_LOGIN
 }
 
-export function flashStaffToast(session: StaffSession, toast: ToastInput) {
-  session.flash('toast', { ...toast, id: crypto.randomUUID() })
-}
-
 /** Redirect within the console with a toast, keeping (or replacing) the staff session. */
 export async function redirectWithStaffToast(request: Request, url: string, toast: ToastInput, session?: StaffSession) {
   const kept = session ?? (await getStaffSession(request))
-  flashStaffToast(kept, toast)
+  flashToast(kept, toast)
   return redirect(url, { headers: { 'Set-Cookie': await commitStaffSession(kept) } })
 }
 
@@ -81,7 +77,7 @@ export async function redirectWithStaffToast(request: Request, url: string, toas
  */
 export async function staffSignInResponse(request: Request, message: string) {
   const session = await emptyStaffSession()
-  flashStaffToast(session, { type: 'info', message })
+  flashToast(session, { type: 'info', message })
   const to = request.method === 'GET' ? returnPath(request) : undefined
   return redirect(opsLoginUrl(to), { headers: { 'Set-Cookie': await commitStaffSession(session) } })
 }

@@ -11,21 +11,14 @@ import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
 import { consoleFailure, consoleMessages } from '~/ops/messages'
-import {
-  commitStaffSession,
-  emptyStaffSession,
-  flashStaffToast,
-  getStaffSession,
-  opsLoginUrl,
-  type StaffSession,
-} from '~/ops/session.server'
+import { commitStaffSession, emptyStaffSession, getStaffSession, opsLoginUrl, type StaffSession } from '~/ops/session.server'
 import { ConsoleCard, consoleMeta } from '~/ops/shell'
 import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
 import consoleStyles from '~/ops/styles/ops.css?url'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
-import { toastOf } from '~/utils/toast.server'
+import { flashToast, toastOf } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
 export const meta = consoleMeta
@@ -76,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: codeSchema })
     const challenge = session.get('challenge')
     if (!challenge) {
-      flashStaffToast(session, { type: 'info', message: consoleMessages.challengeExpired })
+      flashToast(session, { type: 'info', message: consoleMessages.challengeExpired })
       return back(session, redirectTo)
     }
     if (submission.status !== 'success') return formRefusal(submission, { step: 'code' as const })
@@ -86,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (result.code === Refusals.STAFF_CHALLENGE_EXPIRED.code || result.code === Refusals.STAFF_LOCKED.code) {
         session.unset('challenge')
         session.unset('challengeEmail')
-        flashStaffToast(session, { type: 'error', message: result.msg })
+        flashToast(session, { type: 'error', message: result.msg })
         return back(session, redirectTo)
       }
       return formRefusal(submission, { step: 'code' as const }, consoleFailure(result))
@@ -95,7 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     fresh.set('token', result.data.token)
     fresh.set('email', result.data.staff.email)
     fresh.set('role', result.data.staff.role)
-    flashStaffToast(fresh, { type: 'success', message: consoleMessages.signedIn })
+    flashToast(fresh, { type: 'success', message: consoleMessages.signedIn })
     return redirect(redirectTo, { headers: { 'Set-Cookie': await commitStaffSession(fresh) } })
   }
 

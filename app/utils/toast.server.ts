@@ -1,5 +1,5 @@
-import { redirect, redirectDocument } from '@remix-run/node'
-import { commitSession, getSession, type AppSession, type ToastInput, type ToastType } from './session.server'
+import { redirect, redirectDocument, type Session } from '@remix-run/node'
+import { commitSession, getSession, type AppSession, type SessionFlash, type ToastInput, type ToastType } from './session.server'
 
 /**
  * Flash toasts (post/redirect/get): an action puts {type, message} in the session and
@@ -19,7 +19,8 @@ export function toastOf(toast: ToastInput & { id?: string }): Toast {
   return { ...toast, id: toast.id ?? crypto.randomUUID(), durationMs: TOAST_DURATION_MS[toast.type] ?? 3000 }
 }
 
-export function flashToast(session: AppSession, toast: ToastInput) {
+/** The one way a toast is flashed, in the customer's session or the staff's (each cookie holds one). */
+export function flashToast(session: Pick<Session<unknown, SessionFlash>, 'flash'>, toast: ToastInput) {
   session.flash('toast', { ...toast, id: crypto.randomUUID() })
 }
 
