@@ -297,7 +297,7 @@ describe('the console of npm start and npm run dev', () => {
     const shown = lines.flatMap((line) => format('web', line))
     expect(shown).toEqual([
       expect.stringMatching(/^\d\d:\d\d:\d\d web GET \/account 200 12ms$/),
-      expect.stringMatching(/GET \/build\/missing\.js 404/),
+      expect.stringMatching(/GET \/assets\/missing\.js 404/),
     ])
   })
 
