@@ -24,7 +24,7 @@ function restrictedImports(patterns) {
 }
 
 export default tseslint.config(
-  { ignores: ['build/**', 'public/build/**', '.cache/**', 'node_modules/**', 'data/**', 'tmp/**', 'test-results/**'] },
+  { ignores: ['build/**', '.cache/**', 'node_modules/**', 'data/**', 'tmp/**', 'test-results/**'] },
 
   js.configs.recommended,
 
