@@ -118,7 +118,7 @@ describe('the service worker', () => {
       return urls
     })
     // The offline page, its stylesheet, and the balance snapshot: nothing else.
-    expect(kept.filter((path) => !/^\/build\/_assets\/app-\w+\.css$/.test(path)).sort()).toEqual(['/__last-seen', '/offline'])
+    expect(kept.filter((path) => !/^\/assets\/app-[\w-]+\.css$/.test(path)).sort()).toEqual(['/__last-seen', '/offline'])
     await context.close()
   })
 

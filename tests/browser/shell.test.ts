@@ -169,9 +169,9 @@ describe("links (Remix's <Link> and <NavLink>)", () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
 
     // Nothing prefetched before the intent; hovering a tab fetches its screen's data ahead of the tap.
-    expect(await page.locator('link[rel="prefetch"][href*="_data=routes%2F_index"]').count()).toBe(0)
+    expect(await page.locator('link[rel="prefetch"][href^="/_root.data"]').count()).toBe(0)
     await tabs.getByRole('link', { name: 'Home' }).hover()
-    await expect.poll(() => page.locator('link[rel="prefetch"][href*="_data=routes%2F_index"]').count()).toBeGreaterThan(0)
+    await expect.poll(() => page.locator('link[rel="prefetch"][href^="/_root.data"]').count()).toBeGreaterThan(0)
     // Every inline script (the scroll restoration's too) carried the CSP nonce: none was refused.
     expect(refusedByCsp).toEqual([])
 
@@ -191,7 +191,7 @@ describe('forms', () => {
     // Hold the Back navigation's data request, so the app sits in "loading" while we look.
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(/\/account\?_data=/, async (route) => {
+    await page.route(/\/account\.data/, async (route) => {
       await held
       await route.continue()
     })
