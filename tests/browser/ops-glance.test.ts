@@ -74,7 +74,7 @@ async function noAxe(page: Page, name: string, js: boolean) {
   if (js) return expect((await axeViolations(page, { scope: 'body' })).map((v) => `${name} ${v}`)).toEqual([])
   const context = await browser.newContext({ viewport: page.viewportSize() })
   await context.addCookies(await page.context().cookies())
-  await context.route(/\/build\/.*\.js$/, (route) => route.abort())
+  await context.route(/\/assets\/.*\.js$/, (route) => route.abort())
   const asServed = await context.newPage()
   await asServed.goto(page.url())
   expect(await asServed.evaluate(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter))).toBe(false)

@@ -353,7 +353,7 @@ describe('accessibility (axe-core) on every selling screen, light and dark', () 
           // "Without JavaScript" here is the server's markup with the app's scripts held back, so
           // axe (which needs JavaScript itself) can still run on it.
           const { context, page } = await phone(browser, true, { colorScheme })
-          if (!js) await page.route(/\/build\/.*\.js$/, (route) => route.abort())
+          if (!js) await page.route(/\/assets\/.*\.js$/, (route) => route.abort())
           if (who === 'member') await signIn(context, app.url, token)
           for (const path of paths) {
             await goto(page, js, path)
