@@ -27,13 +27,9 @@ import { newId } from '../lib/tokens'
 import type { StaffCaller } from '../middleware/staff'
 import { audit } from '../models/audit-log'
 import * as catalogue from '../models/catalogue'
-import {
-  decideRateChangeRequest,
-  insertRateChangeRequest,
-  lockRateChangeRequest,
-  pendingRateChangeRequests,
-} from '../models/ops/rate-change-requests'
-import { checkerProblem } from './ops/maker-checker'
+import { pendingCheckedRequests } from '../models/ops/checked-requests'
+import { insertRateChangeRequest } from '../models/ops/rate-change-requests'
+import { approveAsChecker, declineAsChecker } from './ops/maker-checker'
 
 /** The catalogue (contract/catalogue.ts): the list, the rates board, quotes; operators' rates and ETAs. */
 
@@ -337,7 +333,7 @@ export async function setRate(deps: ApiDeps, actor: string, body: RateBody): Pro
 }
 
 export async function pendingRateChanges(deps: ApiDeps): Promise<RateChangeRequest[]> {
-  const rows = await pendingRateChangeRequests(deps.db)
+  const rows = await pendingCheckedRequests(deps.db, 'rate_change_requests')
   return Promise.all(rows.map((r) => toRateChangeRequest(deps, deps.db, r)))
 }
 
@@ -347,29 +343,11 @@ type Outcome = { refusal: Refusal } | { ok: catalogue.VariantKey }
 export async function approveRateChange(deps: ApiDeps, caller: StaffCaller, id: string): Promise<Rate> {
   const now = deps.now()
   const outcome: Outcome = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const req = await lockRateChangeRequest(trx, deps.dbKind, id)
-    if (!req || (req.status !== 'pending' && req.status !== 'approved')) return { refusal: Refusals.RATE_CHANGE_NOT_PENDING }
+    const checked = await approveAsChecker(trx, deps.dbKind, caller, 'rateChange', id, now)
+    if ('refusal' in checked) return checked
+    const req = checked.row
     const key = { brandId: req.brand_id, country: req.country, cardType: req.card_type }
-    if (req.status === 'approved') return { ok: key }
-    const problem = await checkerProblem(trx, caller.staff, req.maker, Number(req.created_at), Refusals.RATE_CHANGE_OWN)
-    if (problem?.lapsed) {
-      await decideRateChangeRequest(trx, id, 'lapsed', null, now)
-      await audit(
-        trx,
-        {
-          actor: caller.actor,
-          action: 'rate.change.lapse',
-          targetType: 'rate_change',
-          targetId: id,
-          before: null,
-          after: { why: 'maker' },
-        },
-        now,
-      )
-    }
-    if (problem) return { refusal: problem.refusal }
-    if (!(await decideRateChangeRequest(trx, id, 'approved', caller.actor, now))) return { refusal: Refusals.RATE_CHANGE_NOT_PENDING }
-    await putRate(trx, req.maker, key, Number(req.rate_micro), now, { maker: req.maker, checker: caller.actor })
+    if (!checked.again) await putRate(trx, req.maker, key, Number(req.rate_micro), now, { maker: req.maker, checker: caller.actor })
     return { ok: key }
   })
   if ('refusal' in outcome) throw refuse(outcome.refusal)
@@ -380,8 +358,9 @@ export async function approveRateChange(deps: ApiDeps, caller: StaffCaller, id: 
 export async function declineRateChange(deps: ApiDeps, actor: string, id: string): Promise<RateChangeRequest> {
   const now = deps.now()
   return writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const req = await lockRateChangeRequest(trx, deps.dbKind, id)
-    if (!req || !(await decideRateChangeRequest(trx, id, 'declined', actor, now))) throw refuse(Refusals.RATE_CHANGE_NOT_PENDING)
+    const checked = await declineAsChecker(trx, deps.dbKind, actor, 'rateChange', id, now)
+    if ('refusal' in checked) throw refuse(checked.refusal)
+    const req = checked.row
     const after = await toRateChangeRequest(deps, trx, { ...req, status: 'declined', checker: actor, decided_at: now })
     await audit(trx, { actor, action: 'rate.change.decline', targetType: 'rate_change', targetId: req.id, before: null, after }, now)
     return after

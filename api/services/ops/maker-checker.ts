@@ -1,11 +1,10 @@
 import type { Refusal } from '#contract/refusals'
 import { Refusals } from '#contract/refusals'
-import type { Db } from '../../db/connect'
+import type { Db, DbKind } from '../../db/connect'
 import type { StaffRow } from '../../db/schema'
-import { ADMIN_TOKEN_ACTOR, staffActor } from '../../middleware/staff'
+import { ADMIN_TOKEN_ACTOR, staffActor, type StaffCaller } from '../../middleware/staff'
 import { audit } from '../../models/audit-log'
-import { lapseAdjustmentRequestsOf } from '../../models/ops/adjustment-requests'
-import { lapseRateChangeRequestsOf } from '../../models/ops/rate-change-requests'
+import { type CheckedRow, decideCheckedRequest, lapseCheckedRequestsOf, lockCheckedRequest } from '../../models/ops/checked-requests'
 import { findStaffByEmail } from '../../models/ops/staff'
 
 /**
@@ -62,13 +61,72 @@ export function confirmProblem(by: StaffRow, target: StaffRow, anyConfirmed: boo
   return bootstrap ? undefined : Refusals.STAFF_CONFIRM_UNCONFIRMED
 }
 
+/** The two things a second admin checks: their table, their refusals and their audit words. */
+export const CHECKED = {
+  adjustment: {
+    table: 'adjustment_requests',
+    own: Refusals.ADJUSTMENT_OWN,
+    notPending: Refusals.ADJUSTMENT_NOT_PENDING,
+    lapse: { action: 'wallet.adjust.lapse', targetType: 'adjustment' },
+  },
+  rateChange: {
+    table: 'rate_change_requests',
+    own: Refusals.RATE_CHANGE_OWN,
+    notPending: Refusals.RATE_CHANGE_NOT_PENDING,
+    lapse: { action: 'rate.change.lapse', targetType: 'rate_change' },
+  },
+} as const
+type Checked = keyof typeof CHECKED
+type RowOf<K extends Checked> = CheckedRow<(typeof CHECKED)[K]['table']>
+
+/**
+ * A second admin approves a waiting request, in the caller's (write) transaction: the row, and
+ * `again` when it was approved before (the caller answers the same outcome, and moves nothing twice);
+ * or the refusal. The checker must be another person (checkerProblem); a request whose maker no
+ * longer stands lapses, audited, and stays refused.
+ */
+export async function approveAsChecker<K extends Checked>(
+  trx: Db,
+  kind: DbKind,
+  caller: StaffCaller,
+  which: K,
+  id: string,
+  now: number,
+): Promise<{ refusal: Refusal } | { row: RowOf<K>; again: boolean }> {
+  const { table, own, notPending, lapse } = CHECKED[which]
+  const row = (await lockCheckedRequest(trx, kind, table, id)) as RowOf<K> | undefined
+  if (!row || (row.status !== 'pending' && row.status !== 'approved')) return { refusal: notPending }
+  if (row.status === 'approved') return { row, again: true }
+  const problem = await checkerProblem(trx, caller.staff, row.maker, Number(row.created_at), own)
+  if (problem?.lapsed) {
+    await decideCheckedRequest(trx, table, id, 'lapsed', null, now)
+    await audit(trx, { actor: caller.actor, ...lapse, targetId: id, before: null, after: { why: 'maker' } }, now)
+  }
+  if (problem) return { refusal: problem.refusal }
+  if (!(await decideCheckedRequest(trx, table, id, 'approved', caller.actor, now))) return { refusal: notPending }
+  return { row, again: false }
+}
+
+/** A second admin declines a waiting request, in the caller's transaction: the row as it was, or the refusal. */
+export async function declineAsChecker<K extends Checked>(
+  trx: Db,
+  kind: DbKind,
+  actor: string,
+  which: K,
+  id: string,
+  now: number,
+): Promise<{ refusal: Refusal } | { row: RowOf<K> }> {
+  const { table, notPending } = CHECKED[which]
+  const row = (await lockCheckedRequest(trx, kind, table, id)) as RowOf<K> | undefined
+  if (!row || !(await decideCheckedRequest(trx, table, id, 'declined', actor, now))) return { refusal: notPending }
+  return { row }
+}
+
 /** Everything a maker asked that still waits lapses, audited, in the caller's transaction. */
 export async function lapseRequestsOf(db: Db, maker: StaffRow, why: string, now: number): Promise<void> {
   const actor = staffActor(maker)
-  const adjustments = await lapseAdjustmentRequestsOf(db, actor, now)
-  const rates = await lapseRateChangeRequestsOf(db, actor, now)
-  for (const id of adjustments)
-    await audit(db, { actor, action: 'wallet.adjust.lapse', targetType: 'adjustment', targetId: id, before: null, after: { why } }, now)
-  for (const id of rates)
-    await audit(db, { actor, action: 'rate.change.lapse', targetType: 'rate_change', targetId: id, before: null, after: { why } }, now)
+  for (const { table, lapse } of Object.values(CHECKED)) {
+    for (const id of await lapseCheckedRequestsOf(db, table, actor, now))
+      await audit(db, { actor, ...lapse, targetId: id, before: null, after: { why } }, now)
+  }
 }

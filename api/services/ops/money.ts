@@ -14,14 +14,8 @@ import type { StaffCaller } from '../../middleware/staff'
 import { audit } from '../../models/audit-log'
 import { findBankCard, liveBankCards } from '../../models/bank-cards'
 import { addNotification } from '../../models/notifications'
-import {
-  adjustmentsBy,
-  decideAdjustmentRequest,
-  findAdjustmentRequestByRequestId,
-  insertAdjustmentRequest,
-  lockAdjustmentRequest,
-  pendingAdjustmentRequests,
-} from '../../models/ops/adjustment-requests'
+import { adjustmentsBy, findAdjustmentRequestByRequestId, insertAdjustmentRequest } from '../../models/ops/adjustment-requests'
+import { pendingCheckedRequests } from '../../models/ops/checked-requests'
 import { pageOrders } from '../../models/orders'
 import { sharedBankAccounts as findSharedBankAccounts } from '../../models/reward-bank-accounts'
 import { findUserByEmail, findUserById } from '../../models/users'
@@ -29,7 +23,7 @@ import { pageWithdrawals } from '../../models/withdrawals'
 import { maskAccountNumber } from '../bank-cards'
 import { auditBooks, findWallet, InsufficientFunds, move, toBalanceLogEntry } from '../ledger'
 import { toWithdrawal, updateWithdrawal } from '../withdrawals'
-import { checkerProblem } from './maker-checker'
+import { approveAsChecker, declineAsChecker } from './maker-checker'
 
 /** What operators do (DESIGN §3 /admin): adjust a balance, list and move withdrawals. Audited. */
 
@@ -144,7 +138,7 @@ export async function adjustBalance(deps: ApiDeps, actor: string, body: AdjustBo
 
 /** The checker's queue: each person by e-mail with their balance now, and requests alike marked. */
 export async function pendingAdjustments(deps: ApiDeps): Promise<PendingAdjustment[]> {
-  const rows = await pendingAdjustmentRequests(deps.db)
+  const rows = await pendingCheckedRequests(deps.db, 'adjustment_requests')
   const people = new Map<string, { email: string; balance: number }>()
   for (const userId of new Set(rows.map((r) => r.user_id))) {
     const [user, wallet] = await Promise.all([findUserById(deps.db, userId), findWallet(deps.db, userId)])
@@ -166,34 +160,16 @@ type Outcome<T> = { refusal: Refusal } | { ok: T }
 
 /**
  * A second admin approves: the money moves once, in the same transaction as the decision. Who may
- * is services/maker-checker.ts; a request whose maker no longer stands lapses (kept, so refused).
+ * is services/ops/maker-checker.ts; a request whose maker no longer stands lapses (kept, so refused).
  */
 export async function approveAdjustment(deps: ApiDeps, caller: StaffCaller, id: string): Promise<AdjustmentEntry> {
   const now = deps.now()
   const outcome: Outcome<BalanceLogRow> = await writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const req = await lockAdjustmentRequest(trx, deps.dbKind, id)
-    if (!req || (req.status !== 'pending' && req.status !== 'approved')) return { refusal: Refusals.ADJUSTMENT_NOT_PENDING }
+    const checked = await approveAsChecker(trx, deps.dbKind, caller, 'adjustment', id, now)
+    if ('refusal' in checked) return checked
     // Approved already: the ledger's key answers the same entry and moves nothing.
-    if (req.status === 'approved') return { ok: await applyAdjustment(deps, trx, caller.actor, bodyOf(req), now) }
-    const problem = await checkerProblem(trx, caller.staff, req.maker, Number(req.created_at), Refusals.ADJUSTMENT_OWN)
-    if (problem?.lapsed) {
-      await decideAdjustmentRequest(trx, id, 'lapsed', null, now)
-      await audit(
-        trx,
-        {
-          actor: caller.actor,
-          action: 'wallet.adjust.lapse',
-          targetType: 'adjustment',
-          targetId: id,
-          before: null,
-          after: { why: 'maker' },
-        },
-        now,
-      )
-    }
-    if (problem) return { refusal: problem.refusal }
-    if (!(await decideAdjustmentRequest(trx, id, 'approved', caller.actor, now))) return { refusal: Refusals.ADJUSTMENT_NOT_PENDING }
-    return { ok: await applyAdjustment(deps, trx, caller.actor, bodyOf(req), now, { maker: req.maker }) }
+    const extra = checked.again ? undefined : { maker: checked.row.maker }
+    return { ok: await applyAdjustment(deps, trx, caller.actor, bodyOf(checked.row), now, extra) }
   })
   if ('refusal' in outcome) throw refuse(outcome.refusal)
   return toBalanceLogEntry(outcome.ok) as AdjustmentEntry
@@ -202,8 +178,9 @@ export async function approveAdjustment(deps: ApiDeps, caller: StaffCaller, id: 
 export async function declineAdjustment(deps: ApiDeps, actor: string, id: string): Promise<AdjustmentRequest> {
   const now = deps.now()
   return writeTransaction(deps.db, deps.dbKind, async (trx) => {
-    const req = await lockAdjustmentRequest(trx, deps.dbKind, id)
-    if (!req || !(await decideAdjustmentRequest(trx, id, 'declined', actor, now))) throw refuse(Refusals.ADJUSTMENT_NOT_PENDING)
+    const checked = await declineAsChecker(trx, deps.dbKind, actor, 'adjustment', id, now)
+    if ('refusal' in checked) throw refuse(checked.refusal)
+    const req = checked.row
     const after = { ...req, status: 'declined', checker: actor, decided_at: now }
     await audit(
       trx,
