@@ -90,7 +90,7 @@ for (const js of [true, false]) {
         await desk.page.getByLabel('Your answer').fill('Paid a minute ago: look at your wallet.')
         await readFirst(desk.page)
         await desk.page.getByRole('button', { name: 'Send reply' }).click()
-        await expect.poll(() => desk.page.locator('.ops-thread').textContent()).toContain('Paid a minute ago')
+        await expect.poll(() => desk.page.locator('.cl-thread').textContent()).toContain('Paid a minute ago')
         await expect.poll(() => desk.page.getByLabel('Your answer').inputValue()).toBe('')
         await look(desk.page, `desk-thread-${on}`)
         await desk.page.getByRole('button', { name: 'Close conversation' }).click()
