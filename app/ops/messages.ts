@@ -1,7 +1,7 @@
 import { Refusals } from '#contract/refusals'
 
 /** The operator console's own sentences (the customer's are in messages.ts). */
-export const consoleMessages = {
+export const opsMessages = {
   signInFirst: 'Sign in to the console to continue',
   sessionEnded: 'Your console session ended. Please sign in again.',
   notYourDesk: 'Your role cannot open this desk. Ask an admin if you need it.',
@@ -17,12 +17,12 @@ export const consoleMessages = {
 } as const
 
 /** A failed console sign-in or set-up call in the console's words: a lock says how long it lasts. */
-export function consoleFailure<F extends { msg: string; code?: number; retryAfter?: number }>(failure: F): F {
+export function opsFailure<F extends { msg: string; code?: number; retryAfter?: number }>(failure: F): F {
   if (failure.code !== 429 || !failure.retryAfter) return failure
   // Without the 429 code, so the form says this sentence and not the customers' lockout one.
   return {
     ...failure,
-    msg: consoleMessages.tooManyTries(Math.max(1, Math.ceil(failure.retryAfter / 60))),
+    msg: opsMessages.tooManyTries(Math.max(1, Math.ceil(failure.retryAfter / 60))),
     code: undefined,
     retryAfter: undefined,
   }

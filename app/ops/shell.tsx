@@ -4,20 +4,17 @@ import type { MetaFunction } from '@remix-run/node'
 import { Form, NavLink, useLocation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { StaffRole } from '#contract/endpoint'
-import { CONSOLE_BRAND, consoleNav, consoleTitle } from '~/ops/desks'
+import { OPS_BRAND, opsNav, opsTitle } from '~/ops/desks'
 import type { Paging } from '~/utils/paging'
 import { Link } from '../components/link'
 import { Toaster, type ToastData } from '../components/toaster'
 
 /** Every console page's <title>, from the console's route table. */
-export const consoleMeta: MetaFunction = ({ location }) => [
-  { title: consoleTitle(location.pathname) },
-  { name: 'robots', content: 'noindex' },
-]
+export const opsMeta: MetaFunction = ({ location }) => [{ title: opsTitle(location.pathname) }, { name: 'robots', content: 'noindex' }]
 
 const roleNames: Record<StaffRole, string> = { reviewer: 'Reviewer', payouts: 'Payouts', admin: 'Admin' }
 
-export function ConsoleShell({
+export function OpsShell({
   staff,
   toast,
   children,
@@ -34,7 +31,7 @@ export function ConsoleShell({
       </a>
       <Toaster toast={toast} />
       <header className="ops-bar">
-        <span className="ops-bar__brand">{CONSOLE_BRAND}</span>
+        <span className="ops-bar__brand">{OPS_BRAND}</span>
         <span className="ops-bar__who">
           <span className="ops-bar__email">{staff.email}</span>
           <span className={`ops-role ops-role--${staff.role}`}>{roleNames[staff.role]}</span>
@@ -47,7 +44,7 @@ export function ConsoleShell({
       </header>
       <nav className="ops-nav" aria-label="Desks">
         <ul>
-          {consoleNav(staff.role).map((r) => (
+          {opsNav(staff.role).map((r) => (
             <li key={r.path}>
               <NavLink to={r.path} end={r.path === '/ops'} prefetch="intent">
                 {r.nav}
@@ -64,7 +61,7 @@ export function ConsoleShell({
 }
 
 /** A console page: its heading (the table's title unless given), actions on the right, content. */
-export function ConsolePage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+export function OpsPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
     <>
       <div className="ops-page__head">
@@ -77,12 +74,12 @@ export function ConsolePage({ title, actions, children }: { title: string; actio
 }
 
 /** The sign-in and set-up pages: a card in the middle, no navigation. */
-export function ConsoleCard({ title, toast, children }: { title: string; toast: ToastData | null; children: ReactNode }) {
+export function OpsCard({ title, toast, children }: { title: string; toast: ToastData | null; children: ReactNode }) {
   return (
     <div className="ops ops--card">
       <Toaster toast={toast} />
       <main className="ops-card">
-        <p className="ops-bar__brand">{CONSOLE_BRAND}</p>
+        <p className="ops-bar__brand">{OPS_BRAND}</p>
         <h1 className="ops-page__title">{title}</h1>
         {children}
       </main>

@@ -3,7 +3,7 @@ import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
 import { roleAllows } from '#contract/ops/desks'
 import { staffApi, type StaffMember } from '#contract/ops/staff'
 import { deskRoleFor } from '~/ops/desks'
-import { consoleMessages } from '~/ops/messages'
+import { opsMessages } from '~/ops/messages'
 import { getStaffSession, staffSignInResponse, type StaffSession } from '~/ops/session.server'
 import { deviceOf } from '~/utils/device.server'
 import { upstream, UpstreamError } from '../upstream/client.server'
@@ -14,18 +14,15 @@ export type SignedInStaff = { token: string; email: string; role: StaffRole; ses
 
 /**
  * Guard of every console route: a staff session, or the staff sign-in (a customer's session is not
- * one). The desk table (contract/ops/desks.ts) says which role opens the page asked for; a staff
- * member whose role cannot use the desk gets a 403 page (the api refuses the desk's calls anyway,
- * from the same table). A route's own `role` must agree with the table: it is a statement, checked.
+ * one). The desk table (contract/ops/desks.ts) alone says which role opens the page asked for; a
+ * staff member whose role cannot use the desk gets a 403 page (the api refuses the desk's calls
+ * anyway, from the same table). A path outside the table (the frame, a page not found) is any
+ * staff member's.
  */
-export async function requireStaff(request: Request, role?: StaffRole): Promise<SignedInStaff> {
+export async function requireStaff(request: Request): Promise<SignedInStaff> {
   const needed = deskRoleFor(new URL(request.url).pathname)
-  if (role !== undefined && needed !== undefined && role !== needed) {
-    throw new Error(`The desk table gives ${new URL(request.url).pathname} to ${needed ?? 'any staff member'}, its route to ${role}`)
-  }
   const signedIn = await staffSession(request)
-  const desk = needed ?? role
-  if (desk && !roleAllows(signedIn.role, desk)) throw data({ message: consoleMessages.notYourDesk }, { status: 403 })
+  if (needed && !roleAllows(signedIn.role, needed)) throw data({ message: opsMessages.notYourDesk }, { status: 403 })
   return signedIn
 }
 
@@ -35,7 +32,7 @@ async function staffSession(request: Request): Promise<SignedInStaff> {
   const token = session.get('token')
   const email = session.get('email')
   const staffRole = session.get('role')
-  if (!token || !email || !staffRole) throw await staffSignInResponse(request, consoleMessages.signInFirst)
+  if (!token || !email || !staffRole) throw await staffSignInResponse(request, opsMessages.signInFirst)
   return { token, email, role: staffRole, session }
 }
 
@@ -50,7 +47,7 @@ export async function callStaff<E extends Endpoint>(
   input: InputOf<E>,
 ): Promise<DataOf<E>> {
   const token = (await getStaffSession(request)).get('token')
-  if (!token) throw await staffSignInResponse(request, consoleMessages.signInFirst)
+  if (!token) throw await staffSignInResponse(request, opsMessages.signInFirst)
   const send = () => upstream.call(endpoint, input, { bearer: token, clientIp: context.clientAddress, device: deviceOf(request) })
   const answer =
     endpoint.method === 'GET'
@@ -59,9 +56,9 @@ export async function callStaff<E extends Endpoint>(
   try {
     return (await answer).data
   } catch (error) {
-    if (error instanceof UpstreamError && error.kind === 'expired') throw await staffSignInResponse(request, consoleMessages.sessionEnded)
+    if (error instanceof UpstreamError && error.kind === 'expired') throw await staffSignInResponse(request, opsMessages.sessionEnded)
     // The api refused the role (changed by an admin since this page's check): the desk's own 403 page.
-    if (error instanceof UpstreamError && error.status === 403) throw data({ message: consoleMessages.notYourDesk }, { status: 403 })
+    if (error instanceof UpstreamError && error.status === 403) throw data({ message: opsMessages.notYourDesk }, { status: 403 })
     throw error
   }
 }
@@ -72,13 +69,13 @@ export const staffFlow = <E extends Endpoint>(
   context: AppLoadContext,
   endpoint: E,
   input: InputOf<E>,
-): Promise<FlowResult<DataOf<E>>> => flow(context, consoleMessages.failed, () => callStaff(request, context, endpoint, input))
+): Promise<FlowResult<DataOf<E>>> => flow(context, opsMessages.failed, () => callStaff(request, context, endpoint, input))
 
 /** Sign-in (no session yet): calls without a Bearer token. */
 const publicStaffCall = <E extends Endpoint>(context: AppLoadContext, request: Request, endpoint: E, input: InputOf<E>) =>
   flow(
     context,
-    consoleMessages.failed,
+    opsMessages.failed,
     async () => (await upstream.call(endpoint, input, { clientIp: context.clientAddress, device: deviceOf(request) })).data,
   )
 

@@ -1,13 +1,13 @@
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
-import { peopleDeskApi as adminDeskApi, type DashboardData } from '#contract/ops/people'
+import { peopleDeskApi, type DashboardData } from '#contract/ops/people'
 import { Link } from '~/components/link'
 import { StackedBars, StackedColumns } from '~/ops/charts'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { consoleNav } from '~/ops/desks'
+import { opsNav } from '~/ops/desks'
 import { formatAge, formatMinutes } from '~/ops/format'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import adminStyles from '~/ops/styles/admin-desks.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -17,8 +17,8 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
 /** The console's first page: what waits and how late, the week's reviews, today, the books; each role its parts. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { role } = await requireStaff(request)
-  const board = loaded(await staffFlow(request, context, adminDeskApi.dashboard, {}))
-  return { board, desks: consoleNav(role).filter((d) => d.path !== '/ops') }
+  const board = loaded(await staffFlow(request, context, peopleDeskApi.dashboard, {}))
+  return { board, desks: opsNav(role).filter((d) => d.path !== '/ops') }
 }
 
 type Waiting = NonNullable<DashboardData['orders']>
@@ -165,7 +165,7 @@ function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']>
 export default function Dashboard() {
   const { board, desks } = useLoaderData<typeof loader>()
   return (
-    <ConsolePage title="Dashboard">
+    <OpsPage title="Dashboard">
       <div className="ops-tiles">
         {board.orders ? <WaitTile title="Orders waiting" part={board.orders} now={board.at} to="/ops/review" /> : null}
         {board.withdrawals ? <WaitTile title="Withdrawals waiting" part={board.withdrawals} now={board.at} to="/ops/payouts" /> : null}
@@ -186,7 +186,7 @@ export default function Dashboard() {
           ))}
         </ul>
       </nav>
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

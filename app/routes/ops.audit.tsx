@@ -1,11 +1,11 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import { staffDeskApi as adminStaffApi } from '#contract/ops/staff'
+import { staffDeskApi } from '#contract/ops/staff'
 import { Link } from '~/components/link'
 import { auditChanges, type Change } from '~/ops/audit-changes'
 import { DeskErrorBoundary } from '~/ops/desk-error'
 import { formatWhen } from '~/ops/format'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import adminStyles from '~/ops/styles/admin-desks.css?url'
 
@@ -24,7 +24,7 @@ function dayMs(day: string, end: boolean): number | undefined {
 
 /** The audit log, newest first, filtered by actor (an e-mail means that staff member), action, target and days. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, 'admin')
+  await requireStaff(request)
   const params = new URL(request.url).searchParams
   const filters = Object.fromEntries(FILTERS.map((f) => [f, (params.get(f) ?? '').trim()])) as Filters
   const pageNum = Math.max(1, Math.min(100_000, Number(params.get('page')) || 1))
@@ -41,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     from: filters.from ? dayMs(filters.from, false) : undefined,
     to: filters.to ? dayMs(filters.to, true) : undefined,
   }
-  const result = badDay ? null : await staffFlow(request, context, adminStaffApi.audit, query)
+  const result = badDay ? null : await staffFlow(request, context, staffDeskApi.audit, query)
   const error = badDay ? 'Days: choose a date like 2026-01-31' : result && !result.success ? result.msg : null
   const page = result?.success ? result.data : { list: [], total: 0, pageNum, pageSize: PAGE_SIZE }
   const changes = Object.fromEntries(page.list.map((e) => [e.id, auditChanges(e.before, e.after)]))
@@ -77,7 +77,7 @@ export default function AuditLog() {
   const pageLink = (n: number) =>
     `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)), page: String(n) })}`
   return (
-    <ConsolePage title="Audit log">
+    <OpsPage title="Audit log">
       <Form method="get" className="ops-form ops-panel" aria-label="Filter the audit log">
         <label>
           Actor (e-mail or name)
@@ -153,7 +153,7 @@ export default function AuditLog() {
         </span>
         {page.pageNum < pages ? <Link to={pageLink(page.pageNum + 1)}>Older</Link> : null}
       </nav>
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -4,10 +4,10 @@
 // raises or clears the desk's banner.
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { opsPayoutsApi as adminPayoutsApi, reconcileQuery } from '#contract/ops/money'
+import { opsPayoutsApi, reconcileQuery } from '#contract/ops/money'
 import { Link } from '~/components/link'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import payoutStyles from '~/ops/styles/payouts.css?url'
 
@@ -17,19 +17,19 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyl
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, 'payouts')
+  await requireStaff(request)
   const asked = new URL(request.url).searchParams.get('date')
   if (asked === null) return { date: yesterday(), report: null, problem: null }
   const query = reconcileQuery.safeParse({ date: asked.slice(0, 20) })
   if (!query.success) return data({ date: asked.slice(0, 20), report: null, problem: query.error.issues[0].message }, { status: 400 })
-  const result = await staffFlow(request, context, adminPayoutsApi.reconcile, query.data)
+  const result = await staffFlow(request, context, opsPayoutsApi.reconcile, query.data)
   if (!result.success) return data({ date: query.data.date, report: null, problem: result.msg }, { status: 503 })
   return { date: query.data.date, report: result.data, problem: null }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, 'payouts')
-  const result = await staffFlow(request, context, adminPayoutsApi.reconcileRecent, {})
+  await requireStaff(request)
+  const result = await staffFlow(request, context, opsPayoutsApi.reconcileRecent, {})
   if (!result.success) return data({ report: null, problem: result.msg }, { status: 503 })
   const { from, to, ...rest } = result.data
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
@@ -43,7 +43,7 @@ export default function Reconcile() {
   const report = recent ? recent.report : loaded.report
   const problem = recent ? recent.problem : loaded.problem
   return (
-    <ConsolePage title="Reconcile payouts" actions={<Link to="/ops/payouts">Back to the payout desk</Link>}>
+    <OpsPage title="Reconcile payouts" actions={<Link to="/ops/payouts">Back to the payout desk</Link>}>
       <Form method="get" className="ops-panel ops-reconcile-form">
         <label>
           Day
@@ -64,7 +64,7 @@ export default function Reconcile() {
         </p>
       ) : null}
       {report ? <Report report={report} /> : null}
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -6,6 +6,6 @@ import { requireStaff } from '~/ops/staff.server'
 import { photoResponse } from '~/upstream/uploads.server'
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { token } = await requireStaff(request, 'reviewer')
+  const { token } = await requireStaff(request)
   return photoResponse(request, context, params.id ?? '', { staffToken: token })
 }

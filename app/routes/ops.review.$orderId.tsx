@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from '@remix-run/react'
 import { useRef, useState } from 'react'
 import { formatMoney } from '#contract/money'
-import { reviewDeskApi as adminOrdersApi, type DeskOrder as AdminOrder, type OrderSignals } from '#contract/ops/review'
+import { reviewDeskApi, type DeskOrder, type OrderSignals } from '#contract/ops/review'
 import { REJECTION_REASONS, reasonCodes } from '#contract/orders'
 import { Refusals } from '#contract/refusals'
 import { Link } from '~/components/link'
@@ -10,7 +10,7 @@ import { useHydrated } from '~/components/ui'
 import { DeskErrorBoundary } from '~/ops/desk-error'
 import { formatMinutes, useShortcuts } from '~/ops/review'
 import { decide, type DecisionReply } from '~/ops/review.server'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import reviewStyles from '~/ops/styles/review.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -19,12 +19,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: reviewStyl
 
 /** The order without its e-codes (a reveal is asked for and audited), the seller's signals, the queue around it. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request, 'reviewer')
+  const { email } = await requireStaff(request)
   const id = params.orderId ?? ''
   const [order, signals, queue] = await Promise.all([
-    staffFlow(request, context, adminOrdersApi.detail, { id, codes: 'hide' }),
-    staffFlow(request, context, adminOrdersApi.signals, { id }),
-    staffFlow(request, context, adminOrdersApi.queue, { pageNum: 1, pageSize: 50 }),
+    staffFlow(request, context, reviewDeskApi.detail, { id, codes: 'hide' }),
+    staffFlow(request, context, reviewDeskApi.signals, { id }),
+    staffFlow(request, context, reviewDeskApi.queue, { pageNum: 1, pageSize: 50 }),
   ])
   if (!order.success && order.status === 400) throw data({ message: Refusals.ORDER_NOT_FOUND.msg }, { status: 404 })
   return data(
@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const staff = await requireStaff(request, 'reviewer')
+  const staff = await requireStaff(request)
   return decide(request, context, staff, params.orderId ?? '')
 }
 
@@ -80,7 +80,7 @@ function Photo({ id, label }: { id: string; label: string }) {
   )
 }
 
-function Cards({ order, codes }: { order: AdminOrder; codes?: Record<string, string[]> }) {
+function Cards({ order, codes }: { order: DeskOrder; codes?: Record<string, string[]> }) {
   return (
     <section aria-label="Cards" className="review-cards">
       {order.cards.map((c) => (
@@ -115,7 +115,7 @@ type Match = { key: string; summary: string; orderId: string | null; lines: stri
  * The signals, one line each kind and other order: eight photos like eight of another account's
  * order are one line ("8 photos match another account's order CL-…"), their details under it.
  */
-function groupSignals(signals: OrderSignals, order: AdminOrder): Match[] {
+function groupSignals(signals: OrderSignals, order: DeskOrder): Match[] {
   const position = new Map(order.cards.map((c) => [c.cardId, c.position]))
   const card = (cardId: string) => `Card ${position.get(cardId) ?? '?'}`
   const photoOf = new Map(order.cards.flatMap((c) => c.imageIds.map((id, i) => [id, `Card ${c.position}, photo ${i + 1}`] as const)))
@@ -162,7 +162,7 @@ function groupSignals(signals: OrderSignals, order: AdminOrder): Match[] {
   return [...photos, ...codes, ...banks, ...young]
 }
 
-function Signals({ signals, order }: { signals: OrderSignals | null; order: AdminOrder }) {
+function Signals({ signals, order }: { signals: OrderSignals | null; order: DeskOrder }) {
   if (!signals) return <p className="ops-panel">The seller&rsquo;s signals could not be loaded.</p>
   const s = signals.seller
   const warnings = groupSignals(signals, order)
@@ -236,7 +236,7 @@ function ReasonSelect({ name, label, id }: { name: string; label: string; id: st
   )
 }
 
-function Decisions({ order, reply, refs }: { order: AdminOrder; reply?: DecisionReply; refs: DecisionRefs }) {
+function Decisions({ order, reply, refs }: { order: DeskOrder; reply?: DecisionReply; refs: DecisionRefs }) {
   const busy = useNavigation().state !== 'idle'
   return (
     <section className="review-decide" aria-label="Decide">
@@ -294,7 +294,7 @@ function ClaimPanel({
   reply,
   claimRef,
 }: {
-  order: AdminOrder
+  order: DeskOrder
   me: string
   now: number
   reply?: DecisionReply
@@ -360,7 +360,7 @@ export default function ReviewOrder() {
   })
   const codes = reply?.intent === 'reveal' ? reply.codes : undefined
   return (
-    <ConsolePage
+    <OpsPage
       title={`Order ${order.orderNo}`}
       actions={
         <Link to="/ops/review" className="ops-button ops-button--ghost">
@@ -386,7 +386,7 @@ export default function ReviewOrder() {
           {mine ? <Decisions order={order} reply={reply} refs={{ complete }} /> : null}
         </aside>
       </div>
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

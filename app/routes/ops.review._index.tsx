@@ -2,12 +2,12 @@ import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { Form, useLoaderData, useLocation, useNavigate } from '@remix-run/react'
 import { cardTypes, catalogueApi, COUNTRIES } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
-import { reviewDeskApi as adminOrdersApi, type QueueData as AdminQueueData } from '#contract/ops/review'
+import { reviewDeskApi, type QueueData } from '#contract/ops/review'
 import { orderStatuses } from '#contract/orders'
 import { Link } from '~/components/link'
 import { DeskErrorBoundary } from '~/ops/desk-error'
 import { formatMinutes, useShortcuts } from '~/ops/review'
-import { ConsolePage, Pager } from '~/ops/shell'
+import { OpsPage, Pager } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import reviewStyles from '~/ops/styles/review.css?url'
 import { upstream } from '~/upstream/client.server'
@@ -21,17 +21,17 @@ const FILTERS = ['brand', 'country', 'type', 'status'] as const
 
 /** The queue: oldest first, the filters of the GET form, what waits, a page of 50. A bad filter or page is said, not a 500. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, 'reviewer')
+  await requireStaff(request)
   const url = new URL(request.url)
   const params = url.searchParams
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''))
   const asked = pageAsked(url)
   const [queue, brands] = await Promise.all([
-    staffFlow(request, context, adminOrdersApi.queue, { pageNum: asked.pageNum, pageSize: DESK_PAGE_SIZE, ...query } as never),
+    staffFlow(request, context, reviewDeskApi.queue, { pageNum: asked.pageNum, pageSize: DESK_PAGE_SIZE, ...query } as never),
     flow(context, '', async () => (await upstream.call(catalogueApi.list, {})).data),
   ])
-  const empty: AdminQueueData = { list: [], total: 0, pageNum: 1, pageSize: DESK_PAGE_SIZE, waiting: { total: 0, late: 0 } }
+  const empty: QueueData = { list: [], total: 0, pageNum: 1, pageSize: DESK_PAGE_SIZE, waiting: { total: 0, late: 0 } }
   const shown = queue.success ? queue.data : empty
   const problem = asked.problem ?? (queue.success ? null : queue.msg)
   return data(
@@ -98,7 +98,7 @@ export default function ReviewQueue() {
   useShortcuts({ o: queue.list[0] ? () => navigate(`/ops/review/${queue.list[0].id}`) : undefined })
   const here = `${location.pathname}${location.search}`
   return (
-    <ConsolePage
+    <OpsPage
       title="Review desk"
       actions={
         <Link to={here} className="ops-button ops-button--ghost">
@@ -166,7 +166,7 @@ export default function ReviewQueue() {
         </div>
       )}
       {queue.total > 0 ? <Pager paging={pages} label="Pages of the queue" /> : null}
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -6,7 +6,7 @@ import { supportDeskApi } from '#contract/ops/support'
 import { Link } from '~/components/link'
 import { DeskErrorBoundary } from '~/ops/desk-error'
 import { formatWhen } from '~/ops/format'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import { loaded } from '~/upstream/flow.server'
 import { deskStatus } from '~/utils/support-words'
@@ -21,7 +21,7 @@ export default function SupportDesk() {
   const { list } = useLoaderData<typeof loader>()
   const waiting = list.filter((c) => c.status === 'open').length
   return (
-    <ConsolePage title="Support">
+    <OpsPage title="Support">
       <p className="ops-panel">{waiting === 1 ? '1 seller is waiting for an answer.' : `${waiting} sellers are waiting for an answer.`}</p>
       {list.length ? (
         <table className="ops-table">
@@ -49,7 +49,7 @@ export default function SupportDesk() {
       ) : (
         <p className="ops-panel">No conversations yet.</p>
       )}
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -2,13 +2,13 @@ import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { Outlet, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { commitStaffSession } from '~/ops/session.server'
-import { ConsoleShell, consoleMeta } from '~/ops/shell'
+import { OpsShell, opsMeta } from '~/ops/shell'
 import { currentStaff } from '~/ops/staff.server'
-import consoleStyles from '~/ops/styles/ops.css?url'
+import opsStyles from '~/ops/styles/ops.css?url'
 import { toastOf } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
-export const meta = consoleMeta
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
+export const meta = opsMeta
 
 /** The console's frame for every desk: who is signed in (asked of the api), the console's toast. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -18,12 +18,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ staff: { email: staff.email, role: staff.role }, toast: flashed ? toastOf(flashed) : null }, { headers })
 }
 
-export default function ConsoleLayout() {
+export default function OpsLayout() {
   const { staff, toast } = useLoaderData<typeof loader>()
   return (
-    <ConsoleShell staff={staff} toast={toast}>
+    <OpsShell staff={staff} toast={toast}>
       <Outlet />
-    </ConsoleShell>
+    </OpsShell>
   )
 }
 

@@ -10,24 +10,24 @@ import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
-import { consoleFailure, consoleMessages } from '~/ops/messages'
+import { opsFailure, opsMessages } from '~/ops/messages'
 import { commitStaffSession, emptyStaffSession, getStaffSession, opsLoginUrl, type StaffSession } from '~/ops/session.server'
-import { ConsoleCard, consoleMeta } from '~/ops/shell'
+import { OpsCard, opsMeta } from '~/ops/shell'
 import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
-import consoleStyles from '~/ops/styles/ops.css?url'
+import opsStyles from '~/ops/styles/ops.css?url'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
 import { flashToast, toastOf } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
-export const meta = consoleMeta
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
+export const meta = opsMeta
 
 const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
 const codeSchema = z.object({ code: totpCodeField })
 
 /** Where a signed-in staff member goes: a console page they asked for, or the dashboard. */
-const consoleTarget = (value: unknown) => {
+const opsTarget = (value: unknown) => {
   const to = safeRedirect(value, '/ops')
   return to === '/ops' || to.startsWith('/ops/') || to.startsWith('/ops?') ? to : '/ops'
 }
@@ -39,7 +39,7 @@ const consoleTarget = (value: unknown) => {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getStaffSession(request)
-  const redirectTo = consoleTarget(new URL(request.url).searchParams.get('redirectTo'))
+  const redirectTo = opsTarget(new URL(request.url).searchParams.get('redirectTo'))
   if (session.get('token')) throw redirect(redirectTo)
   const flashed = session.get('toast')
   const step = session.get('challenge') ? ('code' as const) : ('password' as const)
@@ -54,7 +54,7 @@ const back = async (session: StaffSession, redirectTo: string) =>
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(context, request)
-  const redirectTo = consoleTarget(form.get('redirectTo'))
+  const redirectTo = opsTarget(form.get('redirectTo'))
   const session = await getStaffSession(request)
   if (session.get('token')) return redirect(redirectTo)
   const intent = form.get('intent')
@@ -69,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: codeSchema })
     const challenge = session.get('challenge')
     if (!challenge) {
-      flashToast(session, { type: 'info', message: consoleMessages.challengeExpired })
+      flashToast(session, { type: 'info', message: opsMessages.challengeExpired })
       return back(session, redirectTo)
     }
     if (submission.status !== 'success') return formRefusal(submission, { step: 'code' as const })
@@ -82,20 +82,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
         flashToast(session, { type: 'error', message: result.msg })
         return back(session, redirectTo)
       }
-      return formRefusal(submission, { step: 'code' as const }, consoleFailure(result))
+      return formRefusal(submission, { step: 'code' as const }, opsFailure(result))
     }
     const fresh = await emptyStaffSession()
     fresh.set('token', result.data.token)
     fresh.set('email', result.data.staff.email)
     fresh.set('role', result.data.staff.role)
-    flashToast(fresh, { type: 'success', message: consoleMessages.signedIn })
+    flashToast(fresh, { type: 'success', message: opsMessages.signedIn })
     return redirect(redirectTo, { headers: { 'Set-Cookie': await commitStaffSession(fresh) } })
   }
 
   const submission = parseWithZod(form, { schema: passwordSchema })
   if (submission.status !== 'success') return formRefusal(submission, { step: 'password' as const })
   const result = await staffLoginFlow(request, context, submission.value)
-  if (!result.success) return formRefusal(submission, { step: 'password' as const }, consoleFailure(result))
+  if (!result.success) return formRefusal(submission, { step: 'password' as const }, opsFailure(result))
   session.set('challenge', result.data.challenge)
   session.set('challengeEmail', submission.value.email)
   return back(session, redirectTo)
@@ -106,14 +106,14 @@ export default function StaffLogin() {
   const reply = useActionData<typeof action>()
   const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
   return (
-    <ConsoleCard title="Staff sign-in" toast={toast}>
+    <OpsCard title="Staff sign-in" toast={toast}>
       <ActionToast toast={reply?.toast} />
       {step === 'code' ? (
         <CodeStep email={email} hidden={hidden} reply={reply?.step === 'code' ? reply : undefined} />
       ) : (
         <PasswordStep hidden={hidden} reply={reply?.step === 'password' ? reply : undefined} />
       )}
-    </ConsoleCard>
+    </OpsCard>
   )
 }
 
@@ -152,7 +152,7 @@ function CodeStep({ email, hidden, reply }: { email: string; hidden: JSX.Element
       <Form method="post" className="cl-form" {...getFormProps(form)}>
         {hidden}
         <p className="cl-muted">
-          Signing in as <strong>{email}</strong>. {consoleMessages.codeStep}.
+          Signing in as <strong>{email}</strong>. {opsMessages.codeStep}.
         </p>
         <Field
           label="Authenticator code"

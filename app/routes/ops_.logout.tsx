@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { staffApi } from '#contract/ops/staff'
-import { consoleMessages } from '~/ops/messages'
+import { opsMessages } from '~/ops/messages'
 import { commitStaffSession, emptyStaffSession, getStaffSession, OPS_LOGIN } from '~/ops/session.server'
 import { staffFlow } from '~/ops/staff.server'
 import { flashToast } from '~/utils/toast.server'
@@ -11,6 +11,6 @@ export const loader = () => redirect(OPS_LOGIN)
 export async function action({ request, context }: ActionFunctionArgs) {
   if ((await getStaffSession(request)).get('token')) await staffFlow(request, context, staffApi.logout, {})
   const session = await emptyStaffSession()
-  flashToast(session, { type: 'info', message: consoleMessages.signedOut })
+  flashToast(session, { type: 'info', message: opsMessages.signedOut })
   return redirect(OPS_LOGIN, { headers: { 'Set-Cookie': await commitStaffSession(session) } })
 }

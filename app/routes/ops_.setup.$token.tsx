@@ -9,17 +9,17 @@ import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Field, FormError, PasswordField } from '~/components/forms'
-import { consoleFailure, consoleMessages } from '~/ops/messages'
+import { opsFailure, opsMessages } from '~/ops/messages'
 import { OPS_LOGIN, redirectWithStaffToast } from '~/ops/session.server'
-import { ConsoleCard, consoleMeta } from '~/ops/shell'
+import { OpsCard, opsMeta } from '~/ops/shell'
 import { setupCompleteFlow, setupStartFlow } from '~/ops/staff.server'
-import consoleStyles from '~/ops/styles/ops.css?url'
+import opsStyles from '~/ops/styles/ops.css?url'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm, usePendingIntent } from '~/utils/forms'
 import { secretQrSvg } from '~/utils/qr.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: consoleStyles }]
-export const meta = consoleMeta
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
+export const meta = opsMeta
 // The page shows an authenticator seed: no cache anywhere may keep it.
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
 
@@ -42,7 +42,7 @@ const setupSchema = z
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const token = params.token ?? ''
-  const dead = () => data({ ok: false as const, message: consoleMessages.setupLinkDead }, { status: 410 })
+  const dead = () => data({ ok: false as const, message: opsMessages.setupLinkDead }, { status: 410 })
   if (!TOKEN.test(token)) return dead()
   const started = await setupStartFlow(request, context, token)
   if (!started.success) {
@@ -50,7 +50,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // The per-address lock says how long it lasts; never an error page.
     if (started.code === 429 && started.retryAfter)
       return data(
-        { ok: false as const, message: consoleFailure(started).msg },
+        { ok: false as const, message: opsFailure(started).msg },
         { status: 429, headers: { 'Retry-After': String(started.retryAfter) } },
       )
     throw data({ message: started.msg }, { status: 503 })
@@ -67,12 +67,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const token = params.token ?? ''
   const form = await readForm(context, request)
   const submission = parseWithZod(form, { schema: setupSchema })
-  if (!TOKEN.test(token)) return formRefusal(submission, {}, consoleMessages.setupLinkDead)
+  if (!TOKEN.test(token)) return formRefusal(submission, {}, opsMessages.setupLinkDead)
   if (submission.status !== 'success') return formRefusal(submission, {})
   const { password, code } = submission.value
   const result = await setupCompleteFlow(request, context, { token, password, code })
-  if (!result.success) return formRefusal(submission, {}, consoleFailure(result))
-  return redirectWithStaffToast(request, OPS_LOGIN, { type: 'success', message: consoleMessages.setupDone })
+  if (!result.success) return formRefusal(submission, {}, opsFailure(result))
+  return redirectWithStaffToast(request, OPS_LOGIN, { type: 'success', message: opsMessages.setupDone })
 }
 
 export default function StaffSetup() {
@@ -80,12 +80,12 @@ export default function StaffSetup() {
   const reply = useActionData<typeof action>()
   if (!data.ok)
     return (
-      <ConsoleCard title="Set-up link" toast={null}>
+      <OpsCard title="Set-up link" toast={null}>
         <p>{data.message}</p>
-      </ConsoleCard>
+      </OpsCard>
     )
   return (
-    <ConsoleCard title="Set up your console account" toast={null}>
+    <OpsCard title="Set up your console account" toast={null}>
       <ActionToast toast={reply?.toast} />
       <p>
         <strong>{data.email}</strong> · {data.role}
@@ -96,7 +96,7 @@ export default function StaffSetup() {
         Cannot scan? Type this key: <span className="ops-secret">{data.secret.replace(/(.{4})(?=.)/g, '$1 ')}</span>
       </p>
       <SetupForm reply={reply} />
-    </ConsoleCard>
+    </OpsCard>
   )
 }
 

@@ -8,7 +8,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import { reviewDeskApi } from '#contract/ops/review'
 import { Refusals, type Refusal } from '#contract/refusals'
 import { fileIdField, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_FIELD, uploadData, uploadsApi, type UploadData } from '#contract/uploads'
-import { consoleMessages } from '~/ops/messages'
+import { opsMessages } from '~/ops/messages'
 import { staffSignInResponse } from '~/ops/session.server'
 import { expiredResponse, getToken } from '~/utils/auth.server'
 import { getWebEnv } from '~/utils/env.server'
@@ -242,7 +242,7 @@ async function answered<T>(request: Request, read: () => T, staff = false): Prom
     return read()
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'expired')
-      throw staff ? await staffSignInResponse(request, consoleMessages.sessionEnded) : await expiredResponse(request)
+      throw staff ? await staffSignInResponse(request, opsMessages.sessionEnded) : await expiredResponse(request)
     throw error
   }
 }

@@ -5,9 +5,9 @@
  *   login       logged-out visitors are sent to /login?redirectTo=…
  *   guest       logged-in users are sent to / (Login, Register)
  */
-import type { ConsoleAccess } from '../ops/desks'
+import type { OpsAccess } from '../ops/desks'
 
-export type Access = 'public' | 'login' | 'guest' | ConsoleAccess
+export type Access = 'public' | 'login' | 'guest' | OpsAccess
 export type ScreenRoute = { path: string; screen: string; title: string; access: Access }
 
 export const screens: ScreenRoute[] = [

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { consoleRoutes } from '~/ops/desks'
+import { opsRoutes } from '~/ops/desks'
 import * as root from '~/root'
 import { meta } from '~/root'
 import * as login from '~/routes/login'
@@ -83,7 +83,7 @@ async function accessProblems(route: RouteEntry): Promise<string[]> {
 }
 
 const appRoutes = routeTree(appDir)
-const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path), ...consoleRoutes.map((r) => r.path)])
+const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path), ...opsRoutes.map((r) => r.path)])
 
 describe('the route table is the one place for access and titles (SPEC §2)', () => {
   it('lists the 23 screens of the specification, and those the product adds (Help & Support and its conversations, Rewards, notification settings, unsubscribe)', () => {

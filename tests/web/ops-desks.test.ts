@@ -7,7 +7,7 @@ import { peopleDeskApi } from '#contract/ops/people'
 import { reviewDeskApi } from '#contract/ops/review'
 import { staffDeskApi } from '#contract/ops/staff'
 import { supportDeskApi } from '#contract/ops/support'
-import { consoleNav } from '~/ops/desks'
+import { opsNav } from '~/ops/desks'
 import * as dashboard from '~/routes/ops._index'
 import * as audit from '~/routes/ops.audit'
 import * as payouts from '~/routes/ops.payouts'
@@ -55,7 +55,7 @@ describe('the desk table: menu ⇔ page ⇔ api', () => {
   for (const role of STAFF_ROLES) {
     it(`a ${role} sees in the menu exactly the desks whose page opens and whose api answers`, async () => {
       const { jar, staff } = await staffJar(api, role)
-      const menu = consoleNav(role).map((r) => r.path)
+      const menu = opsNav(role).map((r) => r.path)
       const headers = bearer(staff.token)
       for (const [name, desk] of Object.entries(OPS_DESKS) as [DeskName, (typeof OPS_DESKS)[DeskName]][]) {
         const shown = menu.includes(desk.path)

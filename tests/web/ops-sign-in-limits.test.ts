@@ -1,7 +1,7 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { staffDeskApi } from '#contract/ops/staff'
-import { consoleMessages } from '~/ops/messages'
+import { opsMessages } from '~/ops/messages'
 import * as dashboard from '~/routes/ops._index'
 import * as payouts from '~/routes/ops.payouts'
 import * as reconcile from '~/routes/ops.payouts_.reconcile'
@@ -66,13 +66,13 @@ describe('the console’s refusals', () => {
     const { jar } = await staffJar(api, 'reviewer')
     const refused = await load(payouts.loader, '/ops/payouts', jar)
     expect(refused.status).toBe(403)
-    expect(await jsonOf(refused)).toEqual({ message: consoleMessages.notYourDesk })
+    expect(await jsonOf(refused)).toEqual({ message: opsMessages.notYourDesk })
     // The cookie says payouts, the api says reviewer now (an admin changed it): the api's 403 is the desk's too.
     const { jar: stale, staff } = await staffJar(api, 'payouts')
     await api.post('/admin/staff/role', { email: staff.email, role: 'reviewer' }, { headers: bearer(await testStaffToken(api)) })
     const demoted = await load(payouts.loader, '/ops/payouts', stale)
     expect(demoted.status).toBe(403)
-    expect(await jsonOf(demoted)).toEqual({ message: consoleMessages.notYourDesk })
+    expect(await jsonOf(demoted)).toEqual({ message: opsMessages.notYourDesk })
     for (const desk of [dashboard, payouts, reconcile, review, reviewOrder, staffDesk])
       expect(String(desk.ErrorBoundary)).toContain('DeskErrorBoundary')
   })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { staffDeskApi } from '#contract/ops/staff'
-import { consoleNav } from '~/ops/desks'
+import { opsNav } from '~/ops/desks'
 import * as layout from '~/routes/ops'
 import * as dashboard from '~/routes/ops._index'
 import * as login from '~/routes/ops_.login'
@@ -79,7 +79,7 @@ describe('/ops/login: e-mail and password, then the authenticator code', () => {
 
 describe('the console frame', () => {
   it('shows each role only its desks', () => {
-    const paths = (role: 'reviewer' | 'payouts' | 'admin') => consoleNav(role).map((d) => d.path)
+    const paths = (role: 'reviewer' | 'payouts' | 'admin') => opsNav(role).map((d) => d.path)
     expect(paths('reviewer')).not.toContain('/ops/staff')
     expect(paths('admin')).toEqual(expect.arrayContaining(paths('reviewer')))
   })
