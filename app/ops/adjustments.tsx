@@ -1,11 +1,11 @@
 // Wallet adjustments waiting for a second admin (maker-checker): who asked, for whom (by e-mail,
 // with the balance now), how much, why, and whether another waiting request is alike; Approve and
 // Decline only for an admin who did not ask (the api refuses the maker, and any other it must).
-import { Form } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { PendingAdjustment } from '#contract/ops/money'
 import { formatWhen } from '~/ops/format'
 import { Link } from '../components/link'
+import { DecideForm } from './decide'
 import { DeskTable } from './shell'
 
 const nameOf = (actor: string) => actor.replace(/^staff:/, '')
@@ -45,23 +45,13 @@ export function PendingAdjustments({
           </td>
           <td>{nameOf(p.maker)}</td>
           <td>
-            {nameOf(p.maker) === me ? (
-              <span className="ops-muted">Another admin must approve</span>
-            ) : (
-              <Form
-                method="post"
-                className="ops-form"
-                aria-label={`Decide request ${i + 1}: ${formatMoney(p.amount, currency)} for ${p.email} asked by ${nameOf(p.maker)}`}
-              >
-                <input type="hidden" name="id" value={p.id} />
-                <button type="submit" name="intent" value="approve" className="ops-button ops-button--primary" disabled={busy}>
-                  Approve
-                </button>
-                <button type="submit" name="intent" value="decline" className="ops-button ops-button--danger" disabled={busy}>
-                  Decline
-                </button>
-              </Form>
-            )}
+            <DecideForm
+              id={p.id}
+              maker={p.maker}
+              me={me}
+              busy={busy}
+              label={`Decide request ${i + 1}: ${formatMoney(p.amount, currency)} for ${p.email} asked by ${nameOf(p.maker)}`}
+            />
           </td>
         </tr>
       ))}

@@ -8,18 +8,18 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { formatMoney } from '#contract/money'
-import { opsMoneyApi as adminApi, opsPayoutsApi as adminPayoutsApi, type DeskWithdrawal as AdminWithdrawal } from '#contract/ops/money'
+import { opsMoneyApi, opsPayoutsApi, type DeskWithdrawal } from '#contract/ops/money'
 import { payoutDeskApi, type PayoutAccount } from '#contract/ops/payouts'
 import { Link } from '~/components/link'
 import { DeskErrorBoundary } from '~/ops/desk-error'
+import { readDeskForm } from '~/ops/desk-move.server'
 import { AccountToPay } from '~/ops/payout-account'
 import { PayoutAttentionPanel, PayoutBanners } from '~/ops/payout-attention'
 import { redirectWithStaffToast } from '~/ops/session.server'
-import { ConsolePage, Pager } from '~/ops/shell'
+import { OpsPage, Pager } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import payoutStyles from '~/ops/styles/payouts.css?url'
 import { loaded } from '~/upstream/flow.server'
-import { readForm } from '~/utils/form.server'
 import { useLiveData } from '~/utils/live-data'
 import { DESK_PAGE_SIZE, pageAsked, paging } from '~/utils/paging'
 
@@ -36,14 +36,14 @@ const tabOf = (url: URL): Tab => {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, 'payouts')
+  await requireStaff(request)
   const url = new URL(request.url)
   const status = tabOf(url)
   const asked = pageAsked(url)
   // The shown tab's page in full; the others only for their counts.
   const pages = await Promise.all(
     TABS.map((t) =>
-      staffFlow(request, context, adminApi.withdrawals, {
+      staffFlow(request, context, opsMoneyApi.withdrawals, {
         pageNum: t === status ? asked.pageNum : 1,
         pageSize: t === status ? DESK_PAGE_SIZE : 1,
         status: t,
@@ -53,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [pending, processing, failed] = pages.map((p) => loaded(p))
   const shown = { pending, processing, failed }[status]
   // What needs a person (decision 038); the desk still shows its queue when this cannot be read.
-  const asking = await staffFlow(request, context, adminPayoutsApi.attention, {})
+  const asking = await staffFlow(request, context, opsPayoutsApi.attention, {})
   const attention = asking.success ? asking.data : null
   return data(
     {
@@ -117,21 +117,11 @@ const done: Record<Exclude<Move['intent'], 'reveal'>, string> = {
   resolve: 'Conflict resolved',
 }
 
-/** The words of a form no row of this desk sends: a field too many, a wrong intent, a bad length. */
-function formProblem(error: z.ZodError): string {
-  const issue = error.issues[0]
-  if (issue?.code === 'unrecognized_keys') return `This form does not take ${issue.keys.join(', ')}`
-  if (issue?.code === 'invalid_union_discriminator') return 'Choose one of the row’s actions'
-  return issue?.message ?? 'This form could not be read'
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, 'payouts')
-  const form = await readForm(context, request)
-  const id = typeof form.get('id') === 'string' ? String(form.get('id')).slice(0, 64) : null
-  const parsed = moveSchema.safeParse(Object.fromEntries(form))
-  if (!parsed.success) return data({ id, message: formProblem(parsed.error) }, { status: 400 })
-  const move = parsed.data
+  await requireStaff(request)
+  const form = await readDeskForm(context, request, moveSchema, 'Choose one of the row’s actions')
+  if (!form.ok) return data({ id: form.raw.id?.slice(0, 64) ?? null, message: form.problem }, { status: 400 })
+  const move = form.value
   if (move.intent === 'reveal') {
     const shown = await staffFlow(request, context, payoutDeskApi.revealAccount, { id: move.id })
     if (!shown.success) return data({ id: move.id, message: shown.msg }, { status: shown.status === 400 ? 400 : 409 })
@@ -140,12 +130,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const result =
     move.intent === 'approve'
-      ? await staffFlow(request, context, adminApi.approveWithdrawal, { id: move.id })
+      ? await staffFlow(request, context, opsMoneyApi.approveWithdrawal, { id: move.id })
       : move.intent === 'otp'
-        ? await staffFlow(request, context, adminPayoutsApi.finalizeOtp, { id: move.id, otp: move.otp })
+        ? await staffFlow(request, context, opsPayoutsApi.finalizeOtp, { id: move.id, otp: move.otp })
         : move.intent === 'resolve'
-          ? await staffFlow(request, context, adminPayoutsApi.resolveConflict, { id: move.id, note: move.note })
-          : await staffFlow(request, context, adminApi.updateWithdrawal, {
+          ? await staffFlow(request, context, opsPayoutsApi.resolveConflict, { id: move.id, note: move.note })
+          : await staffFlow(request, context, opsMoneyApi.updateWithdrawal, {
               id: move.id,
               status: move.intent === 'paid' ? 'success' : move.intent,
               ...(move.intent === 'paid' && { reference: move.reference }),
@@ -172,7 +162,7 @@ export default function PayoutDesk() {
   // A refusal about a row of "Needs a person" shows beside that row only.
   const attentionIds = new Set(attention ? [...attention.conflicts, ...attention.otp].map((w) => w.id) : [])
   return (
-    <ConsolePage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
+    <OpsPage title="Payout desk" actions={<Link to="/ops/payouts/reconcile">Reconcile a day</Link>}>
       <nav className="ops-tabs" aria-label="Withdrawals by status">
         {TABS.map((t) => (
           <Link key={t} to={`/ops/payouts?status=${t}`} aria-current={t === status ? 'page' : undefined} className="ops-tab">
@@ -225,11 +215,11 @@ export default function PayoutDesk() {
         </table>
       )}
       {counts[status] > 0 ? <Pager paging={pages} label={`Pages of ${status} withdrawals`} /> : null}
-    </ConsolePage>
+    </OpsPage>
   )
 }
 
-function Row({ w, now, refusal, account }: { w: AdminWithdrawal; now: number; refusal?: string; account?: PayoutAccount }) {
+function Row({ w, now, refusal, account }: { w: DeskWithdrawal; now: number; refusal?: string; account?: PayoutAccount }) {
   const late = w.expectedBy < now && (w.status === 'pending' || w.status === 'processing')
   return (
     <tr id={`w-${w.id}`} className={refusal ? 'ops-row--refused' : undefined}>
@@ -279,7 +269,7 @@ function Row({ w, now, refusal, account }: { w: AdminWithdrawal; now: number; re
   )
 }
 
-function ProviderCell({ w }: { w: AdminWithdrawal }) {
+function ProviderCell({ w }: { w: DeskWithdrawal }) {
   if (!w.payout) return <span className="ops-muted">Paid by hand</span>
   const p = w.payout
   return (
@@ -297,7 +287,7 @@ function ProviderCell({ w }: { w: AdminWithdrawal }) {
   )
 }
 
-function Actions({ w }: { w: AdminWithdrawal }) {
+function Actions({ w }: { w: DeskWithdrawal }) {
   const label = `${formatMoney(w.received, w.currency)} for ${w.email}`
   if (w.status === 'failed') return <span className="ops-muted">Hold returned</span>
   const automatic = w.payout !== null

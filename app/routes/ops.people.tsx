@@ -1,14 +1,15 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { opsMoneyApi as adminApi } from '#contract/ops/money'
-import { peopleDeskApi as adminDeskApi, type PersonHit } from '#contract/ops/people'
+import { z } from 'zod'
+import { opsMoneyApi } from '#contract/ops/money'
+import { peopleDeskApi, type PersonHit } from '#contract/ops/people'
 import { supportApi } from '#contract/support'
 import { Link } from '~/components/link'
 import { PendingAdjustments } from '~/ops/adjustments'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { decideAdjustment, type DeskReply } from '~/ops/desk-move.server'
+import { badInput, decideAdjustment, decisionForms, readDeskForm, type DeskReply } from '~/ops/desk-move.server'
 import { formatWhen } from '~/ops/format'
-import { ConsolePage, DeskTable } from '~/ops/shell'
+import { OpsPage, DeskTable } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import adminStyles from '~/ops/styles/admin-desks.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -20,26 +21,31 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
  * opens their page, several are listed. And the adjustments waiting for a second admin.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request, 'admin')
+  const { email } = await requireStaff(request)
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim()
   let notFound: string | null = null
   let hits: PersonHit[] = []
   if (q) {
-    const found = await staffFlow(request, context, adminDeskApi.findPeople, { q })
+    const found = await staffFlow(request, context, peopleDeskApi.findPeople, { q })
     if (found.success && found.data.length === 1) throw redirect(`/ops/people/${encodeURIComponent(found.data[0]!.userId)}`)
     if (found.success) hits = found.data
     notFound = !found.success ? found.msg : hits.length === 0 ? `Nobody matches “${q}”.` : null
   }
   const [pending, support] = await Promise.all([
-    staffFlow(request, context, adminApi.pendingAdjustments, {}).then(loaded),
+    staffFlow(request, context, opsMoneyApi.pendingAdjustments, {}).then(loaded),
     staffFlow(request, context, supportApi.info, {}).then(loaded),
   ])
   return { q, notFound, hits, pending, me: email, currency: support.currency }
 }
 
+/** The desk's one form: approve or decline a waiting adjustment. */
+const peopleDeskForm = z.discriminatedUnion('intent', [...decisionForms])
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, 'admin')
-  return decideAdjustment(request, context, await request.formData(), '/ops/people')
+  await requireStaff(request)
+  const form = await readDeskForm(context, request, peopleDeskForm, 'Choose Approve or Decline')
+  if (!form.ok) return badInput(form.problem, `decide:${form.raw.id ?? ''}`)
+  return decideAdjustment(request, context, form.value, '/ops/people')
 }
 
 export default function PeopleDesk() {
@@ -47,7 +53,7 @@ export default function PeopleDesk() {
   const reply = useActionData<typeof action>() as DeskReply | undefined
   const busy = useNavigation().state === 'submitting'
   return (
-    <ConsolePage title="People">
+    <OpsPage title="People">
       <Form method="get" className="ops-form ops-panel" role="search" aria-label="Find a person">
         <label>
           E-mail, name, order or withdrawal number
@@ -79,7 +85,7 @@ export default function PeopleDesk() {
         </p>
       ) : null}
       <PendingAdjustments pending={pending} me={me} currency={currency} busy={busy} />
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -1,18 +1,19 @@
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { z } from 'zod'
 import { formatMoney, parseAmount } from '#contract/money'
-import { opsMoneyApi as adminApi } from '#contract/ops/money'
-import { peopleDeskApi as adminDeskApi } from '#contract/ops/people'
+import { opsMoneyApi } from '#contract/ops/money'
+import { peopleDeskApi } from '#contract/ops/people'
 import { Refusals } from '#contract/refusals'
 import { newRequestId, requestIdField } from '#contract/withdrawals'
 import { Link } from '~/components/link'
 import { PendingAdjustments } from '~/ops/adjustments'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { decideAdjustment, field, type DeskReply } from '~/ops/desk-move.server'
+import { decideAdjustment, decisionForms, INCOMPLETE, readDeskForm, type DeskReply } from '~/ops/desk-move.server'
 import { formatWhen } from '~/ops/format'
 import { redirectWithStaffToast } from '~/ops/session.server'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import adminStyles from '~/ops/styles/admin-desks.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -23,37 +24,51 @@ const PAGE_SIZE = 20
 
 /** One person: profile, wallet, ledger (paged), orders, withdrawals, bank accounts, sessions; adjust the wallet. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request, 'admin')
+  const { email } = await requireStaff(request)
   const userId = params.userId ?? ''
   const pageNum = Math.max(1, Math.min(100_000, Number(new URL(request.url).searchParams.get('page')) || 1))
-  const person = loaded(await staffFlow(request, context, adminApi.user, { id: userId }), [Refusals.USER_NOT_FOUND.code])
+  const person = loaded(await staffFlow(request, context, opsMoneyApi.user, { id: userId }), [Refusals.USER_NOT_FOUND.code])
   const [ledger, pending] = await Promise.all([
-    staffFlow(request, context, adminDeskApi.userLedger, { userId, pageNum, pageSize: PAGE_SIZE }).then(loaded),
-    staffFlow(request, context, adminApi.pendingAdjustments, {}).then(loaded),
+    staffFlow(request, context, peopleDeskApi.userLedger, { userId, pageNum, pageSize: PAGE_SIZE }).then(loaded),
+    staffFlow(request, context, opsMoneyApi.pendingAdjustments, {}).then(loaded),
   ])
   return { person, ledger, pending: pending.filter((p) => p.userId === userId), me: email, requestId: newRequestId() }
 }
 
+const AMOUNT = 'Amount: a positive amount like 1500 or 1500.50; choose credit or debit'
+const REASON = 'Reason: say why in a few words, for the audit log'
+
+/** The adjust form, and approve or decline of this person's waiting adjustments. */
+const personDeskForm = z.discriminatedUnion('intent', [
+  z
+    .object({
+      intent: z.literal('adjust'),
+      currency: z.string({ required_error: INCOMPLETE }).regex(/^[A-Z]{3}$/, INCOMPLETE),
+      requestId: z.string({ required_error: INCOMPLETE }).refine((v) => requestIdField.safeParse(v).success, INCOMPLETE),
+      direction: z.enum(['credit', 'debit'], { errorMap: () => ({ message: INCOMPLETE }) }),
+      amount: z.string({ required_error: AMOUNT }).trim().min(1, AMOUNT).max(24, AMOUNT),
+      reason: z.string({ required_error: REASON }).trim().min(3, REASON).max(500, REASON),
+    })
+    .strict(),
+  ...decisionForms,
+])
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  await requireStaff(request, 'admin')
-  const form = await request.formData()
+  await requireStaff(request)
   const userId = params.userId ?? ''
   const to = `/ops/people/${encodeURIComponent(userId)}`
-  if (field(form, 'intent') !== 'adjust') return decideAdjustment(request, context, form, to)
-  // Every field is checked before the money call: a missing one is a refusal, never an error after the api said yes.
-  const requestId = field(form, 'requestId')
-  const refused = (error: string) => data<AdjustReply>({ error, form: 'adjust', requestId }, { status: 400 })
-  const currency = field(form, 'currency')
-  const direction = field(form, 'direction')
-  if (!requestIdField.safeParse(requestId).success || !/^[A-Z]{3}$/.test(currency) || !['credit', 'debit'].includes(direction))
-    return refused('This form is incomplete. Reload the page and fill it in again')
-  const amount = parseAmount(field(form, 'amount'), currency)
-  if (!amount) return refused('Amount: a positive amount like 1500 or 1500.50; choose credit or debit')
-  const reason = field(form, 'reason')
-  if (reason.length < 3 || reason.length > 500) return refused('Reason: say why in a few words, for the audit log')
+  const form = await readDeskForm(context, request, personDeskForm, 'Choose Adjust, Approve or Decline')
+  // A refused adjustment keeps the requestId it came with (a valid one): sent again, it is the same request.
+  const sentId = requestIdField.safeParse(form.raw.requestId).data
+  const refused = (error: string) => data<AdjustReply>({ error, form: 'adjust', requestId: sentId }, { status: 400 })
+  if (!form.ok) return form.raw.intent === 'approve' || form.raw.intent === 'decline' ? decideRefused(form) : refused(form.problem)
+  if (form.value.intent !== 'adjust') return decideAdjustment(request, context, form.value, to)
+  // Every field is checked before the money call: a refusal, never an error after the api said yes.
+  const { currency, direction, reason, requestId } = form.value
+  const amount = parseAmount(form.value.amount, currency)
+  if (!amount) return refused(AMOUNT)
   const signed = direction === 'debit' ? -amount : amount
-  const result = await staffFlow(request, context, adminApi.adjust, { userId, amount: signed, reason, requestId })
-  // The same requestId goes back with a refusal: sent again, it is the same request.
+  const result = await staffFlow(request, context, opsMoneyApi.adjust, { userId, amount: signed, reason, requestId })
   if (!result.success) return refused(result.msg)
   const message =
     result.data.type === 'adjustment_request'
@@ -61,6 +76,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       : `Wallet adjusted by ${formatMoney(signed, currency, { signed: true })}`
   return redirectWithStaffToast(request, to, { type: 'success', message })
 }
+
+const decideRefused = (form: { problem: string; raw: { id?: string } }) =>
+  data<DeskReply>({ error: form.problem, form: `decide:${form.raw.id ?? ''}` }, { status: 400 })
 
 /** A refused adjustment keeps its requestId, so the form sent again is the same request. */
 type AdjustReply = DeskReply & { requestId?: string }
@@ -72,7 +90,7 @@ export default function PersonPage() {
   const busy = useNavigation().state === 'submitting'
   const money = (n: number, signed = false) => formatMoney(n, person.currency, { signed })
   return (
-    <ConsolePage title={person.email}>
+    <OpsPage title={person.email}>
       <div className="ops-tiles">
         <section className="ops-tile" aria-label="Profile">
           <h2 className="ops-tile__label">Profile</h2>
@@ -97,12 +115,16 @@ export default function PersonPage() {
           ) : null}
           <PendingAdjustments pending={pending} me={me} currency={person.currency} busy={busy} />
         </>
+      ) : reply && reply.form !== 'adjust' ? (
+        <p className="ops-error" role="alert">
+          {reply.error}
+        </p>
       ) : null}
       <Ledger ledger={ledger} money={money} />
       <div className="ops-grid-2">
         <Lists person={person} money={money} />
       </div>
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -1,17 +1,28 @@
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { catalogueApi, COUNTRIES, parseRate, payoutFor, rateChangePercent, type CardType, type Rate } from '#contract/catalogue'
+import { z } from 'zod'
+import {
+  catalogueApi,
+  catalogueFields,
+  COUNTRIES,
+  parseRate,
+  payoutFor,
+  rateChangePercent,
+  type CardType,
+  type Rate,
+} from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
-import { reviewDeskApi as adminOrdersApi, type RateChangeRequest } from '#contract/ops/review'
+import { reviewDeskApi, type RateChangeRequest } from '#contract/ops/review'
 import { Refusals } from '#contract/refusals'
 import { Link } from '~/components/link'
 import { StepLine } from '~/ops/charts'
+import { DecideForm } from '~/ops/decide'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { badInput, deskMove, field, type DeskReply } from '~/ops/desk-move.server'
+import { badInput, decisionForms, deskMove, readDeskForm, type DeskReply } from '~/ops/desk-move.server'
 import { formatMinutes, formatWhen } from '~/ops/format'
 import { redirectWithStaffToast } from '~/ops/session.server'
-import { ConsolePage, DeskTable } from '~/ops/shell'
+import { OpsPage, DeskTable } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import adminStyles from '~/ops/styles/admin-desks.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -23,16 +34,16 @@ const keyOf = (r: { brandId: string; country: string; cardType: string }) => `${
 /** The rates board (brand × country × type), each rate's history as a chart, and each brand's ETA. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  const { email } = await requireStaff(request, 'admin')
+  const { email } = await requireStaff(request)
   const [rates, brands, waiting] = await Promise.all([
     staffFlow(request, context, catalogueApi.rates, {}).then(loaded),
     staffFlow(request, context, catalogueApi.list, {}).then(loaded),
-    staffFlow(request, context, adminOrdersApi.pendingRateChanges, {}).then(loaded),
+    staffFlow(request, context, reviewDeskApi.pendingRateChanges, {}).then(loaded),
   ])
   const chosen = rates.find((r) => keyOf(r) === url.searchParams.get('history')) ?? null
   const history = chosen
     ? loaded(
-        await staffFlow(request, context, adminOrdersApi.rateHistory, {
+        await staffFlow(request, context, reviewDeskApi.rateHistory, {
           brandId: chosen.brandId,
           country: chosen.country,
           cardType: chosen.cardType,
@@ -86,52 +97,87 @@ function rateCheck(current: Rate, rate: string): RateCheck {
 
 const percent = (p: number) => `${p > 0 ? '+' : ''}${p.toFixed(2)} %`
 
+const RATE = 'Rate: a positive decimal number with at most 6 decimals, like 1450.50'
+const ETA = 'ETA: whole minutes, from 1 to 10080 (7 days)'
+
+/** The desk's forms: a rate (confirmed after the check step), a brand's ETA, approve or decline a waiting rate change. */
+const ratesDeskForm = z.discriminatedUnion('intent', [
+  z
+    .object({
+      intent: z.literal('rate'),
+      ...catalogueFields,
+      rate: z
+        .string({ required_error: RATE })
+        .trim()
+        .max(20, RATE)
+        .refine((r) => parseRate(r) !== undefined, RATE),
+      confirmed: z.literal('yes').optional(),
+    })
+    .strict(),
+  z
+    .object({
+      intent: z.literal('eta'),
+      brandId: catalogueFields.brandId,
+      etaMinutes: z
+        .string({ required_error: ETA })
+        .trim()
+        .regex(/^\d{1,5}$/, ETA)
+        .transform(Number)
+        .pipe(
+          z
+            .number()
+            .min(1, ETA)
+            .max(7 * 24 * 60, ETA),
+        ),
+    })
+    .strict(),
+  ...decisionForms,
+])
+
+/** Which of the page's forms a post was, from what it sent: its refusal shows beside that form. */
+const formOf = (raw: Partial<Record<string, string>>) =>
+  raw.intent === 'approve' || raw.intent === 'decline'
+    ? `decide:${raw.id ?? ''}`
+    : raw.intent === 'eta'
+      ? `eta:${raw.brandId ?? ''}`
+      : `rate:${keyOf({ brandId: raw.brandId ?? '', country: raw.country ?? '', cardType: raw.cardType ?? '' })}`
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, 'admin')
-  const form = await request.formData()
+  await requireStaff(request)
+  const form = await readDeskForm(context, request, ratesDeskForm, 'Choose Save, Approve or Decline')
+  if (!form.ok) return badInput(form.problem, formOf(form.raw))
   const to = new URL(request.url).pathname + new URL(request.url).search
-  const intent = field(form, 'intent')
-  if (intent === 'approve' || intent === 'decline') {
-    const id = field(form, 'id')
-    return intent === 'approve'
-      ? deskMove(request, context, {
-          endpoint: adminOrdersApi.approveRateChange,
-          input: { id },
-          form: `decide:${id}`,
-          to,
-          done: (r) => `${r.brandName} ${r.country} ${r.cardType}: rate ${r.rate} is in force`,
-        })
-      : deskMove(request, context, {
-          endpoint: adminOrdersApi.declineRateChange,
-          input: { id },
-          form: `decide:${id}`,
-          to,
-          done: (r) => `${r.brandName} ${r.country} ${r.cardType}: ${r.rate} declined; the rate stays ${r.before}`,
-        })
-  }
-  if (intent === 'eta') {
-    const brandId = field(form, 'brandId')
-    const etaMinutes = Number(field(form, 'etaMinutes'))
-    if (!Number.isInteger(etaMinutes) || etaMinutes < 1 || etaMinutes > 7 * 24 * 60) {
-      return badInput('ETA: whole minutes, from 1 to 10080 (7 days)', `eta:${brandId}`)
-    }
+  const move = form.value
+  if (move.intent === 'approve') {
     return deskMove(request, context, {
-      endpoint: adminOrdersApi.setEta,
-      input: { brandId, etaMinutes },
-      form: `eta:${brandId}`,
+      endpoint: reviewDeskApi.approveRateChange,
+      input: { id: move.id },
+      form: `decide:${move.id}`,
+      to,
+      done: (r) => `${r.brandName} ${r.country} ${r.cardType}: rate ${r.rate} is in force`,
+    })
+  }
+  if (move.intent === 'decline') {
+    return deskMove(request, context, {
+      endpoint: reviewDeskApi.declineRateChange,
+      input: { id: move.id },
+      form: `decide:${move.id}`,
+      to,
+      done: (r) => `${r.brandName} ${r.country} ${r.cardType}: ${r.rate} declined; the rate stays ${r.before}`,
+    })
+  }
+  if (move.intent === 'eta') {
+    return deskMove(request, context, {
+      endpoint: reviewDeskApi.setEta,
+      input: { brandId: move.brandId, etaMinutes: move.etaMinutes },
+      form: `eta:${move.brandId}`,
       to,
       done: (d) => `ETA of ${d.brandId} is now ${formatMinutes(d.etaMinutes)}`,
     })
   }
-  const target = { brandId: field(form, 'brandId'), country: field(form, 'country'), cardType: field(form, 'cardType') as CardType }
-  const rate = field(form, 'rate')
-  if (parseRate(rate) === undefined)
-    return badInput('Rate: a positive decimal number with at most 6 decimals, like 1450.50', `rate:${keyOf(target)}`)
-  const result = await staffFlow(request, context, adminOrdersApi.setRate, {
-    ...target,
-    rate,
-    confirmed: field(form, 'confirmed') === 'yes',
-  })
+  const { rate } = move
+  const target = { brandId: move.brandId, country: move.country, cardType: move.cardType }
+  const result = await staffFlow(request, context, reviewDeskApi.setRate, { ...target, rate, confirmed: move.confirmed === 'yes' })
   if (!result.success && result.code === Refusals.RATE_CHANGE_UNCONFIRMED.code) {
     const [current] = loaded(await staffFlow(request, context, catalogueApi.rates, target))
     if (current) return { check: rateCheck(current, rate) }
@@ -159,6 +205,7 @@ function RateRow({ r, reply, busy }: { r: Rate; reply: DeskReply | undefined; bu
       <td>{formatWhen(r.setAt)}</td>
       <td>
         <Form method="post" className="ops-form ops-form--row" aria-label={`New rate for ${r.brandName} ${r.country} ${r.cardType}`}>
+          <input type="hidden" name="intent" value="rate" />
           <input type="hidden" name="brandId" value={r.brandId} />
           <input type="hidden" name="country" value={r.country} />
           <input type="hidden" name="cardType" value={r.cardType} />
@@ -217,6 +264,7 @@ function RateCheckStep({ check, busy }: { check: RateCheck; busy: boolean }) {
         A change this large goes live at once only within the approval line; beyond it, it waits for a second admin.
       </p>
       <Form method="post" className="ops-form ops-form--row">
+        <input type="hidden" name="intent" value="rate" />
         <input type="hidden" name="brandId" value={check.brandId} />
         <input type="hidden" name="country" value={check.country} />
         <input type="hidden" name="cardType" value={check.cardType} />
@@ -276,23 +324,13 @@ function WaitingRates({
             <td className="ops-num">{percent(w.changePercent)}</td>
             <td>{w.maker.replace(/^staff:/, '')}</td>
             <td>
-              {w.maker === `staff:${me}` ? (
-                <span className="ops-muted">Another admin must approve</span>
-              ) : (
-                <Form
-                  method="post"
-                  className="ops-form"
-                  aria-label={`Decide rate change ${i + 1}: ${w.rate} for ${w.brandName} ${w.country} ${w.cardType}`}
-                >
-                  <input type="hidden" name="id" value={w.id} />
-                  <button type="submit" name="intent" value="approve" className="ops-button ops-button--primary" disabled={busy}>
-                    Approve
-                  </button>
-                  <button type="submit" name="intent" value="decline" className="ops-button ops-button--danger" disabled={busy}>
-                    Decline
-                  </button>
-                </Form>
-              )}
+              <DecideForm
+                id={w.id}
+                maker={w.maker}
+                me={me}
+                busy={busy}
+                label={`Decide rate change ${i + 1}: ${w.rate} for ${w.brandName} ${w.country} ${w.cardType}`}
+              />
             </td>
           </tr>
         ))}
@@ -349,9 +387,19 @@ export default function RatesDesk() {
   const answer = useActionData<typeof action>() as DeskReply | { check: RateCheck } | undefined
   const reply = answer && 'error' in answer ? answer : undefined
   const busy = useNavigation().state === 'submitting'
+  // A refusal of a form this page does not show (a stale page, a hand-made post): at the top.
+  const placed =
+    rates.some((r) => reply?.form === `rate:${keyOf(r)}`) ||
+    brands.some((b) => reply?.form === `eta:${b.brandId}`) ||
+    (waiting.length > 0 && reply?.form.startsWith('decide:'))
   return (
-    <ConsolePage title="Rates and ETAs">
+    <OpsPage title="Rates and ETAs">
       {answer && 'check' in answer ? <RateCheckStep check={answer.check} busy={busy} /> : null}
+      {reply && !placed ? (
+        <p className="ops-error" role="alert">
+          {reply.error}
+        </p>
+      ) : null}
       {waiting.length > 0 ? <WaitingRates waiting={waiting} me={me} reply={reply} busy={busy} /> : null}
       {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
       <DeskTable
@@ -364,7 +412,7 @@ export default function RatesDesk() {
       </DeskTable>
       <h2 className="ops-section-title">Review ETA per brand</h2>
       <EtaTable brands={brands} reply={reply} busy={busy} />
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -1,13 +1,15 @@
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
+import { z } from 'zod'
+import { emailField } from '#contract/accounts'
 import { STAFF_ROLES, type StaffRole } from '#contract/endpoint'
-import { staffDeskApi as adminStaffApi, type StaffMember } from '#contract/ops/staff'
+import { staffDeskApi, type StaffMember } from '#contract/ops/staff'
 import { Link } from '~/components/link'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { deskMove, field, type DeskReply } from '~/ops/desk-move.server'
+import { badInput, deskMove, readDeskForm, type DeskReply } from '~/ops/desk-move.server'
 import { formatWhen } from '~/ops/format'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import adminStyles from '~/ops/styles/admin-desks.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -19,8 +21,8 @@ const roleNames: Record<StaffRole, string> = { reviewer: 'Reviewer', payouts: 'P
 
 /** `?disable=` is the confirm step of a disable without JavaScript: the page asks before anything happens. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request, 'admin')
-  const staff = loaded(await staffFlow(request, context, adminStaffApi.list, {}))
+  const { email } = await requireStaff(request)
+  const staff = loaded(await staffFlow(request, context, staffDeskApi.list, {}))
   const asked = new URL(request.url).searchParams.get('disable')?.toLowerCase()
   const confirm = staff.find((s) => s.email === asked && s.email !== email && s.status !== 'disabled')?.email ?? null
   return { staff, me: email, confirm }
@@ -37,19 +39,30 @@ const setupLink = (token: string) => {
 
 type SetupReply = { setup: { email: string; link: string; expiresAt: number; why: 'invited' | 'reset' } }
 
+const roleField = z.enum(STAFF_ROLES, { errorMap: () => ({ message: 'Choose a role: reviewer, payouts or admin' }) })
+
+/** The desk's forms, one `intent` each. A disable without the confirm step's `confirmed` is asked again. */
+const staffDeskForm = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('invite'), email: emailField, role: roleField }).strict(),
+  z.object({ intent: z.literal('role'), email: emailField, role: roleField }).strict(),
+  z.object({ intent: z.literal('reset'), email: emailField }).strict(),
+  z.object({ intent: z.literal('confirm'), email: emailField }).strict(),
+  z.object({ intent: z.literal('disable'), email: emailField, confirmed: z.literal('yes').optional() }).strict(),
+])
+
 /** Invite, change role, disable, reset. An invite or reset answers the set-up link once, on this page, never in a URL. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, 'admin')
-  const form = await request.formData()
-  const intent = field(form, 'intent')
-  const email = field(form, 'email').toLowerCase()
-  if (intent === 'invite' || intent === 'reset') {
+  await requireStaff(request)
+  const form = await readDeskForm(context, request, staffDeskForm, 'Choose Invite, Change, Confirm, Reset or Disable')
+  if (!form.ok) return badInput(form.problem, form.raw.intent === 'invite' ? 'invite' : `row:${(form.raw.email ?? '').toLowerCase()}`)
+  const move = form.value
+  const { email } = move
+  if (move.intent === 'invite' || move.intent === 'reset') {
     const result =
-      intent === 'invite'
-        ? await staffFlow(request, context, adminStaffApi.invite, { email, role: field(form, 'role') as StaffRole })
-        : await staffFlow(request, context, adminStaffApi.reset, { email })
-    if (!result.success)
-      return data<DeskReply>({ error: result.msg, form: intent === 'invite' ? 'invite' : `row:${email}` }, { status: 400 })
+      move.intent === 'invite'
+        ? await staffFlow(request, context, staffDeskApi.invite, { email, role: move.role })
+        : await staffFlow(request, context, staffDeskApi.reset, { email })
+    if (!result.success) return badInput(result.msg, move.intent === 'invite' ? 'invite' : `row:${email}`)
     const { staff, setupToken, setupExpiresAt } = result.data
     return data<SetupReply>(
       {
@@ -57,35 +70,34 @@ export async function action({ request, context }: ActionFunctionArgs) {
           email: staff.email,
           link: setupLink(setupToken),
           expiresAt: setupExpiresAt,
-          why: intent === 'invite' ? 'invited' : 'reset',
+          why: move.intent === 'invite' ? 'invited' : 'reset',
         },
       },
       { headers: { 'Cache-Control': 'no-store' } },
     )
   }
-  if (intent === 'confirm') {
+  if (move.intent === 'confirm') {
     return deskMove(request, context, {
-      endpoint: adminStaffApi.confirm,
+      endpoint: staffDeskApi.confirm,
       input: { email },
       form: `row:${email}`,
       to: '/ops/staff',
       done: (s) => `${s.email} is a confirmed admin: they may approve now`,
     })
   }
-  if (intent === 'role') {
-    const role = field(form, 'role') as StaffRole
+  if (move.intent === 'role') {
     return deskMove(request, context, {
-      endpoint: adminStaffApi.role,
-      input: { email, role },
+      endpoint: staffDeskApi.role,
+      input: { email, role: move.role },
       form: `row:${email}`,
       to: '/ops/staff',
       done: (s) => `${s.email} is now ${roleNames[s.role]}`,
     })
   }
   // A disable that was not confirmed (a stale or hand-made form) is asked again, never done.
-  if (field(form, 'confirmed') !== 'yes') return redirect(confirmPage(email))
+  if (move.confirmed !== 'yes') return redirect(confirmPage(email))
   return deskMove(request, context, {
-    endpoint: adminStaffApi.disable,
+    endpoint: staffDeskApi.disable,
     input: { email },
     form: `row:${email}`,
     to: '/ops/staff',
@@ -99,7 +111,7 @@ export default function StaffDesk() {
   const busy = useNavigation().state === 'submitting'
   const error = reply && 'error' in reply ? reply : undefined
   return (
-    <ConsolePage title="Staff">
+    <OpsPage title="Staff">
       {reply && 'setup' in reply ? <SetupLinkBox setup={reply.setup} /> : null}
       <section className="ops-panel" aria-labelledby="invite-title">
         <h2 id="invite-title" className="ops-tile__label">
@@ -137,7 +149,7 @@ export default function StaffDesk() {
         </p>
       ) : null}
       <StaffTable staff={staff} me={me} confirm={confirm} busy={busy} />
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

@@ -2,14 +2,16 @@
 // Plain forms: without JavaScript each answers with a redirect back here and a toast.
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
 import { supportDeskApi } from '#contract/ops/support'
 import { Refusals } from '#contract/refusals'
+import { supportBodyField } from '#contract/support-conversations'
 import { SUPPORT_BODY_MAX } from '#contract/support-limits'
 import { Link } from '~/components/link'
 import { DeskErrorBoundary } from '~/ops/desk-error'
-import { deskMove, field, type DeskReply } from '~/ops/desk-move.server'
+import { badInput, deskMove, readDeskForm, type DeskReply } from '~/ops/desk-move.server'
 import { formatWhen } from '~/ops/format'
-import { ConsolePage } from '~/ops/shell'
+import { OpsPage } from '~/ops/shell'
 import { requireStaff, staffFlow } from '~/ops/staff.server'
 import { loaded } from '~/upstream/flow.server'
 import { deskStatus } from '~/utils/support-words'
@@ -25,12 +27,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { thread }
 }
 
+/** A reply to the seller, or Close. */
+const conversationDeskForm = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('reply'), body: supportBodyField }).strict(),
+  z.object({ intent: z.literal('close') }).strict(),
+])
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireStaff(request)
   const id = params.id ?? ''
-  const form = await request.formData()
+  const form = await readDeskForm(context, request, conversationDeskForm, 'Choose Send reply or Close conversation')
+  if (!form.ok) return badInput(form.problem, form.raw.intent === 'close' ? 'close' : 'reply')
   const here = `/ops/support/${encodeURIComponent(id)}`
-  if (field(form, 'intent') === 'close') {
+  if (form.value.intent === 'close') {
     return deskMove(request, context, {
       endpoint: supportDeskApi.close,
       input: { id },
@@ -41,7 +50,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   return deskMove(request, context, {
     endpoint: supportDeskApi.reply,
-    input: { id, body: field(form, 'body') },
+    input: { id, body: form.value.body },
     form: 'reply',
     to: here,
     done: () => 'Reply sent: the seller is notified',
@@ -54,7 +63,7 @@ export default function SupportConversationDesk() {
   const busy = useNavigation().state === 'submitting'
   const closed = thread.status === 'closed'
   return (
-    <ConsolePage title={thread.subject} actions={<Link to="/ops/support">All conversations</Link>}>
+    <OpsPage title={thread.subject} actions={<Link to="/ops/support">All conversations</Link>}>
       <p className="ops-panel">
         {thread.userEmail} · {deskStatus[thread.status]}
         {thread.orderNo ? (
@@ -64,16 +73,21 @@ export default function SupportConversationDesk() {
           </>
         ) : null}
       </p>
-      <ol className="ops-thread">
+      <ol className="cl-thread">
         {thread.messages.map((m) => (
-          <li key={m.id} className={`ops-thread__message ops-thread__message--${m.author}`}>
-            <p className="ops-thread__who">
+          <li key={m.id} className={`cl-thread__message cl-thread__message--${m.author}`}>
+            <p className="cl-thread__who">
               {m.author === 'staff' ? (m.staffEmail ?? 'Staff') : 'Seller'} · {formatWhen(m.createdAt)}
             </p>
-            <p className="ops-thread__body">{m.body}</p>
+            <p className="cl-thread__body">{m.body}</p>
           </li>
         ))}
       </ol>
+      {closed && reply ? (
+        <p className="ops-error" role="alert">
+          {reply.error}
+        </p>
+      ) : null}
       {closed ? (
         <p className="ops-panel">This conversation is closed.</p>
       ) : (
@@ -111,7 +125,7 @@ export default function SupportConversationDesk() {
           </Form>
         </section>
       )}
-    </ConsolePage>
+    </OpsPage>
   )
 }
 

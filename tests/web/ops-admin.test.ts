@@ -62,7 +62,12 @@ describe('/ops/rates', () => {
   it('sets a rate and an ETA with plain forms; the history keeps both rates; bad input is a 400 sentence', async () => {
     const { jar, staff } = await staffJar(api, 'admin')
     const key = 'apple:US:ecode'
-    const set = await submit(rates.action, '/ops/rates', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.56' }, jar)
+    const set = await submit(
+      rates.action,
+      '/ops/rates',
+      { intent: 'rate', brandId: 'apple', country: 'US', cardType: 'ecode', rate: '1234.56' },
+      jar,
+    )
     expect(set).toHaveRedirect('/ops/rates')
     expect(await staffToastOf(set)).toMatchObject({ type: 'success' })
     const page = await jsonOf(await load(rates.loader, `/ops/rates?history=${encodeURIComponent(key)}`, jar))
@@ -70,7 +75,12 @@ describe('/ops/rates', () => {
     expect(page.history[0]).toMatchObject({ rate: '1234.56', setBy: `staff:${staff.email}` })
     expect(page.history.length).toBeGreaterThanOrEqual(2)
 
-    const bad = await submit(rates.action, '/ops/rates', { brandId: 'apple', country: 'US', cardType: 'ecode', rate: '-3' }, jar)
+    const bad = await submit(
+      rates.action,
+      '/ops/rates',
+      { intent: 'rate', brandId: 'apple', country: 'US', cardType: 'ecode', rate: '-3' },
+      jar,
+    )
     expect(bad.status).toBe(400)
     expect((await jsonOf(bad)).error).toMatch(/positive decimal/)
 
@@ -301,7 +311,7 @@ describe('a rate typo cannot go live (decision 041)', () => {
     const b = await staffJar(api, 'admin')
     const before = await rateNow(a.jar)
     const typo = formatRate(parseRate(before)! * 10)
-    const step = await submit(rates.action, '/ops/rates', { ...key, rate: typo }, a.jar)
+    const step = await submit(rates.action, '/ops/rates', { intent: 'rate', ...key, rate: typo }, a.jar)
     expect(step.status).toBe(200)
     const { check } = await jsonOf(step)
     expect(check).toMatchObject({ before, rate: typo, changePercent: 900, face: 'US$100.00' })
@@ -309,7 +319,7 @@ describe('a rate typo cannot go live (decision 041)', () => {
     expect(check.payoutBefore).toBe(formatMoney(payoutFor(10_000, before, 'USD', 'NGN'), 'NGN'))
     expect(await rateNow(a.jar)).toBe(before)
 
-    const asked = await submit(rates.action, '/ops/rates', { ...key, rate: typo, confirmed: 'yes' }, a.jar)
+    const asked = await submit(rates.action, '/ops/rates', { intent: 'rate', ...key, rate: typo, confirmed: 'yes' }, a.jar)
     expect(asked).toHaveRedirect('/ops/rates')
     expect((await staffToastOf(asked))?.message).toMatch(/\+900\.00 %\) waits for a second admin/)
     expect(await rateNow(a.jar)).toBe(before)
@@ -326,8 +336,12 @@ describe('a rate typo cannot go live (decision 041)', () => {
     const { jar } = await staffJar(api, 'admin')
     const before = await rateNow(jar)
     const higher = formatRate(Math.round((parseRate(before)! * 1.3) / 1_000_000) * 1_000_000)
-    expect((await jsonOf(await submit(rates.action, '/ops/rates', { ...key, rate: higher }, jar))).check).toMatchObject({ rate: higher })
-    expect(await submit(rates.action, '/ops/rates', { ...key, rate: higher, confirmed: 'yes' }, jar)).toHaveRedirect('/ops/rates')
+    expect((await jsonOf(await submit(rates.action, '/ops/rates', { intent: 'rate', ...key, rate: higher }, jar))).check).toMatchObject({
+      rate: higher,
+    })
+    expect(await submit(rates.action, '/ops/rates', { intent: 'rate', ...key, rate: higher, confirmed: 'yes' }, jar)).toHaveRedirect(
+      '/ops/rates',
+    )
     expect(await rateNow(jar)).toBe(higher)
   })
 })
