@@ -23,6 +23,7 @@ import * as m0022 from './migrations/0022_support-conversations'
 import * as m0023 from './migrations/0023_dashboard-indexes'
 import * as m0024 from './migrations/0024_dashboard-kept-figures'
 import * as m0025 from './migrations/0025_offer-answer-by'
+import * as m0027 from './migrations/0027_delivery-devices'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0023_dashboard-indexes': m0023,
   '0024_dashboard-kept-figures': m0024,
   '0025_offer-answer-by': m0025,
+  '0027_delivery-devices': m0027,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -20,6 +20,7 @@ export interface Database {
   withdrawal_events: WithdrawalEventsTable
   notifications: NotificationsTable
   deliveries: DeliveriesTable
+  delivery_devices: DeliveryDevicesTable
   notification_preferences: NotificationPreferencesTable
   push_subscriptions: PushSubscriptionsTable
   audit_log: AuditLogTable
@@ -259,6 +260,13 @@ export interface DeliveriesTable {
   created_at: number
 }
 export type DeliveryRow = Selectable<DeliveriesTable>
+
+/** A device (push subscription) that took a push delivery (migration 0027): a retry skips it. */
+export interface DeliveryDevicesTable {
+  delivery_id: string
+  subscription_id: string
+  sent_at: number
+}
 
 /** A person's choice for one kind of event (no row: both channels on). Booleans as 0/1 on both databases. */
 export interface NotificationPreferencesTable {

@@ -91,3 +91,18 @@ export async function finishDelivery(
     .where('lease_until', '=', lease)
     .execute()
 }
+
+/** The push subscriptions that have taken this delivery. */
+export async function devicesThatTook(db: Db, deliveryId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('delivery_devices').select('subscription_id').where('delivery_id', '=', deliveryId).execute()
+  return new Set(rows.map((r) => r.subscription_id))
+}
+
+/** Records that a device took the push (twice is once: a worker that died after sending retries). */
+export async function deviceTook(db: Db, deliveryId: string, subscriptionId: string, now: number): Promise<void> {
+  await db
+    .insertInto('delivery_devices')
+    .values({ delivery_id: deliveryId, subscription_id: subscriptionId, sent_at: now })
+    .onConflict((oc) => oc.columns(['delivery_id', 'subscription_id']).doNothing())
+    .execute()
+}

@@ -249,6 +249,65 @@ describe('exactly once', () => {
     }
   })
 
+  it('two devices, one failing for a while: each gets the push exactly once, the one that took it never again', async () => {
+    const u = await subscribed({ balance: 1_000_000 })
+    const second = push.subscription(`s${++seq}-second-${u.userId}`)
+    const added = await api.post<PushSubscriptionInfo>(
+      '/v1/user/pushSubscribe',
+      { endpoint: second.endpoint, expirationTime: null, keys: second.keys, userAgent: CHROME_ANDROID },
+      { token: u.token },
+    )
+    expect(added.body.code, added.text).toBe(200)
+    await drain()
+    second.script(500, 503)
+    const w = (await withdraw(api, u, 300_000)).body.data
+    await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'failed', reason: 'Account closed' })
+    const failedPushes = (name: string) => push.received.filter((r) => r.subscription === name && r.payload.title === 'Withdrawal failed')
+    await drain()
+    expect(failedPushes(u.sub.name)).toHaveLength(1)
+    expect(failedPushes(second.name)).toHaveLength(0)
+    const pushRow = async () => (await deliveriesOf(u.userId)).find((d) => d.kind === 'withdrawal_failed' && d.channel === 'push')
+    expect((await pushRow())?.status).toBe('due')
+    api.clock.advance(10 * 60_000)
+    await drain()
+    // The second device refused again; the first is not asked a second time.
+    expect(failedPushes(u.sub.name)).toHaveLength(1)
+    expect(failedPushes(second.name)).toHaveLength(0)
+    api.clock.advance(30 * 60_000)
+    await drain()
+    expect(failedPushes(u.sub.name)).toHaveLength(1)
+    expect(failedPushes(second.name)).toHaveLength(1)
+    expect(failedPushes(second.name)[0].topic).toBe(failedPushes(u.sub.name)[0].topic)
+    expect((await pushRow())?.status).toBe('sent')
+    api.clock.advance(60 * 60_000)
+    await drain()
+    expect(failedPushes(u.sub.name)).toHaveLength(1)
+    expect(failedPushes(second.name)).toHaveLength(1)
+  })
+
+  it('a device that never takes it: the one that did counts, the delivery ends as sent with the problem kept', async () => {
+    const u = await subscribed({ balance: 1_000_000 })
+    const broken = push.subscription(`s${++seq}-broken-${u.userId}`)
+    await api.post(
+      '/v1/user/pushSubscribe',
+      { endpoint: broken.endpoint, expirationTime: null, keys: broken.keys, userAgent: CHROME_ANDROID },
+      { token: u.token },
+    )
+    await drain()
+    broken.script(...Array.from({ length: 20 }, () => 500))
+    const w = (await withdraw(api, u, 300_000)).body.data
+    await admin(api).post('/admin/withdraw/update', { id: w.id, status: 'failed', reason: 'Account closed' })
+    for (let i = 0; i < 10; i++) {
+      await drain(1)
+      api.clock.advance(2 * 3_600_000)
+    }
+    const row = (await deliveriesOf(u.userId)).find((d) => d.kind === 'withdrawal_failed' && d.channel === 'push')
+    expect(row).toMatchObject({ status: 'sent', attempts: 8 })
+    expect(row?.last_error).toBeTruthy()
+    expect(push.received.filter((r) => r.subscription === u.sub.name && r.payload.title === 'Withdrawal failed')).toHaveLength(1)
+    expect(push.received.filter((r) => r.subscription === broken.name)).toHaveLength(0)
+  })
+
   it('a worker that dies after its claim: nothing is sent until the lease runs out, then once', async () => {
     const u = await subscribed({ balance: 1_000_000 })
     await drain()

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import { isDbUnavailable } from '../../db/connect'
 import type { DeliveryRow } from '../../db/schema'
 import type { ApiDeps } from '../../deps'
-import { claimDelivery, dueDeliveries, finishDelivery } from '../../models/deliveries'
+import { claimDelivery, devicesThatTook, deviceTook, dueDeliveries, finishDelivery } from '../../models/deliveries'
 import { dropSubscription, markSubscriptionUsed, subscriptionsFor } from '../../models/notify-settings'
 import { findUserById } from '../../models/users'
 import { notificationMail, pushPayload } from './compose'
@@ -23,7 +23,8 @@ const MAX_ATTEMPTS = 8
 /** 30 s, 1, 2, 4 … minutes, at most an hour, with jitter. */
 const backOff = (attempts: number) => Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1)) + randomInt(0, 5_000)
 
-type Result = { status: 'sent' | 'dropped' | 'due'; error?: string }
+/** `reached`: some device took the push, so a delivery that gives up on the rest still counts as sent. */
+type Result = { status: 'sent' | 'dropped' | 'due'; error?: string; reached?: boolean }
 
 const withDeadline = <T>(p: Promise<T>, ms: number, what: string) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms).unref())])
@@ -51,8 +52,10 @@ async function deliverOne(deps: ApiDeps, d: DeliveryRow): Promise<Result> {
     await withDeadline(deps.notify.mailer.send(mail), notify.sendTimeoutMs, 'the mail server')
     return { status: 'sent' }
   }
-  const subs = await subscriptionsFor(deps.db, d.user_id)
-  if (subs.length === 0) return { status: 'dropped', error: 'no push subscription' }
+  // Each device once: a retry goes only to the devices that have not taken it yet.
+  const took = await devicesThatTook(deps.db, d.id)
+  const subs = (await subscriptionsFor(deps.db, d.user_id)).filter((s) => !took.has(s.id))
+  if (subs.length === 0) return took.size > 0 ? { status: 'sent' } : { status: 'dropped', error: 'no push subscription' }
   const payload = pushPayload(n, d.summary, Number(user.push_amounts) === 1)
   const topic = d.id.replace(/-/g, '')
   const outcomes = await Promise.all(
@@ -62,14 +65,18 @@ async function deliverOne(deps: ApiDeps, d: DeliveryRow): Promise<Result> {
         timeoutMs: notify.sendTimeoutMs,
       })
       if (out.kind === 'gone') await dropSubscription(deps.db, s.id)
-      if (out.kind === 'sent') await markSubscriptionUsed(deps.db, s.id, deps.now())
+      if (out.kind === 'sent') {
+        const at = deps.now()
+        await deviceTook(deps.db, d.id, s.id, at)
+        await markSubscriptionUsed(deps.db, s.id, at)
+      }
       return out
     }),
   )
-  // One device that took it is enough: a second that failed would get it again on every retry of the first.
-  if (outcomes.some((o) => o.kind === 'sent')) return { status: 'sent' }
+  const reached = took.size > 0 || outcomes.some((o) => o.kind === 'sent')
   const retry = outcomes.find((o) => o.kind === 'retry')
-  if (retry) return { status: 'due', error: retry.problem }
+  if (retry) return { status: 'due', error: retry.problem, reached }
+  if (reached) return { status: 'sent' }
   return { status: 'dropped', error: 'every push subscription is gone' }
 }
 
@@ -89,7 +96,8 @@ export function createDeliveryRunner(deps: ApiDeps) {
       if (isDbUnavailable(err)) throw err
       result = { status: 'due', error: err instanceof Error ? err.message : 'send failed' }
     }
-    if (result.status === 'due' && Number(d.attempts) >= MAX_ATTEMPTS) result = { status: 'dropped', error: result.error }
+    if (result.status === 'due' && Number(d.attempts) >= MAX_ATTEMPTS)
+      result = { status: result.reached ? 'sent' : 'dropped', error: result.error }
     const at = deps.now()
     await finishDelivery(deps.db, d.id, lease, {
       status: result.status,
