@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/connect'
-import { fixedQuery } from '../db/fixed-query'
+import { fixedQuery, preparedQuery } from '../db/fixed-query'
 import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
 
 /** The catalogue's SQL: brands, what is bought (variants), and the rate history. */
@@ -50,6 +50,18 @@ export async function ratesAt(db: Db, at: number, filter: Partial<VariantKey> = 
 
 /** ratesAt for each of `moments` (now and a day ago), in one query: one map per moment, in order. */
 export async function ratesAtEach(db: Db, moments: number[], filter: Partial<VariantKey> = {}): Promise<Map<string, GiftCardRateRow>[]> {
+  // The catalogue's own reading (now and a day ago, every variant) is on every signed-in page.
+  const everyVariant = !filter.brandId && !filter.country && !filter.cardType
+  const rows =
+    everyVariant && moments.length === 2 ? await ratesAtTwo(db, moments[0], moments[1]) : await ratesQuery(db, moments, filter).execute()
+  const maps = moments.map(() => new Map<string, GiftCardRateRow>())
+  for (const { moment, ...row } of rows) {
+    maps[Number(moment)].set(variantKey({ brandId: row.brand_id, country: row.country, cardType: row.card_type }), row)
+  }
+  return maps
+}
+
+function ratesQuery(db: Db, moments: number[], filter: Partial<VariantKey>) {
   const inForce = (i: number) => {
     let q = db
       .selectFrom('gift_card_rates as r')
@@ -71,12 +83,10 @@ export async function ratesAtEach(db: Db, moments: number[], filter: Partial<Var
   }
   let query = inForce(0)
   for (let i = 1; i < moments.length; i++) query = query.unionAll(inForce(i))
-  const maps = moments.map(() => new Map<string, GiftCardRateRow>())
-  for (const { moment, ...row } of await query.execute()) {
-    maps[Number(moment)].set(variantKey({ brandId: row.brand_id, country: row.country, cardType: row.card_type }), row)
-  }
-  return maps
+  return query
 }
+
+const ratesAtTwo = preparedQuery(2, (db, first: number, second: number) => ratesQuery(db, [first, second], {}))
 
 export const variantKey = (v: VariantKey) => `${v.brandId}|${v.country}|${v.cardType}`
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect'
+import { preparedQuery } from '../db/fixed-query'
 import type { User } from '../db/schema'
 import { hashToken, newToken } from '../lib/tokens'
 
@@ -12,17 +13,20 @@ export async function createSession(db: Db, userId: string, now: number, ttlMs: 
   return token
 }
 
-/** The user behind a live (not expired, not revoked) token. */
+/** The user behind a live (not expired, not revoked) token: every signed-in call asks it first. */
 export async function findSessionUser(db: Db, token: string, now: number): Promise<User | undefined> {
-  return db
+  return (await liveSessionUser(db, hashToken(token), now))[0]
+}
+
+const liveSessionUser = preparedQuery(2, (db, tokenHash: string, now: number) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst()
-}
+    .where('sessions.expires_at', '>', now),
+)
 
 export async function revokeSession(db: Db, token: string, now: number): Promise<void> {
   await db

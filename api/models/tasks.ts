@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect'
+import { preparedQuery } from '../db/fixed-query'
 import type { TaskClaimRow } from '../db/schema'
 
 /** What the tasks are counted from: the person's real PIN, bank accounts and completed orders. */
@@ -11,23 +12,26 @@ export type TaskFacts = {
 
 /** The counts behind every task's progress, in one round trip. */
 export async function taskFacts(db: Db, userId: string): Promise<TaskFacts> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('pins'),
-      eb.selectFrom('bank_cards').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('bankCards'),
-      eb
-        .selectFrom('orders')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('status', '=', 'completed')
-        .as('completedOrders'),
-    ])
-    .executeTakeFirstOrThrow()
+  const [row] = await taskCounts(db, userId)
   return { hasPin: Number(row.pins) > 0, bankCardsAdded: Number(row.bankCards), completedOrders: Number(row.completedOrders) }
 }
 
-export const claimsOf = (db: Db, userId: string): Promise<TaskClaimRow[]> =>
-  db.selectFrom('task_claims').selectAll().where('user_id', '=', userId).execute()
+const taskCounts = preparedQuery(1, (db, userId: string) =>
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('pins'),
+    eb.selectFrom('bank_cards').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('bankCards'),
+    eb
+      .selectFrom('orders')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', '=', 'completed')
+      .as('completedOrders'),
+  ]),
+)
+
+export const claimsOf: (db: Db, userId: string) => Promise<TaskClaimRow[]> = preparedQuery(1, (db, userId: string) =>
+  db.selectFrom('task_claims').selectAll().where('user_id', '=', userId),
+)
 
 export const findClaim = (db: Db, userId: string, taskId: string): Promise<TaskClaimRow | undefined> =>
   db.selectFrom('task_claims').selectAll().where('user_id', '=', userId).where('task_id', '=', taskId).executeTakeFirst()

@@ -1,4 +1,5 @@
 import { OPEN_ORDERS_SHOWN, type SetInfoBody, type SetInfoData, type UserIndexData, type WalletSummary } from '#contract/profile'
+import { preparedQuery } from '../db/fixed-query'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { unauthorized } from '../lib/envelope'
@@ -22,31 +23,33 @@ export async function userIndex(deps: ApiDeps, user: User): Promise<UserIndexDat
   return { userInfo: toUserInfo(user), wallet, taskInfos: tasks, giftCardList, unreadCount, openOrders: open }
 }
 
+const walletCounts = preparedQuery(1, (db, userId: string) =>
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('wallets').select('balance').where('user_id', '=', userId).as('balance'),
+    eb.selectFrom('wallets').select('frozen').where('user_id', '=', userId).as('frozen'),
+    eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('pins'),
+    eb
+      .selectFrom('bank_cards')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .as('bankCards'),
+    // Counted from the unread ones' own index (migration 0015), as countUnread does.
+    eb
+      .selectFrom('notifications')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .as('unread'),
+  ]),
+)
+
 /**
  * The wallet at a glance and the unread count in one query: every page asks for them, so they are
  * one round trip, not five.
  */
 async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: WalletSummary; unreadCount: number }> {
-  const row = await deps.db
-    .selectNoFrom((eb) => [
-      eb.selectFrom('wallets').select('balance').where('user_id', '=', user.id).as('balance'),
-      eb.selectFrom('wallets').select('frozen').where('user_id', '=', user.id).as('frozen'),
-      eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).as('pins'),
-      eb
-        .selectFrom('bank_cards')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', user.id)
-        .where('deleted_at', 'is', null)
-        .as('bankCards'),
-      // Counted from the unread ones' own index (migration 0015), as countUnread does.
-      eb
-        .selectFrom('notifications')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', user.id)
-        .where('read_at', 'is', null)
-        .as('unread'),
-    ])
-    .executeTakeFirstOrThrow()
+  const [row] = await walletCounts(deps.db, user.id)
   const wallet = {
     balance: Number(row.balance ?? 0),
     frozen: Number(row.frozen ?? 0),
