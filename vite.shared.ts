@@ -12,8 +12,10 @@ import type { ManualChunkMeta, OutputOptions } from 'rollup'
 const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|@remix-run\/[^/]+|react-router|react-router-dom|turbo-stream)\//
 /** Validation: zod and conform, which only the form screens load. */
 const VALIDATION = /\/node_modules\/(zod|@conform-to\/[^/]+)\//
-/** A route module of the app (an entry of its own, never grouped). */
-const ROUTE = /\/app\/(routes\/|root\.tsx|entry\.client\.tsx)/
+/** The Remix plugin's entry for a route module: the module's id with this query. */
+const ROUTE_ENTRY = '?__remix-build-client-route'
+/** A screen's own files: its route module and what lives beside it in its folder. */
+const ROUTE_FILE = /\/app\/routes\//
 const APP = /\/(app|contract)\//
 /** A module that this many customer routes import goes into the shared chunk. */
 const SHARED_BY = 3
@@ -42,7 +44,7 @@ function needsValidation(id: string, graph: Graph, seen = new Set<string>()): bo
   return result
 }
 
-/** The route modules that import a module statically, directly or through others. */
+/** The route modules (and entries: the root) that import a module statically, directly or through others. */
 function routesOf(id: string, graph: Graph, seen = new Set<string>()): Set<string> {
   const cache = cacheOf(graph.getModuleInfo).routes
   const known = cache.get(id)
@@ -51,17 +53,23 @@ function routesOf(id: string, graph: Graph, seen = new Set<string>()): Set<strin
   if (seen.has(id)) return routes
   seen.add(id)
   for (const importer of graph.getModuleInfo(id)?.importers ?? []) {
-    if (ROUTE.test(importer)) routes.add(importer.replace(/\?.*$/, ''))
+    if (isRoute(importer, graph)) routes.add(importer.replace(ROUTE_ENTRY, ''))
     else for (const route of routesOf(importer, graph, seen)) routes.add(route)
   }
   if (seen.size === 1) cache.set(id, routes)
   return routes
 }
 
+/** A route module, a file of a screen's folder, or an entry (the root): never grouped. */
+function isRoute(id: string, graph: Graph) {
+  const info = graph.getModuleInfo(id)
+  return !info || ROUTE_FILE.test(id) || info.isEntry || info.importers.some((importer) => importer.endsWith(ROUTE_ENTRY))
+}
+
 function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
   if (FRAMEWORK.test(id)) return 'framework'
   if (VALIDATION.test(id)) return 'validation'
-  if (!APP.test(id) || ROUTE.test(id) || id.includes('/node_modules/')) return undefined
+  if (!APP.test(id) || id.includes('/node_modules/') || isRoute(id, graph)) return undefined
   const routes = [...routesOf(id, graph)]
   const customer = routes.filter((route) => !/\/app\/routes\/ops/.test(route))
   if (customer.length === 0) return routes.length > 1 ? 'ops' : undefined
