@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
 import { REMIX_FUTURE } from './app/remix-future'
+import { browserChunks } from './vite.shared'
 
 // The app's build (decision 044). Vitest has its own config (vitest.config.ts) and never loads this.
 export default defineConfig({
@@ -16,11 +17,17 @@ export default defineConfig({
   build: {
     // Every asset a file of its own, as the sprite must be (decision 015): no data: URLs.
     assetsInlineLimit: 0,
-    // Shared chunks of a few hundred bytes merged into their neighbours: a first visit fetches
-    // fewer files (decision 044; tests/browser/bundle-budget.test.ts).
-    rollupOptions: { output: { experimentalMinChunkSize: 2 * 1024 } },
   },
   plugins: [
+    {
+      // The browser's chunks cut for a first visit's few requests (vite.shared.ts, decision 054);
+      // the server build stays one file.
+      name: 'cardlane-browser-chunks',
+      apply: 'build',
+      outputOptions(options) {
+        return this.environment.name === 'client' ? { ...options, ...browserChunks } : options
+      },
+    },
     remix({
       // build/client/assets (browser, fingerprinted) and build/server/index.js (imported by server/app.ts).
       buildDirectory: 'build',

@@ -4,6 +4,7 @@ import { get, post } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { MAX_AMOUNT } from './money'
 import { currencyCode, minorUnits } from './money-fields'
+import { type OrderStatus, orderStatuses } from './order-statuses'
 import { REJECTION_REASONS } from './rejection-reasons'
 import { fileIdField } from './uploads'
 import { requestIdField } from './withdrawals'
@@ -24,17 +25,7 @@ import { requestIdField } from './withdrawals'
  * decline (the card is not redeemed and stays the person's; decision 051). Every change is an event on the order's timeline and a message to
  * the person. Repeating the move that was already made answers the order and changes nothing.
  */
-export const OrderStatus = {
-  PENDING: 'pending',
-  REVIEWING: 'reviewing',
-  PROPOSED: 'proposed',
-  COMPLETED: 'completed',
-  REJECTED: 'rejected',
-  CANCELLED: 'cancelled',
-  DECLINED: 'declined',
-} as const
-export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus]
-export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...OrderStatus[]]
+export { OrderStatus, orderStatuses } from './order-statuses'
 
 /** Who may make each move. */
 export type OrderMove = 'cancel' | 'accept' | 'decline' | 'claim' | 'complete' | 'propose' | 'reject' | 'lapse'

@@ -4,7 +4,7 @@
 import { getInputProps } from '@conform-to/react'
 import { z } from 'zod'
 import { newPinField, pinField } from '#contract/pin'
-import { useSecretKey } from '~/utils/forms'
+import { useSecretKey } from '~/utils/form-state'
 import { walletMessages as W } from '~/utils/messages'
 import { CodeField } from './forms'
 

@@ -3,7 +3,7 @@
 // where it stands and when it was made, and leads to the order.
 import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { orderStatuses, type OrderStatus } from '#contract/orders'
+import { orderStatuses, type OrderStatus } from '#contract/order-statuses'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'

@@ -5,8 +5,8 @@
 // already read is a plain link. "Mark all read" is one more small form.
 import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { z } from 'zod'
-import { NotificationKind, notificationIdField, type Notification } from '#contract/notifications'
+import { NotificationKind } from '#contract/notification-kinds'
+import type { Notification } from '#contract/notifications'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button, ButtonLink } from '~/components/button'
@@ -24,9 +24,10 @@ import { loaded } from '~/upstream/flow.server'
 import { notificationPageFlow, readNotificationFlow } from '~/upstream/notifications.server'
 import { orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
+import { usePendingIntent } from '~/utils/form-state'
 import { readForm, toastNow } from '~/utils/form.server'
-import { usePendingIntent } from '~/utils/forms'
 import { flowMessage } from '~/utils/messages'
+import { notificationActionSchema as actionSchema } from '~/utils/notification-form.server'
 import { notificationMessages as N } from '~/utils/shell-messages'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
@@ -64,11 +65,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ])
   return { page: loaded(page), timeZone }
 }
-
-const actionSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('open'), id: notificationIdField }),
-  z.object({ intent: z.literal('all') }),
-])
 
 type ActionReply = { error: string; toast: Toast | null }
 

@@ -15,8 +15,9 @@ import { commitStaffSession, emptyStaffSession, getStaffSession, opsLoginUrl, ty
 import { OpsCard, opsMeta } from '~/ops/shell'
 import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
 import opsStyles from '~/ops/styles/ops.css?url'
+import { usePendingIntent } from '~/utils/form-state'
 import { formRefusal, readForm } from '~/utils/form.server'
-import { useSchemaForm, usePendingIntent } from '~/utils/forms'
+import { useSchemaForm } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
 import { flashToast, toastOf } from '~/utils/toast.server'
 

@@ -14,8 +14,9 @@ import { OPS_LOGIN, redirectWithStaffToast } from '~/ops/session.server'
 import { OpsCard, opsMeta } from '~/ops/shell'
 import { setupCompleteFlow, setupStartFlow } from '~/ops/staff.server'
 import opsStyles from '~/ops/styles/ops.css?url'
+import { usePendingIntent } from '~/utils/form-state'
 import { formRefusal, readForm } from '~/utils/form.server'
-import { useSchemaForm, usePendingIntent } from '~/utils/forms'
+import { useSchemaForm } from '~/utils/forms'
 import { secretQrSvg } from '~/utils/qr.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]

@@ -1,0 +1,83 @@
+import type { ManualChunkMeta, OutputOptions } from 'rollup'
+
+/**
+ * How the browser build cuts its chunks (decision 054), in one place for every Vite build of the
+ * app to import. A first visit's paint waits on the script requests it starts, so a screen asks
+ * for few files: the framework in one chunk, zod and conform in one (only the screens whose forms
+ * need them), the app's code shared by several screens in one, and what a single screen uses in
+ * that screen's own chunk. tests/browser/bundle-budget.test.ts holds the result.
+ */
+
+/** The framework every screen runs: React and Remix with the router beneath it. */
+const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|@remix-run\/[^/]+|react-router|react-router-dom|turbo-stream)\//
+/** Validation: zod and conform, which only the form screens load. */
+const VALIDATION = /\/node_modules\/(zod|@conform-to\/[^/]+)\//
+/** The Remix plugin's entry for a route module: the module's id with this query. */
+const ROUTE_ENTRY = '?__remix-build-client-route'
+/** A screen's own files: its route module and what lives beside it in its folder. */
+const ROUTE_FILE = /\/app\/routes\//
+const APP = /\/(app|contract)\//
+/** A module that this many customer routes import goes into the shared chunk. */
+const SHARED_BY = 3
+
+type Graph = Pick<ManualChunkMeta, 'getModuleInfo'>
+
+const memo = new WeakMap<Graph['getModuleInfo'], { validation: Map<string, boolean>; routes: Map<string, Set<string>> }>()
+
+function cacheOf(getModuleInfo: Graph['getModuleInfo']) {
+  let cache = memo.get(getModuleInfo)
+  if (!cache) memo.set(getModuleInfo, (cache = { validation: new Map(), routes: new Map() }))
+  return cache
+}
+
+/** Whether a module brings zod or conform with it (it then goes where they go). */
+function needsValidation(id: string, graph: Graph, seen = new Set<string>()): boolean {
+  const cache = cacheOf(graph.getModuleInfo).validation
+  const known = cache.get(id)
+  if (known !== undefined) return known
+  if (VALIDATION.test(id)) return true
+  if (seen.has(id)) return false
+  seen.add(id)
+  const info = graph.getModuleInfo(id)
+  const result = (info?.importedIds ?? []).some((next) => needsValidation(next, graph, seen))
+  if (seen.size === 1 || result) cache.set(id, result)
+  return result
+}
+
+/** The route modules (and entries: the root) that import a module statically, directly or through others. */
+function routesOf(id: string, graph: Graph, seen = new Set<string>()): Set<string> {
+  const cache = cacheOf(graph.getModuleInfo).routes
+  const known = cache.get(id)
+  if (known) return known
+  const routes = new Set<string>()
+  if (seen.has(id)) return routes
+  seen.add(id)
+  for (const importer of graph.getModuleInfo(id)?.importers ?? []) {
+    if (isRoute(importer, graph)) routes.add(importer.replace(ROUTE_ENTRY, ''))
+    else for (const route of routesOf(importer, graph, seen)) routes.add(route)
+  }
+  if (seen.size === 1) cache.set(id, routes)
+  return routes
+}
+
+/** A route module, a file of a screen's folder, or an entry (the root): never grouped. */
+function isRoute(id: string, graph: Graph) {
+  const info = graph.getModuleInfo(id)
+  return !info || ROUTE_FILE.test(id) || info.isEntry || info.importers.some((importer) => importer.endsWith(ROUTE_ENTRY))
+}
+
+function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
+  if (FRAMEWORK.test(id)) return 'framework'
+  if (VALIDATION.test(id)) return 'validation'
+  if (!APP.test(id) || id.includes('/node_modules/') || isRoute(id, graph)) return undefined
+  const routes = [...routesOf(id, graph)]
+  const customer = routes.filter((route) => !/\/app\/routes\/ops/.test(route))
+  if (customer.length === 0) return routes.length > 1 ? 'ops' : undefined
+  if (needsValidation(id, graph)) return 'validation'
+  // The shell's code and what many screens use in one chunk; what a few screens use stays
+  // in theirs (rollup's own shared chunks), so a screen does not download every other's code.
+  return customer.some((route) => route.endsWith('/app/root.tsx')) || customer.length >= SHARED_BY ? 'shared' : undefined
+}
+
+/** `build.rollupOptions.output` of the browser build. */
+export const browserChunks: OutputOptions = { manualChunks, experimentalMinChunkSize: 2 * 1024 }
