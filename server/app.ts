@@ -129,7 +129,7 @@ export function createWebApp(build: BuildSource, options: WebAppOptions = {}): E
   // Each request is one app's: a customer page never ranks a desk, a desk never a customer page.
   app.all('*', (req, res, next) => {
     if (!ops) return customer(req, res, next)
-    const which = webAppOf(req.path, new URLSearchParams(req.query as Record<string, string>))
+    const which = webAppOf(req.path, new URLSearchParams(req.originalUrl.split('?')[1] ?? ''))
     if (which === 'customer') return customer(req, res, next)
     if (which === 'ops') return opsElsewhere(req) ? res.status(404).type('text/plain').send(serverMessages.notFound) : ops(req, res, next)
     // Both apps' paths in one manifest request: answered as Remix answers a stale one, so the page

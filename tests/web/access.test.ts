@@ -82,7 +82,10 @@ async function accessProblems(route: RouteEntry): Promise<string[]> {
   return problems
 }
 
-const appRoutes = routeTree(appDir)
+// The customer's build and the console's (app/ops, decision 052): each its own route tree.
+const customerRoutes = routeTree(appDir)
+const opsRoutes = routeTree(path.join(appDir, 'ops'))
+const appRoutes = [...customerRoutes, ...opsRoutes]
 const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path), ...consoleRoutes.map((r) => r.path)])
 
 describe('the route table is the one place for access and titles (SPEC §2)', () => {
@@ -132,6 +135,12 @@ describe('the route table is the one place for access and titles (SPEC §2)', ()
         '/auth/google/callback',
       ]),
     )
+  })
+
+  it("the customer's tree has none of the console's paths, the console's nothing but them (decision 052)", () => {
+    expect(customerRoutes.filter((r) => r.path === '/ops' || r.path.startsWith('/ops/'))).toEqual([])
+    expect(opsRoutes.length).toBeGreaterThan(0)
+    expect(opsRoutes.filter((r) => r.path !== '/ops' && !r.path.startsWith('/ops/'))).toEqual([])
   })
 
   it('every route Remix serves is in the table', () => {
