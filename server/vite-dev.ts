@@ -1,6 +1,13 @@
 import type { Server } from 'node:http'
 import type { ServerBuild } from '@remix-run/node'
+import { unstable_setDevServerHooks } from '@remix-run/server-runtime'
 import type { RequestHandler } from 'express'
+import { isOpsPath } from './page-path'
+
+type DevServerHooks = Parameters<typeof unstable_setDevServerHooks>[0]
+/** Where Remix keeps the dev hooks its Vite plugin sets (server-runtime's dev.js): one per process. */
+const HOOKS_KEY = '__remix_devServerHooks'
+const hooksNow = () => (globalThis as Record<string, unknown>)[HOOKS_KEY] as DevServerHooks
 
 /**
  * `npm run dev` (decision 044): Vite's dev server in middleware mode, as Remix documents a custom
@@ -8,18 +15,35 @@ import type { RequestHandler } from 'express'
  * the CSP's connect-src 'self' admits), and the Remix build is loaded through it on each request,
  * so a change to app/ is seen on the next one. Vite is a dev dependency: production never loads it.
  * The console is a build of its own (decision 052): a second dev server, its modules and socket
- * under /ops/ (its `base`), asked first for what is under /ops/.
+ * under /ops/ (its `base`).
  */
 export async function viteDevServer(
   server: Server,
 ): Promise<{ middlewares: RequestHandler; build: () => Promise<ServerBuild>; opsBuild: () => Promise<ServerBuild> }> {
   const vite = await import('vite')
   const customer = await vite.createServer({ server: { middlewareMode: true, hmr: { server } } })
+  const customerHooks = hooksNow()
   const ops = await vite.createServer({ configFile: 'vite.ops.config.ts', server: { middlewareMode: true, hmr: { server } } })
+  const opsHooks = hooksNow()
+  // Each plugin sets the process's one set of hooks (the page's critical CSS from its own app
+  // folder); the second would answer for both, so each page asks its own app's.
+  unstable_setDevServerHooks({
+    getCriticalCss: async (build, pathname) => (isOpsPath(pathname) ? opsHooks : customerHooks).getCriticalCss?.(build, pathname),
+    processRequestError: (error) => customerHooks.processRequestError?.(error),
+  })
   const customerModules = customer.middlewares as unknown as RequestHandler
   const opsModules = ops.middlewares as unknown as RequestHandler
   return {
-    middlewares: (req, res, next) => (req.path.startsWith('/ops/') ? opsModules(req, res, () => customerModules(req, res, next)) : customerModules(req, res, next)),
+    // The console's server strips its base from req.url for its own lookup; what it does not serve
+    // goes on as it came.
+    middlewares: (req, res, next) => {
+      if (!req.url.startsWith('/ops/')) return customerModules(req, res, next)
+      const url = req.url
+      opsModules(req, res, () => {
+        req.url = url
+        customerModules(req, res, next)
+      })
+    },
     build: () => customer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>,
     opsBuild: () => ops.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>,
   }
