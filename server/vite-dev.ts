@@ -1,13 +1,9 @@
 import type { Server } from 'node:http'
 import type { ServerBuild } from '@remix-run/node'
-import { unstable_setDevServerHooks } from '@remix-run/server-runtime'
+// The dev hooks Remix's Vite plugin sets, one set per process; the package exports only the setter.
+import { getDevServerHooks, setDevServerHooks } from '@remix-run/server-runtime/dist/dev.js'
 import type { RequestHandler } from 'express'
 import { isOpsPath } from './page-path'
-
-type DevServerHooks = Parameters<typeof unstable_setDevServerHooks>[0]
-/** Where Remix keeps the dev hooks its Vite plugin sets (server-runtime's dev.js): one per process. */
-const HOOKS_KEY = '__remix_devServerHooks'
-const hooksNow = () => (globalThis as Record<string, unknown>)[HOOKS_KEY] as DevServerHooks
 
 /**
  * `npm run dev` (decision 044): Vite's dev server in middleware mode, as Remix documents a custom
@@ -22,12 +18,12 @@ export async function viteDevServer(
 ): Promise<{ middlewares: RequestHandler; build: () => Promise<ServerBuild>; opsBuild: () => Promise<ServerBuild> }> {
   const vite = await import('vite')
   const customer = await vite.createServer({ server: { middlewareMode: true, hmr: { server } } })
-  const customerHooks = hooksNow()
+  const customerHooks = getDevServerHooks() ?? {}
   const ops = await vite.createServer({ configFile: 'vite.ops.config.ts', server: { middlewareMode: true, hmr: { server } } })
-  const opsHooks = hooksNow()
+  const opsHooks = getDevServerHooks() ?? {}
   // Each plugin sets the process's one set of hooks (the page's critical CSS from its own app
   // folder); the second would answer for both, so each page asks its own app's.
-  unstable_setDevServerHooks({
+  setDevServerHooks({
     getCriticalCss: async (build, pathname) => (isOpsPath(pathname) ? opsHooks : customerHooks).getCriticalCss?.(build, pathname),
     processRequestError: (error) => customerHooks.processRequestError?.(error),
   })
