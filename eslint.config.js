@@ -120,6 +120,35 @@ export default tseslint.config(
       ],
     },
   },
+  // Two apps, two builds (decision 052): a customer screen never imports the console, a desk never
+  // a customer screen (either would ship in the other's bundles).
+  {
+    files: ['app/routes/**/*.ts', 'app/routes/**/*.tsx', 'app/root.tsx', 'app/entry.*.tsx', 'app/components/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        restrictedImports([
+          { group: ['**/server/**', '**/server.ts'], message: 'app/ does not import the web process (server/)' },
+          { group: ['~/ops/*', '**/ops/**'], message: "the customer's app does not import the console's (app/ops)" },
+        ]),
+      ],
+    },
+  },
+  {
+    files: ['app/ops/**/*.ts', 'app/ops/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        restrictedImports([
+          { group: ['**/server/**', '**/server.ts'], message: 'app/ does not import the web process (server/)' },
+          {
+            group: ['~/routes/*', '~/root', '**/app/routes/**', '../routes/*', '../root'],
+            message: "the console does not import the customer's screens",
+          },
+        ]),
+      ],
+    },
+  },
   // app/utils holds what every layer of the app may use; the api client (app/upstream) builds on
   // it, never the other way round.
   {

@@ -32,7 +32,10 @@ process.env.NODE_ENV = 'production'
 process.env.SESSION_SECRET = randomBytes(32).toString('hex')
 process.env.COOKIE_SECURE = 'false'
 process.env.API_BASE_URL = api.url
-const web = createWebApp(await loadBuild(path.resolve('build/server/index.js')))
+// Both builds, as the web process serves them: the review queue is the console's (decision 052).
+const web = createWebApp(await loadBuild(path.resolve('build/server/index.js')), {
+  ops: await loadBuild(path.resolve('build/ops/server/index.js')),
+})
 const server = await new Promise((resolve) => {
   const s = web.listen(0, '127.0.0.1', () => resolve(s))
 })

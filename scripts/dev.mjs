@@ -1,6 +1,7 @@
 // `npm run dev`: the developer loop on the embedded SQLite under data/.
-// - the web (build/server.js with NODE_ENV=development) runs Vite's dev server in middleware mode
-//   (server/vite-dev.ts): app/ and contract/ changes reach the next request, and the browser hot;
+// - the web (build/server.js with NODE_ENV=development) runs Vite's dev servers in middleware mode,
+//   the customer's and the console's (server/vite-dev.ts): app/ and contract/ changes reach the next
+//   request, and the browser hot;
 // - esbuild watches server.ts (with server/) and api/main.ts and rewrites build/server.js and build/api.js;
 // - the api and the web run under `node --watch`, so each restarts when its bundle changes.
 // Same ports, settings and console as `npm start`; a dying child stops everything with exit 1.

@@ -66,8 +66,10 @@ const staffToken = process.env.OPS_TOKEN || readIfThere(sessionFile)
 const adminToken = process.env.ADMIN_TOKEN || readIfThere(path.join(dataDir, 'admin-token'))
 // A person's own session first; the installation's ADMIN_TOKEN only when there is none.
 const token = staffToken ?? adminToken
-// Set-up links open on the web, never the api: its own port (PORT) unless PUBLIC_URL names the site.
-const publicUrl = (process.env.PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, '')
+// Set-up links open on the web, never the api: its own port (PORT) unless PUBLIC_URL names the site,
+// and on the console's own host name when it has one (OPS_HOST, decision 052).
+const siteUrl = (process.env.PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, '')
+const publicUrl = process.env.OPS_HOST ? `${new URL(siteUrl).protocol}//${process.env.OPS_HOST}` : siteUrl
 
 const [command, ...rest] = process.argv.slice(2)
 const flags = {}

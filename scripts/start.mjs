@@ -48,8 +48,18 @@ function newest(entry) {
 }
 
 // build/.stamp marks a complete production build (`npm run dev` removes it: its build is not one).
-const outputs = ['build/server.js', 'build/api.js', 'build/server/index.js', 'build/.stamp']
-const sources = ['app', 'api', 'contract', 'server.ts', 'server', 'vite.config.ts', 'package.json', 'public/favicon.svg']
+const outputs = ['build/server.js', 'build/api.js', 'build/server/index.js', 'build/ops/server/index.js', 'build/.stamp']
+const sources = [
+  'app',
+  'api',
+  'contract',
+  'server.ts',
+  'server',
+  'vite.config.ts',
+  'vite.ops.config.ts',
+  'package.json',
+  'public/favicon.svg',
+]
 const stale = outputs.some((f) => !existsSync(f)) || Math.max(...sources.map(newest)) > newest('build/.stamp')
 if (stale) {
   console.log('Building…')

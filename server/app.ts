@@ -18,7 +18,7 @@ import { logger, requestLog } from './logging'
 import { serverMessages } from './messages'
 import { createWebMetrics, type WebMetrics } from './metrics'
 import { serveMetrics } from './metrics-server'
-import { pagePath } from './page-path'
+import { pagePath, webAppOf } from './page-path'
 import { isCrossSiteMutation, isOneClickUnsubscribe } from './request-guard'
 import { requestIdMiddleware } from './request-id'
 
@@ -34,13 +34,26 @@ function assetHeaders(res: ServerResponse) {
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
 }
 
-export function createWebApp(
-  build: ServerBuild | (() => Promise<ServerBuild>),
-  options: { publicDir?: string; clientDir?: string; lifecycle?: Lifecycle; metrics?: WebMetrics; devMiddleware?: RequestHandler } = {},
-): Express {
+/** A build, or (`npm run dev`) a function that loads it for each request. */
+type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
+
+/** What the web serves: the customer's build and the console's (decision 052), each with its browser assets. */
+export type WebAppOptions = {
+  publicDir?: string
+  clientDir?: string
+  /** The console's build; without it (tests of the customer's side), /ops is the customer's 404. */
+  ops?: BuildSource
+  opsClientDir?: string
+  lifecycle?: Lifecycle
+  metrics?: WebMetrics
+  devMiddleware?: RequestHandler
+}
+
+export function createWebApp(build: BuildSource, options: WebAppOptions = {}): Express {
   const env = readServerEnv()
   const publicDir = options.publicDir ?? path.resolve('public')
   const clientDir = options.clientDir ?? path.resolve('build/client')
+  const opsClientDir = options.opsClientDir ?? path.resolve('build/ops/client')
   const app = express()
   app.disable('x-powered-by')
   if (env.trustProxy.unsafe) logger.warn(`${env.trustProxy.unsafe}: refused in production; name the proxies instead`)
@@ -55,14 +68,18 @@ export function createWebApp(
   // visit downloads many of them (each with its own headers). For the same reason they
   // carry no validators or ranges: a file whose name changes with its bytes is never revalidated
   // (immutable) nor resumed, and no request id: no log line is written for them.
-  app.use(
-    '/assets',
-    expressStaticGzip(path.join(clientDir, 'assets'), {
+  const assets = (dir: string) =>
+    expressStaticGzip(path.join(dir, 'assets'), {
       enableBrotli: true,
       orderPreference: ['br', 'gz'],
       serveStatic: { immutable: true, maxAge: '1y', etag: false, lastModified: false, acceptRanges: false, setHeaders: assetHeaders },
-    }),
-  )
+    })
+  // With OPS_HOST set, the console (its pages and its assets) answers on that host only (decision 052).
+  const opsElsewhere = (req: express.Request) => env.opsHost !== null && requestHost(req)?.toLowerCase() !== env.opsHost
+  app.use('/ops', (req, res, next) => (opsElsewhere(req) ? res.status(404).type('text/plain').send(serverMessages.notFound) : next()))
+  // The console's build fingerprints its own files, under /ops/assets (vite.ops.config.ts).
+  if (options.ops) app.use('/ops/assets', assets(opsClientDir))
+  app.use('/assets', assets(clientDir))
   app.use(requestIdMiddleware)
   app.use(securityHeaders(env))
   // Brotli's default window is large, and its encoder holds a multiple of it in native memory for
@@ -92,13 +109,13 @@ export function createWebApp(
     res.status(403).type('text/plain').send(serverMessages.crossSite)
   })
 
-  if (!options.metrics && typeof build === 'function') throw new Error('A build loaded per request needs its metrics given')
-  const metrics = options.metrics ?? createWebMetrics(build as ServerBuild)
+  const perRequest = typeof build === 'function' || typeof options.ops === 'function'
+  if (!options.metrics && perRequest) throw new Error('A build loaded per request needs its metrics given')
+  const metrics = options.metrics ?? createWebMetrics(build as ServerBuild, options.ops as ServerBuild | undefined)
   app.use(metrics.renders)
-  app.all(
-    '*',
+  const handlerOf = (source: BuildSource) =>
     remixHandler({
-      build,
+      build: source,
       getLoadContext: loadContextOf(metrics.upstream),
       // A body over its route's limit or slower than its route's time is refused
       // before Remix reads it; the connection closes so the rest of it is never read.
@@ -106,8 +123,19 @@ export function createWebApp(
         res.status(status).set('Connection', 'close').type('text/plain')
         res.send(status === 413 ? serverMessages.tooLarge : status === 408 ? serverMessages.tooSlow : serverMessages.badRequest)
       },
-    }),
-  )
+    })
+  const customer = handlerOf(build)
+  const ops = options.ops ? handlerOf(options.ops) : undefined
+  // Each request is one app's: a customer page never ranks a desk, a desk never a customer page.
+  app.all('*', (req, res, next) => {
+    if (!ops) return customer(req, res, next)
+    const which = webAppOf(req.path, new URLSearchParams(req.originalUrl.split('?')[1] ?? ''))
+    if (which === 'customer') return customer(req, res, next)
+    if (which === 'ops') return opsElsewhere(req) ? res.status(404).type('text/plain').send(serverMessages.notFound) : ops(req, res, next)
+    // Both apps' paths in one manifest request: answered as Remix answers a stale one, so the page
+    // discovers each path on its own when it is followed (a document load of the other app).
+    res.status(204).set('X-Remix-Reload-Document', 'true').end()
+  })
   return app
 }
 
@@ -134,12 +162,19 @@ export async function startWebProcess() {
   // `npm run dev` runs this process with NODE_ENV=development: the build comes from Vite's dev server.
   const dev = process.env.NODE_ENV === 'development' ? await (await import('./vite-dev')).viteDevServer(server) : undefined
   const build = dev ? await dev.build() : await loadBuild()
+  const opsBuild = dev ? await dev.opsBuild() : await loadBuild(path.resolve('build/ops/server/index.js'))
   // This process's environment is fixed from here: the app reads its settings once (tests that
   // run the build in their own process change the environment between cases and never call this).
-  ;(build.entry.module as { settleWebEnv?: () => void }).settleWebEnv?.()
+  // Each build holds its own copy of the settings module.
+  for (const b of [build, opsBuild]) (b.entry.module as { settleWebEnv?: () => void }).settleWebEnv?.()
   const lifecycle: Lifecycle = { stopping: false }
-  const metrics = createWebMetrics(build)
-  const app = createWebApp(dev ? dev.build : build, { lifecycle, metrics, devMiddleware: dev?.middlewares })
+  const metrics = createWebMetrics(build, opsBuild)
+  const app = createWebApp(dev ? dev.build : build, {
+    ops: dev ? dev.opsBuild : opsBuild,
+    lifecycle,
+    metrics,
+    devMiddleware: dev?.middlewares,
+  })
   const port = Number(process.env.PORT ?? 3000)
   const host = process.env.HOST ?? '0.0.0.0'
   server.on('request', app)

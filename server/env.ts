@@ -16,6 +16,10 @@ const schema = z.object({
   API_BASE_URL: z.string().url().default('http://127.0.0.1:3001'),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  OPS_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]+(?::\d{1,5})?$/i, 'a host name, with its port if not the default (ops.example.com)')
+    .optional(),
 })
 
 export type ServerEnv = {
@@ -29,6 +33,8 @@ export type ServerEnv = {
   apiBaseUrl: string
   /** Where Prometheus scrapes the web's /metrics (port null: not served; decision 022). */
   metrics: { port: number | null; host: string }
+  /** The console's own host name (OPS_HOST, decision 052): /ops answers only there. Null: on every host. */
+  opsHost: string | null
 }
 
 export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
@@ -44,5 +50,6 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     secure: parsed.COOKIE_SECURE ? parsed.COOKIE_SECURE === 'true' : parsed.NODE_ENV === 'production',
     apiBaseUrl: parsed.API_BASE_URL.replace(/\/+$/, ''),
     metrics: { port: parsed.METRICS_PORT ?? null, host: parsed.METRICS_HOST },
+    opsHost: parsed.OPS_HOST?.toLowerCase() ?? null,
   }
 }

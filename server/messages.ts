@@ -8,4 +8,6 @@ export const serverMessages = {
   tooLarge: 'That was more than this form can take. Please try again with less.',
   badRequest: 'This request could not be read.',
   tooSlow: 'This request took too long to arrive.',
+  /** The console asked for on a host that is not its own (OPS_HOST): as if it were not there. */
+  notFound: 'Not found.',
 } as const

@@ -1,7 +1,7 @@
 import type { ServerBuild } from '@remix-run/node'
 import type { RequestHandler } from 'express'
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
-import { pagePath } from './page-path'
+import { isOpsPath, pagePath } from './page-path'
 
 /**
  * What the web process reports to Prometheus (decision 022): page and action render time by route
@@ -16,7 +16,8 @@ export type WebMetrics = {
   upstream(call: string, outcome: string, seconds: number): void
 }
 
-export function createWebMetrics(build: ServerBuild): WebMetrics {
+/** The customer's build and, when served, the console's (decision 052): each path's pattern from its own app's tree. */
+export function createWebMetrics(build: Pick<ServerBuild, 'routes'>, opsBuild?: Pick<ServerBuild, 'routes'>): WebMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const render = new Histogram({
@@ -39,7 +40,9 @@ export function createWebMetrics(build: ServerBuild): WebMetrics {
     labelNames: ['call', 'kind'],
     registers: [registry],
   })
-  const patternOf = routePatterns(build)
+  const customerPattern = routePatterns(build)
+  const opsPattern = opsBuild ? routePatterns(opsBuild) : customerPattern
+  const patternOf = (path: string) => (isOpsPath(path) ? opsPattern : customerPattern)(path)
   return {
     registry,
     renders(req, res, next) {

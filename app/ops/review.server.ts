@@ -10,7 +10,7 @@ import { uploadProofFlow } from '../upstream/uploads.server'
 import { staffFlow, type SignedInStaff } from './staff.server'
 
 /**
- * The review desk's moves on one order (app/routes/ops.review.$orderId.tsx): claim, reveal,
+ * The review desk's moves on one order (app/ops/routes/ops.review.$orderId.tsx): claim, reveal,
  * complete, propose, reject with a proof photo. A refusal comes back as `{ intent, error }` for
  * the form that asked; a decision opens the next waiting order.
  */

@@ -24,8 +24,8 @@ function newest(entry) {
 /** `npm run build` when build/ is missing or older than the sources (as `npm start` decides). */
 export function ensureBuild() {
   const at = (f) => path.join(root, f)
-  const outputs = ['build/server.js', 'build/api.js', 'build/server/index.js', 'build/.stamp']
-  const sources = ['app', 'api', 'contract', 'server.ts', 'vite.config.ts', 'package.json', 'public/favicon.svg']
+  const outputs = ['build/server.js', 'build/api.js', 'build/server/index.js', 'build/ops/server/index.js', 'build/.stamp']
+  const sources = ['app', 'api', 'contract', 'server.ts', 'vite.config.ts', 'vite.ops.config.ts', 'package.json', 'public/favicon.svg']
   const stale = outputs.some((f) => !existsSync(at(f))) || Math.max(...sources.map((s) => newest(at(s)))) > newest(at('build/.stamp'))
   if (!stale) return
   console.log('Building (build/ is missing or older than the sources)…')

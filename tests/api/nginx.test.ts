@@ -84,6 +84,13 @@ describe.skipIf(!present)('two webs and two apis behind nginx', () => {
     expect(catalogue.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/)
     const ready = await fetch(`${base}/readyz`)
     expect(ready.status).toBe(200)
+    // The console is the process's second build (decision 052): its sign-in, its assets under /ops/assets.
+    const opsLogin = await fetch(`${base}/ops/login`)
+    expect(opsLogin.status).toBe(200)
+    const html = await opsLogin.text()
+    expect(html).toContain('<title>Staff sign-in - Cardlane Ops</title>')
+    const script = /\/ops\/assets\/manifest-\w+\.js/.exec(html)?.[0]
+    expect((await fetch(`${base}${script}`)).status).toBe(200)
   })
 
   it('drops no request while each web in turn is stopped and started again under load', async () => {

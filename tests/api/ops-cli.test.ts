@@ -226,6 +226,9 @@ describe('npm run ops: staff', { timeout: 120_000 }, () => {
     expect((await ops(['staff', 'add', invitee, '--role', 'reviewer'], mine)).stdout).toContain('/ops/setup/')
     expect((await ops(['staff', 'role', invitee, 'payouts'], mine)).stdout).toContain(`${invitee} is payouts now.`)
     expect((await ops(['staff', 'reset', invitee], mine)).stdout).toContain('/ops/setup/')
+    // The console on its own host name (OPS_HOST): the link opens there, on the site's scheme.
+    const onOpsHost = { ...mine, PUBLIC_URL: 'https://cardlane.example', OPS_HOST: 'ops.cardlane.example' }
+    expect((await ops(['staff', 'reset', invitee], onOpsHost)).stdout).toContain('https://ops.cardlane.example/ops/setup/')
     expect((await ops(['staff', 'disable', invitee], mine)).stdout).toContain(`${invitee} is disabled`)
 
     expect((await ops(['logout'], mine)).stdout).toContain('Signed out.')

@@ -54,6 +54,8 @@ beforeAll(async () => {
   })
   writeFileSync(path.join(root, 'build/server.js'), STUB_WEB)
   writeFileSync(path.join(root, 'build/server/index.js'), '')
+  mkdirSync(path.join(root, 'build/ops/server'), { recursive: true })
+  writeFileSync(path.join(root, 'build/ops/server/index.js'), '')
   // A build newer than every source (there are none in the copy): start.mjs does not rebuild.
   writeFileSync(path.join(root, 'build/.stamp'), new Date().toISOString())
 })

@@ -9,37 +9,45 @@ import { describe, expect, it } from 'vitest'
  * build are deterministic; the bench (`npm run bench`, part first-visit) measures the same over
  * the wire, headers included.
  */
-const clientDir = path.resolve('build/client')
+/** The customer's build and the console's (decision 052): each its own manifest and assets. */
+const BUILDS = {
+  customer: { clientDir: path.resolve('build/client'), base: '/', server: path.resolve('build/server/index.js') },
+  ops: { clientDir: path.resolve('build/ops/client'), base: '/ops/', server: path.resolve('build/ops/server/index.js') },
+}
+type BuildName = keyof typeof BUILDS
+const clientDir = BUILDS.customer.clientDir
 const buildDir = path.join(clientDir, 'assets')
-/** The file of an asset's URL (`/assets/…`). */
-const fileOf = (url: string) => path.join(clientDir, url)
+/** The file of an asset's URL (`/assets/…`, the console's `/ops/assets/…`). */
+const fileOf = (url: string) =>
+  url.startsWith('/ops/') ? path.join(BUILDS.ops.clientDir, url.slice('/ops'.length)) : path.join(clientDir, url)
 const KB = 1024
 
 type ManifestRoute = { id: string; parentId?: string; module: string; imports?: string[] }
 type Manifest = { entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> }
 
-function readBuild() {
-  if (!existsSync(buildDir)) throw new Error('No build: run `npm run build` first (npm test does).')
-  const file = readdirSync(buildDir).find((name) => /^manifest-[a-z0-9]+\.js$/i.test(name))
+function readBuild(name: BuildName = 'customer') {
+  const assets = path.join(BUILDS[name].clientDir, 'assets')
+  if (!existsSync(assets)) throw new Error('No build: run `npm run build` first (npm test does).')
+  const file = readdirSync(assets).find((name) => /^manifest-[a-z0-9]+\.js$/i.test(name))
   if (!file) throw new Error('The build has no Remix manifest')
   const manifest = JSON.parse(
-    readFileSync(path.join(buildDir, file), 'utf8')
+    readFileSync(path.join(assets, file), 'utf8')
       .replace(/^window\.__remixManifest=/, '')
       .replace(/;\s*$/, ''),
   ) as Manifest
-  return { manifest, manifestUrl: `/assets/${file}` }
+  return { manifest, manifestUrl: `${BUILDS[name].base}assets/${file}` }
 }
 
 /** The files every screen loads: the manifest, the entry and the root route, with their chunks. */
-function shellFiles() {
-  const { manifest, manifestUrl } = readBuild()
+function shellFiles(name: BuildName = 'customer') {
+  const { manifest, manifestUrl } = readBuild(name)
   const root = manifest.routes.root
   return { manifest, files: new Set([manifestUrl, manifest.entry.module, ...manifest.entry.imports, root.module, ...(root.imports ?? [])]) }
 }
 
 /** The shell and the screen's route chain (its parents first), with their chunks. */
-function firstVisitFiles(routeId: string) {
-  const { manifest, files } = shellFiles()
+function firstVisitFiles(routeId: string, name: BuildName = 'customer') {
+  const { manifest, files } = shellFiles(name)
   for (let route: ManifestRoute | undefined = manifest.routes[routeId]; route && route.id !== 'root';) {
     files.add(route.module)
     for (const chunk of route.imports ?? []) files.add(chunk)
@@ -82,6 +90,15 @@ describe('first visit JavaScript, from the build', () => {
     }
     expect(wrong).toEqual([])
   })
+
+  // The console's desks, from its own build (decision 052); the others still load their charts or
+  // their forms' validation over the budget (docs/performance.md).
+  it.each(['routes/ops.payouts', 'routes/ops.support', 'routes/ops.audit'])(
+    'the console: %s loads at most 100 KB of JavaScript (brotli)',
+    (routeId) => {
+      expect(brotliBytes(firstVisitFiles(routeId, 'ops')) / KB).toBeLessThanOrEqual(100)
+    },
+  )
 })
 
 /**
@@ -111,8 +128,8 @@ async function customerScreenRouteIds() {
 type ServerRoute = { id: string; parentId?: string; module: { default?: unknown; links?: () => { rel: string; href?: string }[] } }
 
 /** The stylesheets a screen's document links in its head (the root's and its route chain's `links`). */
-async function stylesheetsOf(routeId: string) {
-  const build = (await import(path.resolve('build/server/index.js'))) as { routes: Record<string, ServerRoute> }
+async function stylesheetsOf(routeId: string, name: BuildName = 'customer') {
+  const build = (await import(BUILDS[name].server)) as { routes: Record<string, ServerRoute> }
   const chain: ServerRoute[] = []
   for (let route: ServerRoute | undefined = build.routes[routeId]; route; route = route.parentId ? build.routes[route.parentId] : undefined)
     chain.unshift(route)
@@ -120,8 +137,8 @@ async function stylesheetsOf(routeId: string) {
 }
 
 /** Every route that renders a screen (has a component), from the server build. */
-async function screenRouteIds() {
-  const build = (await import(path.resolve('build/server/index.js'))) as { routes: Record<string, ServerRoute> }
+async function screenRouteIds(name: BuildName) {
+  const build = (await import(BUILDS[name].server)) as { routes: Record<string, ServerRoute> }
   return Object.values(build.routes)
     .filter((route) => route.id !== 'root' && route.module.default)
     .map((route) => route.id)
@@ -142,12 +159,14 @@ describe('render-blocking CSS, from the build', () => {
   it('every screen links at most 10 KB of render-blocking CSS (gzip, with headers) and one stylesheet of its own', async () => {
     readBuild()
     const over: string[] = []
-    for (const routeId of await screenRouteIds()) {
-      const hrefs = await stylesheetsOf(routeId)
-      const kb = gzipBytes(hrefs) / KB
-      // The console's screens nest under its layout, which links the console's own sheet.
-      const most = routeId.startsWith('routes/ops') ? 3 : 2
-      if (kb > 10 || hrefs.length > most) over.push(`${routeId}: ${kb.toFixed(1)} KB in ${hrefs.length} stylesheets`)
+    for (const name of ['customer', 'ops'] as const) {
+      for (const routeId of await screenRouteIds(name)) {
+        const hrefs = await stylesheetsOf(routeId, name)
+        const kb = gzipBytes(hrefs) / KB
+        // The console's screens nest under its layout, which links the console's own sheet.
+        const most = name === 'ops' ? 3 : 2
+        if (kb > 10 || hrefs.length > most) over.push(`${name} ${routeId}: ${kb.toFixed(1)} KB in ${hrefs.length} stylesheets`)
+      }
     }
     expect(over).toEqual([])
   })

@@ -21,7 +21,8 @@ export async function startApp(options: StartTestApiOptions = {}): Promise<Runni
   if (!existsSync(buildPath)) throw new Error('No build: run `npm run build` first (npm test does).')
   const api = await startTestApi(options)
   process.env.API_BASE_URL = api.url
-  const app = createWebApp(await loadBuild(buildPath))
+  // Both builds, as the web process serves them (decision 052): the customer's, and the console's under /ops.
+  const app = createWebApp(await loadBuild(buildPath), { ops: await loadBuild(path.resolve('build/ops/server/index.js')) })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })

@@ -6,9 +6,11 @@ export type BuildRoute = { id: string; parentId: string | undefined; path: strin
 
 /**
  * A Remix server build of the route modules given, without `npm run build`: the app's entry and
- * future flags, client assets named but not built (their files are stand-ins).
+ * future flags, client assets named but not built (their files are stand-ins). The console's build
+ * (decision 052) has its assets under /ops/assets and a version of its own.
  */
-export function serverBuildOf(all: BuildRoute[]): ServerBuild {
+export function serverBuildOf(all: BuildRoute[], { base = '/', version = 'test' }: { base?: string; version?: string } = {}): ServerBuild {
+  const assets = `${base}assets`
   const routes: ServerBuild['routes'] = {}
   const manifest: Record<string, unknown> = {}
   for (const { id, parentId, path, index, module } of all) {
@@ -18,7 +20,7 @@ export function serverBuildOf(all: BuildRoute[]): ServerBuild {
       parentId,
       path,
       index: index || undefined,
-      module: `/assets/${id}.js`,
+      module: `${assets}/${id}.js`,
       imports: [],
       hasAction: 'action' in module,
       hasLoader: 'loader' in module,
@@ -32,12 +34,12 @@ export function serverBuildOf(all: BuildRoute[]): ServerBuild {
     entry: { module: entry as never },
     routes,
     assets: {
-      entry: { module: '/assets/entry.client.js', imports: [] },
+      entry: { module: `${assets}/entry.client.js`, imports: [] },
       routes: manifest,
-      version: 'test',
-      url: '/assets/manifest-test.js',
+      version,
+      url: `${assets}/manifest-${version}.js`,
     } as never,
-    publicPath: '/',
+    publicPath: base,
     assetsBuildDirectory: 'build/client',
     future: REMIX_FUTURE as never,
     isSpaMode: false,

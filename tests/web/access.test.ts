@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { flatRoutes } from '@remix-run/dev/dist/config/flat-routes.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { opsRoutes } from '~/ops/desks'
+import { opsRoutes as opsDeskRoutes } from '~/ops/desks'
 import * as root from '~/root'
 import { meta } from '~/root'
 import * as login from '~/routes/login'
@@ -82,8 +82,11 @@ async function accessProblems(route: RouteEntry): Promise<string[]> {
   return problems
 }
 
-const appRoutes = routeTree(appDir)
-const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path), ...opsRoutes.map((r) => r.path)])
+// The customer's build and the console's (app/ops, decision 052): each its own route tree.
+const customerRoutes = routeTree(appDir)
+const opsRouteFiles = routeTree(path.join(appDir, 'ops'))
+const appRoutes = [...customerRoutes, ...opsRouteFiles]
+const tablePaths = new Set([...screens.map((s) => s.path), ...resourceRoutes.map((r) => r.path), ...opsDeskRoutes.map((r) => r.path)])
 
 describe('the route table is the one place for access and titles (SPEC §2)', () => {
   it('lists the 23 screens of the specification, and those the product adds (Help & Support and its conversations, Rewards, notification settings, unsubscribe)', () => {
@@ -132,6 +135,12 @@ describe('the route table is the one place for access and titles (SPEC §2)', ()
         '/auth/google/callback',
       ]),
     )
+  })
+
+  it("the customer's tree has none of the console's paths, the console's nothing but them (decision 052)", () => {
+    expect(customerRoutes.filter((r) => r.path === '/ops' || r.path.startsWith('/ops/'))).toEqual([])
+    expect(opsRouteFiles.length).toBeGreaterThan(0)
+    expect(opsRouteFiles.filter((r) => r.path !== '/ops' && !r.path.startsWith('/ops/'))).toEqual([])
   })
 
   it('every route Remix serves is in the table', () => {

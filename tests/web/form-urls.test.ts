@@ -11,15 +11,18 @@ import { ignoredRouteFiles } from '../../app/route-files'
  * children of its own is a plain route beside them (`wallet.withdraw.tsx` + `wallet.withdraw_.$id.tsx`).
  */
 const appDir = path.resolve(__dirname, '../../app')
+/** The customer's app and the console's (decision 052). */
+const appDirs = [appDir, path.join(appDir, 'ops')]
 
 describe('form URLs', () => {
   it('no route with an action is an index route (no ?index after a post without JavaScript)', async () => {
-    const manifest = flatRoutes(appDir, ignoredRouteFiles)
     const indexWithAction: string[] = []
-    for (const route of Object.values(manifest)) {
-      if (!route.index) continue
-      const mod = (await import(pathToFileURL(path.join(appDir, route.file)).href)) as { action?: unknown }
-      if (mod.action) indexWithAction.push(route.file)
+    for (const dir of appDirs) {
+      for (const route of Object.values(flatRoutes(dir, ignoredRouteFiles))) {
+        if (!route.index) continue
+        const mod = (await import(pathToFileURL(path.join(dir, route.file)).href)) as { action?: unknown }
+        if (mod.action) indexWithAction.push(route.file)
+      }
     }
     expect(indexWithAction).toEqual([])
   })

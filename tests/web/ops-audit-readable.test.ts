@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { auditChanges } from '~/ops/audit-changes'
-import * as audit from '~/routes/ops.audit'
+import * as audit from '~/ops/routes/ops.audit'
 import { staffJar } from '../support/console'
 import { useTestApi } from '../support/kit'
 import { bearer, seedStaff } from '../support/staff'

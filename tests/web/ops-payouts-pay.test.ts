@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import * as desk from '~/routes/ops.payouts'
+import * as desk from '~/ops/routes/ops.payouts'
 import { staffJar } from '../support/console'
 import { useTestApi } from '../support/kit'
 import { walletUser, withdraw } from '../support/wallet'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import * as desk from '~/routes/ops.payouts'
-import * as reconcile from '~/routes/ops.payouts_.reconcile'
+import * as desk from '~/ops/routes/ops.payouts'
+import * as reconcile from '~/ops/routes/ops.payouts_.reconcile'
 import { staffJar, staffToastOf } from '../support/console'
 import { useTestApi } from '../support/kit'
 import { walletInfo, walletUser, withdraw } from '../support/wallet'

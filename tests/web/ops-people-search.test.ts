@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import * as people from '~/routes/ops.people'
+import * as people from '~/ops/routes/ops.people'
 import { seedUser } from '../support/api'
 import { staffJar } from '../support/console'
 import { sold, useSellingApi } from '../support/selling'

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import * as desk from '~/routes/ops.payouts'
-import * as reconcile from '~/routes/ops.payouts_.reconcile'
+import * as desk from '~/ops/routes/ops.payouts'
+import * as reconcile from '~/ops/routes/ops.payouts_.reconcile'
 import * as addBankCard from '~/routes/wallet.add-bank-card'
 import * as withdrawScreen from '~/routes/wallet.withdraw'
 import * as withdrawDetail from '~/routes/wallet.withdraw_.$id'

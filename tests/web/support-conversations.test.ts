@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import * as desk from '~/routes/ops.support'
-import * as deskThread from '~/routes/ops.support_.$id'
+import * as desk from '~/ops/routes/ops.support'
+import * as deskThread from '~/ops/routes/ops.support_.$id'
 import * as support from '~/routes/support'
 import * as thread from '~/routes/support_.$id'
 import * as start from '~/routes/support_.new'

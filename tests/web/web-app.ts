@@ -92,20 +92,37 @@ export function testBuild(): ServerBuild {
   return serverBuildOf(ROUTES.map(([id, parentId, path, index, module]) => ({ id, parentId, path, index, module })))
 }
 
-export type RunningWeb = { url: string; port: number; publicDir: string; assetsDir: string; close(): Promise<void> }
+export type RunningWeb = { url: string; port: number; publicDir: string; assetsDir: string; opsAssetsDir?: string; close(): Promise<void> }
 
-/** Starts the web on a free port of 127.0.0.1 (API_BASE_URL and TRUST_PROXY as set in process.env). */
-export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMetrics } = {}): Promise<RunningWeb> {
-  const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
-  const clientDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-client-'))
+/** A build's client folder with a fingerprinted script and stylesheet, and their compressed copies. */
+function clientFolder(tag: string) {
+  const clientDir = mkdtempSync(path.join(os.tmpdir(), `cardlane-${tag}-`))
   const assetsDir = path.join(clientDir, 'assets')
   mkdirSync(assetsDir)
-  writeFileSync(path.join(assetsDir, 'entry.client-TEST.js'), `// ${'fingerprinted asset '.repeat(200)}\n`)
+  writeFileSync(path.join(assetsDir, 'entry.client-TEST.js'), `// ${tag} ${'fingerprinted asset '.repeat(200)}\n`)
   mkdirSync(path.join(assetsDir, 'nested'))
   writeFileSync(path.join(assetsDir, 'nested', 'tailwind-TEST.css'), `${'.fingerprinted { color: red }\n'.repeat(100)}`)
   // As `npm run build` does: the brotli and gzip copies beside each asset.
   precompress(assetsDir)
-  const app = createWebApp(testBuild(), { publicDir, clientDir, lifecycle: options.lifecycle, metrics: options.metrics })
+  return { clientDir, assetsDir }
+}
+
+/**
+ * Starts the web on a free port of 127.0.0.1 (API_BASE_URL, TRUST_PROXY and OPS_HOST as set in
+ * process.env); with `ops`, the console's build beside the customer's (decision 052).
+ */
+export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMetrics; ops?: ServerBuild } = {}): Promise<RunningWeb> {
+  const publicDir = mkdtempSync(path.join(os.tmpdir(), 'cardlane-public-'))
+  const { clientDir, assetsDir } = clientFolder('client')
+  const opsClient = options.ops ? clientFolder('ops-client') : undefined
+  const app = createWebApp(testBuild(), {
+    publicDir,
+    clientDir,
+    ops: options.ops,
+    opsClientDir: opsClient?.clientDir,
+    lifecycle: options.lifecycle,
+    metrics: options.metrics,
+  })
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })
@@ -115,6 +132,7 @@ export async function startWeb(options: { lifecycle?: Lifecycle; metrics?: WebMe
     port,
     publicDir,
     assetsDir,
+    opsAssetsDir: opsClient?.assetsDir,
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
