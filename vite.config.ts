@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
 import { REMIX_FUTURE } from './app/remix-future'
-import { browserChunks } from './vite.shared'
+import { browserChunksPlugin } from './vite.shared'
 
 // The app's build (decision 044). Vitest has its own config (vitest.config.ts) and never loads this.
 export default defineConfig({
@@ -19,15 +19,8 @@ export default defineConfig({
     assetsInlineLimit: 0,
   },
   plugins: [
-    {
-      // The browser's chunks cut for a first visit's few requests (vite.shared.ts, decision 054);
-      // the server build stays one file.
-      name: 'cardlane-browser-chunks',
-      apply: 'build',
-      outputOptions(options) {
-        return this.environment.name === 'client' ? { ...options, ...browserChunks } : options
-      },
-    },
+    // The browser's chunks cut for a first visit's few requests (vite.shared.ts, decision 054).
+    browserChunksPlugin,
     remix({
       // build/client/assets (browser, fingerprinted) and build/server/index.js (imported by server/app.ts).
       buildDirectory: 'build',

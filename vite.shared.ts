@@ -1,4 +1,5 @@
 import type { ManualChunkMeta, OutputOptions } from 'rollup'
+import type { Plugin } from 'vite'
 
 /**
  * How the browser build cuts its chunks (decision 054), in one place for every Vite build of the
@@ -14,10 +15,12 @@ const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|@remix-run\/[^/]+|
 const VALIDATION = /\/node_modules\/(zod|@conform-to\/[^/]+)\//
 /** The Remix plugin's entry for a route module: the module's id with this query. */
 const ROUTE_ENTRY = '?__remix-build-client-route'
-/** A screen's own files: its route module and what lives beside it in its folder. */
-const ROUTE_FILE = /\/app\/routes\//
+/** A screen's own files: its route module and what lives beside it in its folder (either app's). */
+const ROUTE_FILE = /\/app\/(ops\/)?routes\//
+/** An app's root module: the shell every screen of that app runs. */
+const ROOT = /\/app\/(ops\/)?root\.tsx$/
 const APP = /\/(app|contract)\//
-/** A module that this many customer routes import goes into the shared chunk. */
+/** A module that this many routes import goes into the shared chunk. */
 const SHARED_BY = 3
 
 type Graph = Pick<ManualChunkMeta, 'getModuleInfo'>
@@ -71,13 +74,20 @@ function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
   if (VALIDATION.test(id)) return 'validation'
   if (!APP.test(id) || id.includes('/node_modules/') || isRoute(id, graph)) return undefined
   const routes = [...routesOf(id, graph)]
-  const customer = routes.filter((route) => !/\/app\/routes\/ops/.test(route))
-  if (customer.length === 0) return routes.length > 1 ? 'ops' : undefined
   if (needsValidation(id, graph)) return 'validation'
   // The shell's code and what many screens use in one chunk; what a few screens use stays
   // in theirs (rollup's own shared chunks), so a screen does not download every other's code.
-  return customer.some((route) => route.endsWith('/app/root.tsx')) || customer.length >= SHARED_BY ? 'shared' : undefined
+  return routes.some((route) => ROOT.test(route)) || routes.length >= SHARED_BY ? 'shared' : undefined
 }
 
 /** `build.rollupOptions.output` of the browser build. */
-export const browserChunks: OutputOptions = { manualChunks, experimentalMinChunkSize: 2 * 1024 }
+const browserChunks: OutputOptions = { manualChunks, experimentalMinChunkSize: 2 * 1024 }
+
+/** Applies `browserChunks` to the browser build of each app; the server build stays one file. */
+export const browserChunksPlugin: Plugin = {
+  name: 'cardlane-browser-chunks',
+  apply: 'build',
+  outputOptions(options) {
+    return this.environment.name === 'client' ? { ...options, ...browserChunks } : options
+  },
+}

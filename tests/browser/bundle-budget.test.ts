@@ -120,10 +120,8 @@ const FORM_SCREENS: Record<string, number> = {
   'routes/forgot-password': 124,
 }
 
-/** Every customer screen (a route with a component outside the console), from the server build. */
-async function customerScreenRouteIds() {
-  return (await screenRouteIds()).filter((routeId) => !routeId.startsWith('routes/ops'))
-}
+/** Every customer screen (a route with a component), from the customer's server build. */
+const customerScreenRouteIds = () => screenRouteIds('customer')
 
 type ServerRoute = { id: string; parentId?: string; module: { default?: unknown; links?: () => { rel: string; href?: string }[] } }
 

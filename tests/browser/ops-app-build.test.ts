@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CONSOLE_BRAND } from '~/ops/desks'
+import { OPS_BRAND } from '~/ops/desks'
 import { startApp, type RunningApp } from '../support/app'
 
 /**
@@ -55,9 +55,7 @@ describe('the builds', () => {
 
   it("no customer script carries the console's code; the console ships no customer screen", () => {
     const customerScripts = readdirSync('build/client/assets').filter((name) => name.endsWith('.js'))
-    expect(customerScripts.filter((name) => readFileSync(path.join('build/client/assets', name), 'utf8').includes(CONSOLE_BRAND))).toEqual(
-      [],
-    )
+    expect(customerScripts.filter((name) => readFileSync(path.join('build/client/assets', name), 'utf8').includes(OPS_BRAND))).toEqual([])
     // Every script of the console's build is one its manifest names (a desk's, its root's, their
     // chunks): no customer screen is among its files, and none of its routes is a customer's.
     const named = new Set(scriptsOf(ops).map((url) => path.basename(url)))
