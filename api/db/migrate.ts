@@ -23,6 +23,7 @@ import * as m0022 from './migrations/0022_support-conversations'
 import * as m0023 from './migrations/0023_dashboard-indexes'
 import * as m0024 from './migrations/0024_dashboard-kept-figures'
 import * as m0025 from './migrations/0025_offer-answer-by'
+import * as m0026 from './migrations/0026_dashboard-covering-indexes'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0023_dashboard-indexes': m0023,
   '0024_dashboard-kept-figures': m0024,
   '0025_offer-answer-by': m0025,
+  '0026_dashboard-covering-indexes': m0026,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
