@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import type { Db } from '../../db/connect'
 import { slottedQuery } from '../../db/fixed-query'
 
@@ -99,20 +99,29 @@ const glanceQuery = slottedQuery((db: Db, v: GlanceValues) => {
         )
         .as('mismatches'),
     ])
-  // Each day's reviews: orders first decided that day (the last day open-ended), and those within their ETA.
-  const reviewed = db
-    .selectFrom('orders')
-    .where(seen(v.orders))
-    .where('decided_at', '>=', v.day0)
-    .select((eb) => {
-      const inDay = (i: number): Expression<SqlBool> =>
-        i + 1 < REVIEW_DAYS
-          ? eb.and([eb('decided_at', '>=', v[`day${i}`]), eb('decided_at', '<', v[`day${i + 1}`])])
-          : eb('decided_at', '>=', v[`day${i}`])
-      const count = (when: Expression<SqlBool>) => eb.fn.sum<number>(eb.case().when(when).then(1).else(0).end())
-      const inTime = eb(eb('decided_at', '-', eb.ref('created_at')), '<=', eb('eta_minutes', '*', 60_000))
-      return DAYS.flatMap((i) => [count(inDay(i)).as(`reviewed${i}`), count(eb.and([inDay(i), inTime])).as(`withinEta${i}`)])
-    })
+  // Each day's reviews: orders first decided that day (the last day open-ended), and those within
+  // their ETA; a range of the index a day, so each row is tested once.
+  const reviewed = DAYS.map((i) =>
+    db
+      .selectFrom('orders')
+      .where(seen(v.orders))
+      .where('decided_at', '>=', v[`day${i}`])
+      .$if(i + 1 < REVIEW_DAYS, (qb) => qb.where('decided_at', '<', v[`day${i + 1}`]))
+      .select((eb) => [
+        eb.fn.countAll<number>().as(`reviewed${i}`),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when(eb(eb('decided_at', '-', eb.ref('created_at')), '<=', eb('eta_minutes', '*', 60_000)))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as(`withinEta${i}`),
+      ])
+      .as(`r${i}`),
+  )
   return db
     .selectFrom([
       waitingOrders.as('wo'),
@@ -121,7 +130,7 @@ const glanceQuery = slottedQuery((db: Db, v: GlanceValues) => {
       credited.as('c'),
       paid.as('p'),
       books.as('b'),
-      reviewed.as('r'),
+      ...reviewed,
     ])
     .selectAll()
 })
