@@ -18,43 +18,65 @@ export function fixedQuery<Row>(build: (db: Db) => Compilable<Row>): (db: Db) =>
   }
 }
 
-/** A value of the compiled text: one of the call's arguments (by position), or the query's own. */
-type Slot = { arg: number } | { value: unknown }
+/** Where a value goes in a query compiled once: the builder passes it on as a value, untouched. */
+class Slot {
+  constructor(readonly name: string) {}
+}
 
 /**
- * A query whose shape never changes, only its values (a user id, a moment): built and compiled
- * once per database handle with a stand-in for each argument, then run with the call's values in
- * the stand-ins' places. The builder must hand each argument to the query as one value and do
- * nothing else with it (no branch on it, no list, no arithmetic): an argument that does not come
- * out as a parameter of its own, or a stand-in found nowhere, is refused when it compiles.
+ * A query whose shape never changes but whose values do (a moment, a day's bounds): built and
+ * compiled once per database handle with a slot where each value goes, then run with each slot's
+ * value in its place. `build` must pass its `values` into the query as they are (a slot is not a
+ * number to compute with); a value it used otherwise has no slot in the compiled query, and the
+ * first run says so.
+ */
+export function slottedQuery<Values extends Record<string, unknown>, Row>(
+  build: (db: Db, values: Values) => Compilable<Row>,
+): (db: Db, values: Values) => Promise<Row[]> {
+  const compiled = new WeakMap<Db, CompiledQuery<Row>>()
+  const compile = (db: Db, values: Values) => {
+    const asked = new Set<string>()
+    const slots = new Proxy({} as Values, {
+      get: (_, name) => {
+        if (typeof name !== 'string') return undefined
+        asked.add(name)
+        return new Slot(name)
+      },
+    })
+    const query = build(db, slots).compile()
+    const placed = new Set(query.parameters.flatMap((p) => (p instanceof Slot ? [p.name] : [])))
+    for (const name of asked)
+      if (!placed.has(name)) throw new Error(`slottedQuery: the value ${name} was used to build the query, not passed into it`)
+    for (const name of Object.keys(values))
+      if (!placed.has(name)) throw new Error(`slottedQuery: the value ${name} has no place in the query`)
+    return query
+  }
+  return async (db, values) => {
+    let query = compiled.get(db)
+    if (!query) {
+      query = compile(db, values)
+      compiled.set(db, query)
+    }
+    const parameters = query.parameters.map((p) => {
+      if (!(p instanceof Slot)) return p
+      const value = values[p.name]
+      if (value === undefined) throw new Error(`slottedQuery: no value for ${p.name}`)
+      return value
+    })
+    return (await db.executeQuery<Row>({ ...query, parameters })).rows
+  }
+}
+
+/**
+ * `slottedQuery` with the values by position: `preparedQuery(2, (db, userId, now) => …)` is called
+ * `(db, userId, now)`. The same rule: each argument goes into the query as one value, untouched.
  */
 export function preparedQuery<Args extends readonly (string | number)[], Row>(
   arity: Args['length'],
   build: (db: Db, ...args: Args) => Compilable<Row>,
 ): (db: Db, ...args: Args) => Promise<Row[]> {
-  const compiled = new WeakMap<Db, { query: CompiledQuery<Row>; slots: Slot[] }>()
-  return async (db, ...args) => {
-    let prepared = compiled.get(db)
-    if (!prepared) {
-      prepared = prepare<Row>(db, arity, build as unknown as (db: Db, ...args: unknown[]) => Compilable<Row>)
-      compiled.set(db, prepared)
-    }
-    const { query, slots } = prepared
-    const parameters = slots.map((s) => ('arg' in s ? args[s.arg] : s.value))
-    return (await db.executeQuery<Row>({ ...query, parameters })).rows
-  }
-}
-
-function prepare<Row>(db: Db, arity: number, build: (db: Db, ...args: unknown[]) => Compilable<Row>) {
-  // Stand-ins no caller's value can equal: the compiled parameters are compared by identity.
-  const standIns = Array.from({ length: arity }, (_, i) => Object.freeze({ preparedArgument: i }))
-  const query = build(db, ...standIns).compile()
-  const slots: Slot[] = query.parameters.map((value) => {
-    const arg = standIns.indexOf(value as (typeof standIns)[number])
-    return arg >= 0 ? { arg } : { value }
-  })
-  for (let i = 0; i < arity; i++) {
-    if (!slots.some((s) => 'arg' in s && s.arg === i)) throw new Error(`preparedQuery: argument ${i} is not a parameter of the query`)
-  }
-  return { query, slots }
+  const run = slottedQuery<Record<string, string | number>, Row>((db, values) =>
+    build(db, ...(Array.from({ length: arity }, (_, i) => values[`argument ${i}`]) as unknown as Args)),
+  )
+  return (db, ...args) => run(db, Object.fromEntries(args.map((value, i) => [`argument ${i}`, value])))
 }

@@ -23,6 +23,7 @@ import * as m0022 from './migrations/0022_support-conversations'
 import * as m0023 from './migrations/0023_dashboard-indexes'
 import * as m0024 from './migrations/0024_dashboard-kept-figures'
 import * as m0025 from './migrations/0025_offer-answer-by'
+import * as m0026 from './migrations/0026_dashboard-covering-indexes'
 import * as m0027 from './migrations/0027_delivery-devices'
 
 /**
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0023_dashboard-indexes': m0023,
   '0024_dashboard-kept-figures': m0024,
   '0025_offer-answer-by': m0025,
+  '0026_dashboard-covering-indexes': m0026,
   '0027_delivery-devices': m0027,
 }
 

@@ -1,11 +1,13 @@
 // The console's charts (decision 020): SVG drawn on the server with visx's scales and shapes, so
 // they show without JavaScript. Each is a <figure> whose SVG has a <title> and a description, and
 // whose numbers are also a table under "Show the numbers" for a screen reader or a precise look.
+// The dashboard's bars and columns draw their axes as plain SVG from visx's scales (decision 056):
+// visx's axis measures every label's text on the server, which the dashboard paid on every page.
 import { AxisBottom, AxisLeft } from '@visx/axis'
 import { curveStepAfter } from '@visx/curve'
 import { Group } from '@visx/group'
 import { scaleBand, scaleLinear, scaleTime } from '@visx/scale'
-import { Bar, LinePath } from '@visx/shape'
+import { LinePath } from '@visx/shape'
 import { useId, type ReactNode } from 'react'
 
 const INK = '#334155'
@@ -14,6 +16,62 @@ const tickLabel = { fill: INK, fontSize: 12, fontFamily: 'inherit' } as const
 const margin = { top: 12, right: 16, bottom: 32, left: 96 }
 
 export type Segment = { label: string; value: number; tone: 'ok' | 'late' | 'info' }
+
+/** A coordinate to a tenth of a pixel: what a screen shows, in fewer characters. */
+const px = (n: number) => Math.round(n * 10) / 10
+const TICK = 8
+
+type Tick = { at: number; label: string }
+
+/** A vertical axis at x = 0 over [from, to]: its line, a mark and a label left of each tick. */
+function LeftAxis({ from, to, ticks, label }: { from: number; to: number; ticks: Tick[]; label?: string }) {
+  const marks = ticks.map((t) => `M0,${px(t.at)}h${-TICK}`).join('')
+  return (
+    <g className="ops-chart__axis">
+      <path d={`M0,${px(from) + 0.5}V${px(to) + 0.5}${marks}`} stroke={GRID} shapeRendering="crispEdges" fill="none" />
+      <g {...tickLabel} textAnchor="end">
+        {ticks.map((t) => (
+          <text key={t.label} x={-TICK} y={px(t.at)} dy="0.33em">
+            {t.label}
+          </text>
+        ))}
+        {label ? (
+          <text transform="rotate(-90)" x={px(-(from + to) / 2)} y={-(TICK + 36)} textAnchor="middle">
+            {label}
+          </text>
+        ) : null}
+      </g>
+    </g>
+  )
+}
+
+/** A horizontal axis at y = top over [from, to]: its line, a mark and a label under each tick. */
+function BottomAxis({ top, from, to, ticks }: { top: number; from: number; to: number; ticks: Tick[] }) {
+  const marks = ticks.map((t) => `M${px(t.at)},0v${TICK}`).join('')
+  return (
+    <g className="ops-chart__axis" transform={`translate(0, ${px(top)})`}>
+      <path d={`M${px(from) + 0.5},0H${px(to) + 0.5}${marks}`} stroke={GRID} shapeRendering="crispEdges" fill="none" />
+      <g {...tickLabel} textAnchor="middle">
+        {ticks.map((t) => (
+          <text key={t.label} x={px(t.at)} y={TICK + tickLabel.fontSize}>
+            {t.label}
+          </text>
+        ))}
+      </g>
+    </g>
+  )
+}
+
+/** Ticks at the middle of each band of a band scale, labelled by the band. */
+const bandTicks = (scale: { domain(): string[]; bandwidth(): number; (v: string): number | undefined }) =>
+  scale.domain().map((label) => ({ at: (scale(label) ?? 0) + scale.bandwidth() / 2, label }))
+
+/** Whole-number ticks of a linear scale. */
+const wholeTicks = (scale: { ticks(n: number): number[]; (v: number): number }, count: number) =>
+  scale
+    .ticks(count)
+    .filter(Number.isInteger)
+    .map((v) => ({ at: scale(v), label: String(v) }))
 const tones = { ok: '#15803d', late: '#b91c1c', info: '#2563eb' } as const
 
 function ChartFigure({ title, summary, table, children }: { title: string; summary: string; table: ReactNode; children: ReactNode }) {
@@ -91,12 +149,12 @@ export function StackedBars({ title, summary, rows }: { title: string; summary: 
             let start = 0
             return r.segments.map((s) => {
               const bar = (
-                <Bar
+                <rect
                   key={`${r.label}${s.label}`}
-                  x={x(start)}
-                  y={y(r.label)}
-                  width={x(s.value)}
-                  height={y.bandwidth()}
+                  x={px(x(start))}
+                  y={px(y(r.label) ?? 0)}
+                  width={px(x(s.value))}
+                  height={px(y.bandwidth())}
                   fill={tones[s.tone]}
                 />
               )
@@ -104,16 +162,8 @@ export function StackedBars({ title, summary, rows }: { title: string; summary: 
               return bar
             })
           })}
-          <AxisLeft scale={y} stroke={GRID} tickStroke={GRID} tickLabelProps={() => ({ ...tickLabel, textAnchor: 'end', dy: '0.33em' })} />
-          <AxisBottom
-            top={height - margin.top - margin.bottom}
-            scale={x}
-            tickValues={x.ticks(6).filter(Number.isInteger)}
-            tickFormat={(v) => String(v)}
-            stroke={GRID}
-            tickStroke={GRID}
-            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'middle' })}
-          />
+          <LeftAxis from={0} to={height - margin.top - margin.bottom} ticks={bandTicks(y)} />
+          <BottomAxis top={height - margin.top - margin.bottom} from={0} to={width - margin.left - margin.right} ticks={wholeTicks(x, 6)} />
         </Group>
       </svg>
       <Legend items={legend} />
@@ -169,7 +219,9 @@ export function StackedColumns({
                 {c.segments.map((s) => {
                   const h = innerH - y(s.value)
                   top -= h
-                  return <Bar key={s.label} x={x(c.label)} y={top} width={x.bandwidth()} height={h} fill={tones[s.tone]} />
+                  return (
+                    <rect key={s.label} x={px(x(c.label) ?? 0)} y={px(top)} width={px(x.bandwidth())} height={px(h)} fill={tones[s.tone]} />
+                  )
                 })}
                 {c.value ? (
                   <text
@@ -196,22 +248,8 @@ export function StackedColumns({
               </g>
             )
           })}
-          <AxisLeft
-            scale={y}
-            tickValues={y.ticks(5).filter(Number.isInteger)}
-            stroke={GRID}
-            tickStroke={GRID}
-            label={unit}
-            labelProps={{ ...tickLabel, textAnchor: 'middle' }}
-            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'end', dy: '0.33em' })}
-          />
-          <AxisBottom
-            top={innerH}
-            scale={x}
-            stroke={GRID}
-            tickStroke={GRID}
-            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'middle' })}
-          />
+          <LeftAxis from={innerH} to={0} ticks={wholeTicks(y, 5)} label={unit} />
+          <BottomAxis top={innerH} from={0} to={innerW} ticks={bandTicks(x)} />
         </Group>
       </svg>
       <Legend items={legend} />

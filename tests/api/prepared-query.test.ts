@@ -79,6 +79,6 @@ describe('preparedQuery', () => {
         .select('id')
         .where('sort', '>=', sort * 2),
     )
-    await expect(doubled(db, 100)).rejects.toThrow(/argument 0 is not a parameter/)
+    await expect(doubled(db, 100)).rejects.toThrow(/argument 0 was used to build the query/)
   })
 })

@@ -1,201 +1,91 @@
-import { sql } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import type { Db } from '../../db/connect'
+import { slottedQuery } from '../../db/fixed-query'
 
-/** The dashboard's queries: counts and sums in the database; only the week's reviews come back as rows. */
+/**
+ * The dashboard's figures in two statements, each built and compiled once (decision 056): the
+ * glance (one row: what waits, today's volume, the books, each day's reviews counted) and the middle
+ * waits and ETAs of each day's reviews (a row or two a day). Every range they read is an index that
+ * carries the columns the figure needs (migration 0026).
+ */
 
 export const OPEN_ORDER_STATUSES = ['pending', 'reviewing'] as const
 export const OPEN_WITHDRAWAL_STATUSES = ['pending', 'processing'] as const
-export async function waitingOrders(db: Db, now: number) {
-  const row = await db
+/** The review charts' days: today and the six before it. */
+export const REVIEW_DAYS = 7
+const DAYS = Array.from({ length: REVIEW_DAYS }, (_, i) => i)
+
+type DayIndex = `${number}`
+/** What a staff member sees: 1 or 0 (a part not seen is not read: its statement part is false). */
+type Sees = { orders: number; withdrawals: number; books: number }
+type GlanceValues = Sees & { now: number; todayStart: number; todayEnd: number } & Record<`day${DayIndex}`, number>
+
+const seen = (flag: number) => sql<SqlBool>`${flag} = 1`
+
+const glanceQuery = slottedQuery((db: Db, v: GlanceValues) => {
+  const waitingOrders = db
     .selectFrom('orders')
+    .where(seen(v.orders))
     .where('status', 'in', OPEN_ORDER_STATUSES)
     .select((eb) => [
-      eb.fn.countAll<number>().as('waiting'),
-      eb.fn.min<number>('created_at').as('oldestAt'),
+      eb.fn.countAll<number>().as('ordersWaiting'),
+      eb.fn.min<number>('created_at').as('ordersOldestAt'),
       eb.fn
         .sum<number>(
           eb
             .case()
-            .when(eb(eb('created_at', '+', eb('eta_minutes', '*', 60_000)), '<', now))
+            .when(eb(eb('created_at', '+', eb('eta_minutes', '*', 60_000)), '<', v.now))
             .then(1)
             .else(0)
             .end(),
         )
-        .as('late'),
+        .as('ordersLate'),
     ])
-    .executeTakeFirstOrThrow()
-  return { waiting: Number(row.waiting), late: Number(row.late ?? 0), oldestAt: row.oldestAt === null ? null : Number(row.oldestAt) }
-}
-
-export async function waitingWithdrawals(db: Db, now: number) {
-  const row = await db
+  const waitingWithdrawals = db
     .selectFrom('withdrawals')
+    .where(seen(v.withdrawals))
     .where('status', 'in', OPEN_WITHDRAWAL_STATUSES)
     .select((eb) => [
-      eb.fn.countAll<number>().as('waiting'),
-      eb.fn.min<number>('created_at').as('oldestAt'),
-      eb.fn.sum<number>(eb.case().when('expected_by', '<', now).then(1).else(0).end()).as('late'),
+      eb.fn.countAll<number>().as('withdrawalsWaiting'),
+      eb.fn.min<number>('created_at').as('withdrawalsOldestAt'),
+      eb.fn.sum<number>(eb.case().when('expected_by', '<', v.now).then(1).else(0).end()).as('withdrawalsLate'),
     ])
-    .executeTakeFirstOrThrow()
-  return { waiting: Number(row.waiting), late: Number(row.late ?? 0), oldestAt: row.oldestAt === null ? null : Number(row.oldestAt) }
-}
-
-/** One local day's reviews: how many, how many within their ETA, and the middle one or two of each measure. */
-export type DecidedDay = {
-  reviewed: number
-  withinEta: number
-  /** Decision minus creation (ms) of the middle order(s) by that wait: equal when the count is odd. */
-  waitedLow: number | null
-  waitedHigh: number | null
-  /** The middle ETA(s) in minutes, the same way. */
-  etaLow: number | null
-  etaHigh: number | null
-}
-
-/**
- * The orders first decided in each day [starts[i], starts[i + 1]) (the last day open-ended), counted
- * in the database: per day the count, those within their ETA, and the middle rows of the waits and
- * of the ETAs (row numbers by window), so a week of reviews comes back as a row a day.
- */
-export async function decidedByDay(db: Db, starts: number[]): Promise<DecidedDay[]> {
-  const rows = await db
-    .with('decided', (qb) =>
-      qb
-        .selectFrom('orders')
-        .where('decided_at', '>=', starts[0]!)
-        .select((eb) => [
-          // The day's index: the last start it is at or after (the rows are all at or after the first).
-          sql<number>`case ${sql.join(
-            starts
-              .map((start, i) => sql`when decided_at >= ${start} then ${sql.lit(i)}`)
-              .slice(1)
-              .reverse(),
-            sql` `,
-          )} else 0 end`.as('day'),
-          eb('decided_at', '-', eb.ref('created_at')).as('waited'),
-          'eta_minutes as eta',
-        ]),
-    )
-    .with('ranked', (qb) =>
-      qb.selectFrom('decided').select((eb) => [
-        'day',
-        'waited',
-        'eta',
-        eb.fn
-          .countAll()
-          .over((ob) => ob.partitionBy('day'))
-          .as('n'),
-        eb.fn
-          .agg('row_number')
-          .over((ob) => ob.partitionBy('day').orderBy('waited'))
-          .as('byWait'),
-        eb.fn
-          .agg('row_number')
-          .over((ob) => ob.partitionBy('day').orderBy('eta'))
-          .as('byEta'),
-      ]),
-    )
-    .selectFrom('ranked')
-    .groupBy('day')
-    .select((eb) => {
-      // Integer division by literals (a bound number is a float on SQLite): the middle row, or the two.
-      const low = eb(eb.parens('n', '+', eb.lit(1)), '/', eb.lit(2))
-      const high = eb(eb('n', '/', eb.lit(2)), '+', eb.lit(1))
-      return [
-        'day',
-        eb.fn.countAll<number>().as('reviewed'),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when('waited', '<=', eb('eta', '*', 60_000))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as('withinEta'),
-        eb.fn.min<number>(eb.case().when('byWait', '=', low).then(eb.ref('waited')).end()).as('waitedLow'),
-        eb.fn.max<number>(eb.case().when('byWait', '=', high).then(eb.ref('waited')).end()).as('waitedHigh'),
-        eb.fn.min<number>(eb.case().when('byEta', '=', low).then(eb.ref('eta')).end()).as('etaLow'),
-        eb.fn.max<number>(eb.case().when('byEta', '=', high).then(eb.ref('eta')).end()).as('etaHigh'),
-      ]
-    })
-    .execute()
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v))
-  const days: DecidedDay[] = starts.map(() => ({
-    reviewed: 0,
-    withinEta: 0,
-    waitedLow: null,
-    waitedHigh: null,
-    etaLow: null,
-    etaHigh: null,
-  }))
-  for (const r of rows)
-    days[Number(r.day)] = {
-      reviewed: Number(r.reviewed),
-      withinEta: Number(r.withinEta),
-      waitedLow: num(r.waitedLow),
-      waitedHigh: num(r.waitedHigh),
-      etaLow: num(r.etaLow),
-      etaHigh: num(r.etaHigh),
-    }
-  return days
-}
-
-/** Orders made in [from, to), and the payouts credited for orders completed then. */
-export async function ordersBetween(db: Db, from: number, to: number) {
-  const [made, credited] = await Promise.all([
-    db
-      .selectFrom('orders')
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('balance_logs')
-      .where('ref_type', '=', 'order')
-      .where('amount', '>', 0)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('sum'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { orders: Number(made.n), credited: Number(credited.sum) }
-}
-
-/**
- * Withdrawals that became paid (success) in [from, to) and are still paid, and what their banks
- * received: the amount less the fee (the fee never leaves us).
- */
-export async function paidOutBetween(db: Db, from: number, to: number) {
-  const row = await db
+  const made = db
+    .selectFrom('orders')
+    .where(seen(v.orders))
+    .where('created_at', '>=', v.todayStart)
+    .where('created_at', '<', v.todayEnd)
+    .select((eb) => eb.fn.countAll<number>().as('ordersMade'))
+  // The payouts credited for orders completed today.
+  const credited = db
+    .selectFrom('balance_logs')
+    .where(seen(v.orders))
+    .where('ref_type', '=', 'order')
+    .where('amount', '>', 0)
+    .where('created_at', '>=', v.todayStart)
+    .where('created_at', '<', v.todayEnd)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('credited'))
+  // Withdrawals that became paid (success) today and are still paid; the banks received the amount less the fee.
+  const paid = db
     .selectFrom('withdrawals')
+    .where(seen(v.withdrawals))
     .where('status', '=', 'success')
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('withdrawal_events')
         .select('withdrawal_id')
         .where('status', '=', 'success')
-        .where('at', '>=', from)
-        .where('at', '<', to),
+        .where('at', '>=', v.todayStart)
+        .where('at', '<', v.todayEnd),
     )
     .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.coalesce(eb.fn.sum<number>(eb('amount', '-', eb.ref('fee'))), eb.lit(0)).as('sum'),
+      eb.fn.countAll<number>().as('withdrawalsPaid'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb('amount', '-', eb.ref('fee'))), eb.lit(0)).as('paidOut'),
     ])
-    .executeTakeFirstOrThrow()
-  return { withdrawalsPaid: Number(row.n), paidOut: Number(row.sum) }
-}
-
-/**
- * The books at a glance: how many wallets, and how many whose balances differ from the sums of their
- * entries (the check `auditBooks` makes). The sums are the wallet's own `entries_amount` and
- * `entries_frozen`, which the database's triggers keep with every entry written (migration 0024),
- * so a page compares two columns a wallet instead of summing every entry.
- */
-export async function booksAtAGlance(db: Db) {
-  const row = await db
+  // The check `auditBooks` makes, against the sums each wallet keeps of its entries (decision 050).
+  const books = db
     .selectFrom('wallets')
+    .where(seen(v.books))
     .select((eb) => [
       eb.fn.countAll<number>().as('wallets'),
       eb.fn
@@ -209,6 +99,145 @@ export async function booksAtAGlance(db: Db) {
         )
         .as('mismatches'),
     ])
-    .executeTakeFirstOrThrow()
-  return { wallets: Number(row.wallets), mismatches: Number(row.mismatches ?? 0) }
+  // Each day's reviews: orders first decided that day (the last day open-ended), and those within
+  // their ETA; a range of the index a day, so each row is tested once.
+  const reviewed = DAYS.map((i) =>
+    db
+      .selectFrom('orders')
+      .where(seen(v.orders))
+      .where('decided_at', '>=', v[`day${i}`])
+      .$if(i + 1 < REVIEW_DAYS, (qb) => qb.where('decided_at', '<', v[`day${i + 1}`]))
+      .select((eb) => [
+        eb.fn.countAll<number>().as(`reviewed${i}`),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when(eb(eb('decided_at', '-', eb.ref('created_at')), '<=', eb('eta_minutes', '*', 60_000)))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as(`withinEta${i}`),
+      ])
+      .as(`r${i}`),
+  )
+  return db
+    .selectFrom([
+      waitingOrders.as('wo'),
+      waitingWithdrawals.as('ww'),
+      made.as('m'),
+      credited.as('c'),
+      paid.as('p'),
+      books.as('b'),
+      ...reviewed,
+    ])
+    .selectAll()
+})
+
+export type Waiting = { waiting: number; late: number; oldestAt: number | null }
+export type DayCount = { start: number; end: number | null; reviewed: number; withinEta: number }
+export type Glance = {
+  orders: Waiting
+  withdrawals: Waiting
+  made: { orders: number; credited: number }
+  paid: { withdrawalsPaid: number; paidOut: number }
+  books: { wallets: number; mismatches: number }
+  days: DayCount[]
+}
+
+const num = (v: unknown) => Number(v ?? 0)
+const orNull = (v: unknown) => (v === null || v === undefined ? null : Number(v))
+
+/**
+ * Every one-row figure of the dashboard in one statement; `sees` says which parts the staff member
+ * sees (the others are not read and answer zeros). `starts`: the REVIEW_DAYS local day starts,
+ * oldest first.
+ */
+export async function glance(db: Db, sees: { orders: boolean; withdrawals: boolean; books: boolean }, at: GlanceAt): Promise<Glance> {
+  const values = {
+    orders: Number(sees.orders),
+    withdrawals: Number(sees.withdrawals),
+    books: Number(sees.books),
+    now: at.now,
+    todayStart: at.today.start,
+    todayEnd: at.today.end,
+    ...Object.fromEntries(at.starts.map((start, i) => [`day${i}`, start])),
+  } as GlanceValues
+  const [row] = (await glanceQuery(db, values)) as Record<string, unknown>[]
+  const r = row ?? {}
+  return {
+    orders: { waiting: num(r.ordersWaiting), late: num(r.ordersLate), oldestAt: orNull(r.ordersOldestAt) },
+    withdrawals: { waiting: num(r.withdrawalsWaiting), late: num(r.withdrawalsLate), oldestAt: orNull(r.withdrawalsOldestAt) },
+    made: { orders: num(r.ordersMade), credited: num(r.credited) },
+    paid: { withdrawalsPaid: num(r.withdrawalsPaid), paidOut: num(r.paidOut) },
+    books: { wallets: num(r.wallets), mismatches: num(r.mismatches) },
+    days: at.starts.map((start, i) => ({
+      start,
+      end: at.starts[i + 1] ?? null,
+      reviewed: num(r[`reviewed${i}`]),
+      withinEta: num(r[`withinEta${i}`]),
+    })),
+  }
+}
+export type GlanceAt = { now: number; today: { start: number; end: number }; starts: readonly number[] }
+
+/** A day's middle one or two values of a measure: equal when the day's count is odd; null without reviews. */
+export type Middle = { low: number | null; high: number | null }
+export type DayMiddles = { waited: Middle; eta: Middle }
+
+type MiddleValues = Record<`${'from' | 'to' | 'take' | 'skip'}${DayIndex}`, number>
+// The measures whose middles a day shows: the wait from order to decision (ms), and the ETA promised (minutes).
+const MEASURES = ['waited', 'eta'] as const
+/** No moment is this late: the last day's range is open-ended. */
+const NEVER = Number.MAX_SAFE_INTEGER
+
+const middlesQuery = slottedQuery((db: Db, v: MiddleValues) => {
+  const part = (i: number, m: number) =>
+    db
+      .selectFrom((qb) =>
+        qb
+          .selectFrom('orders')
+          .where('decided_at', '>=', v[`from${i}`])
+          .where('decided_at', '<', v[`to${i}`])
+          .select((eb) => [
+            // A literal, so the part is one number: its day and measure.
+            eb.lit(i * MEASURES.length + m).as('part'),
+            (MEASURES[m] === 'waited' ? eb('decided_at', '-', eb.ref('created_at')) : eb.ref('eta_minutes')).as('value'),
+          ])
+          .orderBy('value')
+          .limit(v[`take${i}`])
+          .offset(v[`skip${i}`])
+          .as('middle'),
+      )
+      .selectAll()
+  const parts = DAYS.flatMap((i) => MEASURES.map((_, m) => part(i, m)))
+  return parts.slice(1).reduce((all, p) => all.unionAll(p), parts[0]!)
+})
+
+/**
+ * The middle row(s) of each day's waits and of its ETAs, sorted in the database: a day of n
+ * reviews reads its (n + 1)/2-th value, and the next one too when n is even. The counts are the
+ * glance's.
+ */
+export async function dayMiddles(db: Db, days: readonly DayCount[]): Promise<DayMiddles[]> {
+  const values = Object.fromEntries(
+    days.flatMap((d, i) => [
+      [`from${i}`, d.start],
+      [`to${i}`, d.end ?? NEVER],
+      [`take${i}`, d.reviewed === 0 ? 0 : 2 - (d.reviewed % 2)],
+      [`skip${i}`, d.reviewed === 0 ? 0 : Math.floor((d.reviewed - 1) / 2)],
+    ]),
+  ) as MiddleValues
+  const middles: DayMiddles[] = days.map(() => ({ waited: { low: null, high: null }, eta: { low: null, high: null } }))
+  if (days.every((d) => d.reviewed === 0)) return middles
+  for (const row of await middlesQuery(db, values)) {
+    const part = Number(row.part)
+    const day = middles[Math.floor(part / MEASURES.length)]!
+    const middle = day[MEASURES[part % MEASURES.length]!]
+    const value = Number(row.value)
+    middle.low = middle.low === null ? value : Math.min(middle.low, value)
+    middle.high = middle.high === null ? value : Math.max(middle.high, value)
+  }
+  return middles
 }

@@ -3,34 +3,32 @@ import type { DashboardData, ReviewDay } from '#contract/ops/people'
 import type { StaffRow } from '../../db/schema'
 import type { ApiDeps } from '../../deps'
 import { dayBounds, localDay } from '../../lib/day'
-import { booksAtAGlance, decidedByDay, ordersBetween, paidOutBetween, waitingOrders, waitingWithdrawals } from '../../models/ops/dashboard'
+import { dayMiddles, glance, REVIEW_DAYS, type Middle } from '../../models/ops/dashboard'
 import { searchPeople } from '../../models/ops/people-search'
 import { pageBalanceLog } from '../ledger'
 
-const DAYS = 7
 const sees = (role: StaffRole | undefined, desk: StaffRole) => role === undefined || role === 'admin' || role === desk
 
-/** The median of one or two middle values, as a sorted list's would be (each value rounded first). */
-function median(low: number | null, high: number | null, unit = 1): number | null {
+/** The median of a day's one or two middle values, as a sorted list's would be (each value rounded first). */
+function median({ low, high }: Middle, unit = 1): number | null {
   if (low === null || high === null) return null
   return Math.round((Math.round(low / unit) + Math.round(high / unit)) / 2)
 }
 
-/** The last DAYS local days, oldest first: how many orders reviewers decided, and how many in time. */
-async function reviewDays(deps: ApiDeps, now: number, timeZone: string): Promise<ReviewDay[]> {
-  const starts: number[] = [dayBounds(now, timeZone).start]
-  for (let i = 1; i < DAYS; i++) starts.unshift(dayBounds(starts[0]! - 1, timeZone).start)
-  const days = await decidedByDay(deps.db, starts)
-  return starts.map((start, i) => {
-    const d = days[i]!
-    return {
-      day: localDay(start, timeZone),
-      reviewed: d.reviewed,
-      withinEta: d.withinEta,
-      medianMinutes: median(d.waitedLow, d.waitedHigh, 60_000),
-      medianEtaMinutes: median(d.etaLow, d.etaHigh),
-    }
-  })
+type Week = { today: { start: number; end: number }; starts: number[]; days: string[] }
+// The week's local day starts and names change at local midnight only: made once a day per time zone.
+const weeks = new Map<string, Week>()
+
+/** Today's bounds, and the REVIEW_DAYS local days up to today (oldest first): their starts and YYYY-MM-DD. */
+function weekOf(now: number, timeZone: string): Week {
+  const kept = weeks.get(timeZone)
+  if (kept && now >= kept.today.start && now < kept.today.end) return kept
+  const today = dayBounds(now, timeZone)
+  const starts = [today.start]
+  while (starts.length < REVIEW_DAYS) starts.unshift(dayBounds(starts[0]! - 1, timeZone).start)
+  const week = { today, starts, days: starts.map((start) => localDay(start, timeZone)) }
+  weeks.set(timeZone, week)
+  return week
 }
 
 /**
@@ -41,32 +39,33 @@ export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Pro
   const now = deps.now()
   const { timeZone, currency } = deps.config.wallet
   const role = staff?.role as StaffRole | undefined
-  const orders = sees(role, 'reviewer')
-  const payouts = sees(role, 'payouts')
-  const admin = role === undefined || role === 'admin'
-  const today = dayBounds(now, timeZone)
-  const [waitOrders, waitWithdrawals, days, made, paid, books] = await Promise.all([
-    orders ? waitingOrders(deps.db, now) : null,
-    payouts ? waitingWithdrawals(deps.db, now) : null,
-    orders ? reviewDays(deps, now, timeZone) : null,
-    orders ? ordersBetween(deps.db, today.start, today.end) : null,
-    payouts ? paidOutBetween(deps.db, today.start, today.end) : null,
-    admin ? booksAtAGlance(deps.db) : null,
-  ])
+  const parts = { orders: sees(role, 'reviewer'), withdrawals: sees(role, 'payouts'), books: role === undefined || role === 'admin' }
+  const week = weekOf(now, timeZone)
+  const seen = await glance(deps.db, parts, { now, today: week.today, starts: week.starts })
+  const middles = parts.orders ? await dayMiddles(deps.db, seen.days) : null
+  const reviewDays: ReviewDay[] | null = middles
+    ? seen.days.map((d, i) => ({
+        day: week.days[i]!,
+        reviewed: d.reviewed,
+        withinEta: d.withinEta,
+        medianMinutes: median(middles[i]!.waited, 60_000),
+        medianEtaMinutes: median(middles[i]!.eta),
+      }))
+    : null
   return {
     at: now,
     currency,
-    orders: waitOrders,
-    withdrawals: waitWithdrawals,
-    reviewDays: days,
+    orders: parts.orders ? seen.orders : null,
+    withdrawals: parts.withdrawals ? seen.withdrawals : null,
+    reviewDays,
     today: {
-      day: localDay(now, timeZone),
-      orders: made?.orders ?? null,
-      credited: made?.credited ?? null,
-      withdrawalsPaid: paid?.withdrawalsPaid ?? null,
-      paidOut: paid?.paidOut ?? null,
+      day: week.days.at(-1)!,
+      orders: parts.orders ? seen.made.orders : null,
+      credited: parts.orders ? seen.made.credited : null,
+      withdrawalsPaid: parts.withdrawals ? seen.paid.withdrawalsPaid : null,
+      paidOut: parts.withdrawals ? seen.paid.paidOut : null,
     },
-    books: books ? { balanced: books.mismatches === 0, ...books } : null,
+    books: parts.books ? { balanced: seen.books.mismatches === 0, ...seen.books } : null,
   }
 }
 
