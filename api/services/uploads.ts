@@ -30,6 +30,29 @@ const VARIANTS: Record<UploadPurpose, { maxBytes: number; tooLarge: Refusal; squ
   avatar: { maxBytes: MAX_AVATAR_BYTES, tooLarge: Refusals.AVATAR_TOO_LARGE, square: AVATAR_SIDE, folder: 'avatars/' },
 }
 
+/** Room for the multipart framing around a file (as readOneFile allows). */
+const MULTIPART_SLACK = 64 * 1024
+const DRAIN_MS = 2_000
+
+/** Reads and drops the rest of a request body if it declared at most `maxBytes` and ends within `ms`. */
+function drainedWithin(req: Request, maxBytes: number, ms: number): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true)
+  const declared = Number(req.headers['content-length'])
+  if (!Number.isFinite(declared) || declared > maxBytes) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const done = (drained: boolean) => {
+      clearTimeout(timer)
+      req.off('end', ended).off('close', closed)
+      resolve(drained)
+    }
+    const ended = () => done(true)
+    const closed = () => done(req.complete)
+    const timer = setTimeout(() => done(false), ms)
+    req.on('end', ended).on('close', closed)
+    req.resume()
+  })
+}
+
 export async function uploadPhoto(
   deps: SellingDeps,
   who: Uploader,
@@ -47,8 +70,9 @@ export async function uploadPhoto(
     // Avatars count against the same daily number: each is a stored file too.
     bytes = await readOneFile(req, { field: UPLOAD_FIELD, maxBytes: variant.maxBytes, tooLarge: variant.tooLarge })
   } catch (err) {
-    // The rest of a refused body is not worth reading: answer, then close the connection.
-    if (!req.complete) res.set('Connection', 'close')
+    // The rest of a refused body: read and dropped when it is within the size of an upload, so
+    // the client (still sending) reads the refusal; a larger or slower one closes the connection.
+    if (!(await drainedWithin(req, variant.maxBytes + MULTIPART_SLACK, DRAIN_MS))) res.set('Connection', 'close')
     throw err
   }
   if (!(await sniffImageType(bytes))) throw refuse(Refusals.NOT_AN_IMAGE)

@@ -41,6 +41,7 @@ beforeAll(async () => {
   cpSync(path.join(repo, 'api/lib/banks-ng.json'), path.join(root, 'api/lib/banks-ng.json'))
   symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'))
   mkdirSync(path.join(root, 'build/server'), { recursive: true })
+  mkdirSync(path.join(root, 'build/ops/server'), { recursive: true })
   await build({
     entryPoints: { api: path.join(repo, 'api/main.ts') },
     outdir: path.join(root, 'build'),
@@ -54,6 +55,7 @@ beforeAll(async () => {
   })
   writeFileSync(path.join(root, 'build/server.js'), STUB_WEB)
   writeFileSync(path.join(root, 'build/server/index.js'), '')
+  writeFileSync(path.join(root, 'build/ops/server/index.js'), '')
   writeFileSync(path.join(root, 'build/.stamp'), new Date().toISOString())
 })
 

@@ -42,18 +42,23 @@ function newestRemixSource() {
       .filter((entry) => entry.isFile())
       .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name)),
   )
-  return Math.max(...[...files, path.join(root, 'vite.config.ts')].map((file) => statSync(file).mtimeMs))
+  return Math.max(
+    ...[...files, ...['vite.config.ts', 'vite.ops.config.ts', 'vite.shared.ts'].map((file) => path.join(root, file))].map(
+      (file) => statSync(file).mtimeMs,
+    ),
+  )
 }
 
 /**
- * Makes the Remix build (build/server, what the web bundle loads) unless the one on disk is newer
- * than its sources: a web bundle made now must not run a build made from other sources.
+ * Makes the two Remix builds (build/server and build/ops/server, what the web bundle loads) unless
+ * those on disk are newer than their sources: a web bundle made now must not run a build made from
+ * other sources. The customer's build empties build/, so the console's is made after it.
  */
 export function ensureRemixBuild() {
-  const built = path.join(root, 'build/server/index.js')
+  const built = [path.join(root, 'build/server/index.js'), path.join(root, 'build/ops/server/index.js')]
   // Test files run in parallel workers: one builds while the others wait, so no two builds write
-  // build/ at once and no test loads a half-written one.
-  const lock = path.join(root, 'build/.remix-build-lock')
+  // build/ at once and no test loads a half-written one. The lock is outside build/, which a build empties.
+  const lock = path.join(root, 'tmp/remix-build-lock')
   mkdirSync(path.dirname(lock), { recursive: true })
   for (;;) {
     try {
@@ -66,11 +71,18 @@ export function ensureRemixBuild() {
     }
   }
   try {
-    if (existsSync(built) && statSync(built).mtimeMs >= newestRemixSource() && isProductionBuild(built)) return
+    const sources = newestRemixSource()
+    if (built.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources && isProductionBuild(file))) return
     // NODE_ENV from the test runner ("test") would make a development build (React's jsxDEV),
     // which the web process, in production, cannot render: every page would answer 500.
-    const made = spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } })
-    if (made.status !== 0) throw new Error('remix vite:build failed')
+    const env = { ...process.env, NODE_ENV: 'production' }
+    for (const args of [
+      ['remix', 'vite:build'],
+      ['remix', 'vite:build', '--config', 'vite.ops.config.ts'],
+    ]) {
+      const made = spawnSync('npx', args, { cwd: root, stdio: 'ignore', env })
+      if (made.status !== 0) throw new Error(`${args.join(' ')} failed`)
+    }
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }
