@@ -3,7 +3,7 @@ import type { Request } from 'express'
 import type { StaffAuth, StaffRole } from '#contract/endpoint'
 import { Code } from '#contract/envelope'
 import { roleAllows } from '#contract/ops/desks'
-import { STAFF_SESSION_IDLE_MS } from '#contract/ops/staff'
+import { STAFF_SEEN_HEADER, STAFF_SESSION_IDLE_MS, staffSeenValue } from '#contract/ops/staff'
 import type { StaffRow } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { ApiError, unauthorized } from '../lib/envelope'
@@ -63,6 +63,7 @@ export async function requireStaff(deps: ApiDeps, req: Request, auth: StaffAuth)
   }
   const staff = await touchStaffSession(deps.db, presented, deps.now(), STAFF_SESSION_IDLE_MS)
   if (!staff) throw unauthorized()
+  req.res?.setHeader(STAFF_SEEN_HEADER, staffSeenValue(staff))
   const needed: StaffRole | undefined =
     auth === 'automation' ? 'admin' : auth === 'staff' ? undefined : (auth.slice('staff:'.length) as StaffRole)
   if (needed && !roleAllows(staff.role, needed)) throw new ApiError(403, Code.FORBIDDEN, msg.forbidden)

@@ -1,10 +1,10 @@
-import { type AppLoadContext, data } from '@remix-run/node'
+import { type AppLoadContext, data, redirect } from '@remix-run/node'
 import type { DataOf, Endpoint, InputOf, StaffRole } from '#contract/endpoint'
 import { roleAllows } from '#contract/ops/desks'
-import { staffApi, type StaffMember } from '#contract/ops/staff'
+import { STAFF_SEEN_HEADER, staffApi, staffSeenOf } from '#contract/ops/staff'
 import { deskRoleFor } from '~/ops/desks'
 import { opsMessages } from '~/ops/messages'
-import { getStaffSession, staffSignInResponse, type StaffSession } from '~/ops/session.server'
+import { commitStaffSession, getStaffSession, staffSignInResponse, type StaffSession } from '~/ops/session.server'
 import { deviceOf } from '~/utils/device.server'
 import { upstream, UpstreamError } from '../upstream/client.server'
 import { flow, type FlowResult } from '../upstream/flow.server'
@@ -17,17 +17,25 @@ export type SignedInStaff = { token: string; email: string; role: StaffRole; ses
  * one). The desk table (contract/ops/desks.ts) alone says which role opens the page asked for; a
  * staff member whose role cannot use the desk gets a 403 page (the api refuses the desk's calls
  * anyway, from the same table). A path outside the table (the frame, a page not found) is any
- * staff member's.
+ * staff member's. The cookie's role may be older than an admin's change: before refusing, the api
+ * is asked who this is (a new role is taken and the page asked again, see `callStaff`).
  */
-export async function requireStaff(request: Request): Promise<SignedInStaff> {
+export async function requireStaff(request: Request, context: AppLoadContext): Promise<SignedInStaff> {
   const needed = deskRoleFor(new URL(request.url).pathname)
-  const signedIn = await staffSession(request)
-  if (needed && !roleAllows(signedIn.role, needed)) throw data({ message: opsMessages.notYourDesk }, { status: 403 })
+  const signedIn = await signedInStaff(request)
+  if (needed && !roleAllows(signedIn.role, needed)) {
+    await callStaff(request, context, staffApi.me, {})
+    throw data({ message: opsMessages.notYourDesk }, { status: 403 })
+  }
   return signedIn
 }
 
-/** The staff session of any role (the console's frame, which every desk shares). */
-async function staffSession(request: Request): Promise<SignedInStaff> {
+/**
+ * The staff session of any role, as the cookie says (the console's frame, which every desk shares).
+ * The frame asks the api nothing: each desk's own calls are checked by the api, and their answers
+ * say who the api saw (`followTheApi`).
+ */
+export async function signedInStaff(request: Request): Promise<SignedInStaff> {
   const session = await getStaffSession(request)
   const token = session.get('token')
   const email = session.get('email')
@@ -37,8 +45,26 @@ async function staffSession(request: Request): Promise<SignedInStaff> {
 }
 
 /**
+ * The api saw another role or e-mail than the cookie's (an admin changed them): the cookie takes
+ * the api's, and the same page is asked again, so its guard, its menu and its data all see the new
+ * one (a redirect that sets a cookie makes Remix run every loader again, the frame's too).
+ */
+async function followTheApi(request: Request, seen: string | null) {
+  const staff = staffSeenOf(seen)
+  if (!staff) return
+  const session = await getStaffSession(request)
+  if (session.get('role') === staff.role && session.get('email') === staff.email) return
+  session.set('role', staff.role)
+  session.set('email', staff.email)
+  const url = new URL(request.url)
+  throw redirect(`${url.pathname}${url.search}`, { headers: { 'Set-Cookie': await commitStaffSession(session) } })
+}
+
+/**
  * A contract call as the signed-in staff member (Bearer token from the staff cookie). The api
- * ending the session (idle, absolute end, disabled, locked) sends them to the staff sign-in.
+ * ending the session (idle, absolute end, disabled, locked) sends them to the staff sign-in; a read
+ * or a refusal that shows a changed role or e-mail reloads the page with them (a change that went
+ * through keeps its answer: the page's next read follows).
  */
 export async function callStaff<E extends Endpoint>(
   request: Request,
@@ -48,19 +74,32 @@ export async function callStaff<E extends Endpoint>(
 ): Promise<DataOf<E>> {
   const token = (await getStaffSession(request)).get('token')
   if (!token) throw await staffSignInResponse(request, opsMessages.signInFirst)
-  const send = () => upstream.call(endpoint, input, { bearer: token, clientIp: context.clientAddress, device: deviceOf(request) })
+  let seen: string | null = null
+  const send = () =>
+    upstream.call(endpoint, input, {
+      bearer: token,
+      clientIp: context.clientAddress,
+      device: deviceOf(request),
+      onAnswer: (headers) => (seen = headers.get(STAFF_SEEN_HEADER)),
+    })
   const answer =
     endpoint.method === 'GET'
       ? memoized(context, `staff ${token} ${endpoint.path} ${JSON.stringify(input)}`, send)
       : afterChange(context, send)
+  let result: DataOf<E>
   try {
-    return (await answer).data
+    result = (await answer).data
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'expired') throw await staffSignInResponse(request, opsMessages.sessionEnded)
     // The api refused the role (changed by an admin since this page's check): the desk's own 403 page.
-    if (error instanceof UpstreamError && error.status === 403) throw data({ message: opsMessages.notYourDesk }, { status: 403 })
+    if (error instanceof UpstreamError && error.status === 403) {
+      await followTheApi(request, seen)
+      throw data({ message: opsMessages.notYourDesk }, { status: 403 })
+    }
     throw error
   }
+  if (endpoint.method === 'GET') await followTheApi(request, seen)
+  return result
 }
 
 /** The same call as a flow: `{success:true,data}` or the api's refusal in words. */
@@ -87,21 +126,3 @@ export const setupStartFlow = (request: Request, context: AppLoadContext, token:
   publicStaffCall(context, request, staffApi.setupStart, { token })
 export const setupCompleteFlow = (request: Request, context: AppLoadContext, body: InputOf<typeof staffApi.setupComplete>) =>
   publicStaffCall(context, request, staffApi.setupComplete, body)
-
-/**
- * Who is signed in, as the api sees it now (a role changed by an admin shows at once); the
- * cookie's copy is refreshed when it differs (`dirty`: the session must be committed).
- */
-export async function currentStaff(
-  request: Request,
-  context: AppLoadContext,
-): Promise<{ staff: StaffMember; session: StaffSession; dirty: boolean }> {
-  const { session, role, email } = await staffSession(request)
-  const staff = await callStaff(request, context, staffApi.me, {})
-  const dirty = staff.role !== role || staff.email !== email
-  if (dirty) {
-    session.set('role', staff.role)
-    session.set('email', staff.email)
-  }
-  return { staff, session, dirty }
-}

@@ -57,6 +57,8 @@ export type CallOptions = {
   requestId?: string
   /** Told how each call ended (the load context's observeUpstream: the web's metrics). */
   observe?: (call: string, outcome: string, seconds: number) => void
+  /** Shown the headers of any answer that arrived, a refusal too (the console reads who the api saw). */
+  onAnswer?: (headers: Pick<Headers, 'get'>) => void
 }
 
 export type Upstream = {
@@ -111,6 +113,7 @@ export function createUpstream(config: { baseURL?: string; timeoutMs?: number } 
     } finally {
       clearTimeout(timer)
     }
+    options.onAnswer?.(response.headers)
     try {
       const envelope = fromResponse<T>(response.status, response._data, response.headers)
       observed('ok')

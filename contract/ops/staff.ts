@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailField, loginPasswordField, PASSWORD_MAX } from '../accounts'
-import { get, noData, noInput, noQuery, post, STAFF_ROLES } from '../endpoint'
+import { get, noData, noInput, noQuery, post, STAFF_ROLES, type StaffRole } from '../endpoint'
 import { pageQuerySchema, pageSchema } from '../envelope'
 import { deskAuth } from './desks'
 
@@ -93,6 +93,24 @@ export const setupCompleteBody = z
     code: totpCodeField,
   })
   .strict()
+
+/**
+ * Who the api saw on a staff call, sent with every answer of a live staff session (a refusal too):
+ * "<role> <e-mail, URI-encoded>". The console draws its frame from its cookie and follows this when
+ * it differs (a role or e-mail an admin changed), so a page needs no call of its own for it.
+ */
+export const STAFF_SEEN_HEADER = 'x-cardlane-staff'
+export const staffSeenValue = (staff: { role: string; email: string }) => `${staff.role} ${encodeURIComponent(staff.email)}`
+export function staffSeenOf(value: string | null): { role: StaffRole; email: string } | null {
+  const [role, email, ...rest] = (value ?? '').split(' ')
+  const parsed = staffRoleField.safeParse(role)
+  if (!parsed.success || !email || rest.length) return null
+  try {
+    return { role: parsed.data, email: decodeURIComponent(email) }
+  } catch {
+    return null
+  }
+}
 
 export const staffApi = {
   login: post('/staff/login', 'public', staffLoginBody, staffChallengeData),

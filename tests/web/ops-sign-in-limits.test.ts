@@ -67,9 +67,11 @@ describe('the console’s refusals', () => {
     const refused = await load(payouts.loader, '/ops/payouts', jar)
     expect(refused.status).toBe(403)
     expect(await jsonOf(refused)).toEqual({ message: opsMessages.notYourDesk })
-    // The cookie says payouts, the api says reviewer now (an admin changed it): the api's 403 is the desk's too.
+    // The cookie says payouts, the api says reviewer now (an admin changed it): the cookie takes the
+    // api's role and the page is asked again, which is then the desk's 403.
     const { jar: stale, staff } = await staffJar(api, 'payouts')
     await api.post('/admin/staff/role', { email: staff.email, role: 'reviewer' }, { headers: bearer(await testStaffToken(api)) })
+    expect(await load(payouts.loader, '/ops/payouts', stale)).toHaveRedirect('/ops/payouts')
     const demoted = await load(payouts.loader, '/ops/payouts', stale)
     expect(demoted.status).toBe(403)
     expect(await jsonOf(demoted)).toEqual({ message: opsMessages.notYourDesk })

@@ -5,12 +5,13 @@ import * as layout from '~/ops/routes/ops'
 import * as dashboard from '~/ops/routes/ops._index'
 import * as login from '~/ops/routes/ops_.login'
 import * as logout from '~/ops/routes/ops_.logout'
+import * as payouts from '~/ops/routes/ops.payouts'
 import * as setup from '~/ops/routes/ops_.setup.$token'
 import { totpCode } from '../../api/lib/totp'
 import { jarFor, staffJar, staffToastOf } from '../support/console'
 import { useTestApi } from '../support/kit'
 import { bearer, codeAt, seedStaff, STAFF_PASSWORD, testStaffToken } from '../support/staff'
-import { CookieJar, jsonOf, load, signedInJar, submit } from '../support/web'
+import { apiCallsSince, CookieJar, jsonOf, load, loadDocument, signedInJar, submit } from '../support/web'
 
 /** The console's own sign-in (/ops/login, /ops/setup/<token>, /ops/logout) against the real api. */
 const api = useTestApi()
@@ -88,18 +89,42 @@ describe('the console frame', () => {
     const { jar, staff } = await staffJar(api, 'payouts')
     expect(await jsonOf(await load(layout.loader, '/ops', jar))).toMatchObject({ staff: { role: 'payouts' } })
     await api.post('/staff/logout', {}, { headers: bearer(staff.token) })
-    const res = await load(layout.loader, '/ops/payouts', jar)
+    const res = await load(payouts.loader, '/ops/payouts', jar)
     expect(res).toHaveRedirect('/ops/login?redirectTo=%2Fops%2Fpayouts')
     expect(await staffToastOf(res)).toMatchObject({ message: 'Your console session ended. Please sign in again.' })
   })
 
-  it('a role changed by an admin shows at the next page', async () => {
+  it('a console page asks the api once: the frame draws from the cookie, the desk makes its own call', async () => {
+    const { jar } = await staffJar(api, 'admin')
+    const before = api.logs.length
+    const [frame, desk] = await loadDocument([layout.loader, dashboard.loader], '/ops', jar)
+    expect(frame.status).toBe(200)
+    expect(desk.status).toBe(200)
+    expect(apiCallsSince(api, before)).toEqual(['/admin/dashboard'])
+  })
+
+  it('a role changed by an admin shows at the next page: the desk\'s answer brings it, the page is asked again', async () => {
     const { jar, staff } = await staffJar(api, 'reviewer')
     const admin = await testStaffToken(api)
     await api.post('/admin/staff/role', { email: staff.email, role: 'payouts' }, { headers: bearer(admin) })
-    const res = await load(layout.loader, '/ops', jar)
-    expect((await jsonOf(res)).staff.role).toBe('payouts')
+    const again = await load(dashboard.loader, '/ops?x=1', jar)
+    expect(again).toHaveRedirect('/ops?x=1')
+    expect((await jsonOf(await load(layout.loader, '/ops', jar))).staff.role).toBe('payouts')
     expect(await jsonOf(await load(dashboard.loader, '/ops', jar))).toMatchObject({ desks: expect.any(Array) })
+  })
+
+  it('a desk the cookie\'s role may not open asks the api first: a promotion opens it, a demotion closes it', async () => {
+    const { jar, staff } = await staffJar(api, 'reviewer')
+    const admin = await testStaffToken(api)
+    expect((await load(payouts.loader, '/ops/payouts', jar)).status).toBe(403)
+    await api.post('/admin/staff/role', { email: staff.email, role: 'admin' }, { headers: bearer(admin) })
+    expect(await load(payouts.loader, '/ops/payouts', jar)).toHaveRedirect('/ops/payouts')
+    expect((await load(payouts.loader, '/ops/payouts', jar)).status).toBe(200)
+
+    await api.post('/admin/staff/role', { email: staff.email, role: 'reviewer' }, { headers: bearer(admin) })
+    expect(await load(payouts.loader, '/ops/payouts', jar)).toHaveRedirect('/ops/payouts')
+    expect((await jsonOf(await load(layout.loader, '/ops', jar))).staff.role).toBe('reviewer')
+    expect((await load(payouts.loader, '/ops/payouts', jar)).status).toBe(403)
   })
 })
 

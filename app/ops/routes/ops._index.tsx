@@ -16,7 +16,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
 
 /** The console's first page: what waits and how late, the week's reviews, today, the books; each role its parts. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { role } = await requireStaff(request)
+  const { role } = await requireStaff(request, context)
   const board = loaded(await staffFlow(request, context, peopleDeskApi.dashboard, {}))
   return { board, desks: opsNav(role).filter((d) => d.path !== '/ops') }
 }

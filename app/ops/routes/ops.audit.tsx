@@ -24,7 +24,7 @@ function dayMs(day: string, end: boolean): number | undefined {
 
 /** The audit log, newest first, filtered by actor (an e-mail means that staff member), action, target and days. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const params = new URL(request.url).searchParams
   const filters = Object.fromEntries(FILTERS.map((f) => [f, (params.get(f) ?? '').trim()])) as Filters
   const pageNum = Math.max(1, Math.min(100_000, Number(params.get('page')) || 1))

@@ -36,7 +36,7 @@ const tabOf = (url: URL): Tab => {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const url = new URL(request.url)
   const status = tabOf(url)
   const asked = pageAsked(url)
@@ -118,7 +118,7 @@ const done: Record<Exclude<Move['intent'], 'reveal'>, string> = {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const form = await readDeskForm(context, request, moveSchema, 'Choose one of the row’s actions')
   if (!form.ok) return data({ id: form.raw.id?.slice(0, 64) ?? null, message: form.problem }, { status: 400 })
   const move = form.value

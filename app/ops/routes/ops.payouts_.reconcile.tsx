@@ -17,7 +17,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: payoutStyl
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const asked = new URL(request.url).searchParams.get('date')
   if (asked === null) return { date: yesterday(), report: null, problem: null }
   const query = reconcileQuery.safeParse({ date: asked.slice(0, 20) })
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const result = await staffFlow(request, context, opsPayoutsApi.reconcileRecent, {})
   if (!result.success) return data({ report: null, problem: result.msg }, { status: 503 })
   const { from, to, ...rest } = result.data

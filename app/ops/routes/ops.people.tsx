@@ -21,7 +21,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
  * opens their page, several are listed. And the adjustments waiting for a second admin.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request)
+  const { email } = await requireStaff(request, context)
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim()
   let notFound: string | null = null
   let hits: PersonHit[] = []
@@ -42,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const peopleDeskForm = z.discriminatedUnion('intent', [...decisionForms])
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const form = await readDeskForm(context, request, peopleDeskForm, 'Choose Approve or Decline')
   if (!form.ok) return badInput(form.problem, `decide:${form.raw.id ?? ''}`)
   return decideAdjustment(request, context, form.value, '/ops/people')

@@ -24,7 +24,7 @@ const PAGE_SIZE = 20
 
 /** One person: profile, wallet, ledger (paged), orders, withdrawals, bank accounts, sessions; adjust the wallet. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request)
+  const { email } = await requireStaff(request, context)
   const userId = params.userId ?? ''
   const pageNum = Math.max(1, Math.min(100_000, Number(new URL(request.url).searchParams.get('page')) || 1))
   const person = loaded(await staffFlow(request, context, opsMoneyApi.user, { id: userId }), [Refusals.USER_NOT_FOUND.code])
@@ -54,7 +54,7 @@ const personDeskForm = z.discriminatedUnion('intent', [
 ])
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const userId = params.userId ?? ''
   const to = `/ops/people/${encodeURIComponent(userId)}`
   const form = await readDeskForm(context, request, personDeskForm, 'Choose Adjust, Approve or Decline')

@@ -6,6 +6,6 @@ import { requireStaff } from '~/ops/staff.server'
 import { photoResponse } from '~/upstream/uploads.server'
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { token } = await requireStaff(request)
+  const { token } = await requireStaff(request, context)
   return photoResponse(request, context, params.id ?? '', { staffToken: token })
 }

@@ -34,7 +34,7 @@ const keyOf = (r: { brandId: string; country: string; cardType: string }) => `${
 /** The rates board (brand × country × type), each rate's history as a chart, and each brand's ETA. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  const { email } = await requireStaff(request)
+  const { email } = await requireStaff(request, context)
   const [rates, brands, waiting] = await Promise.all([
     staffFlow(request, context, catalogueApi.rates, {}).then(loaded),
     staffFlow(request, context, catalogueApi.list, {}).then(loaded),
@@ -143,7 +143,7 @@ const formOf = (raw: Partial<Record<string, string>>) =>
       : `rate:${keyOf({ brandId: raw.brandId ?? '', country: raw.country ?? '', cardType: raw.cardType ?? '' })}`
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const form = await readDeskForm(context, request, ratesDeskForm, 'Choose Save, Approve or Decline')
   if (!form.ok) return badInput(form.problem, formOf(form.raw))
   const to = new URL(request.url).pathname + new URL(request.url).search

@@ -19,7 +19,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: reviewStyl
 
 /** The order without its e-codes (a reveal is asked for and audited), the seller's signals, the queue around it. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request)
+  const { email } = await requireStaff(request, context)
   const id = params.orderId ?? ''
   const [order, signals, queue] = await Promise.all([
     staffFlow(request, context, reviewDeskApi.detail, { id, codes: 'hide' }),
@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const staff = await requireStaff(request)
+  const staff = await requireStaff(request, context)
   return decide(request, context, staff, params.orderId ?? '')
 }
 

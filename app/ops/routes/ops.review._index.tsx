@@ -21,7 +21,7 @@ const FILTERS = ['brand', 'country', 'type', 'status'] as const
 
 /** The queue: oldest first, the filters of the GET form, what waits, a page of 50. A bad filter or page is said, not a 500. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const url = new URL(request.url)
   const params = url.searchParams
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>

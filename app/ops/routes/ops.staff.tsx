@@ -21,7 +21,7 @@ const roleNames: Record<StaffRole, string> = { reviewer: 'Reviewer', payouts: 'P
 
 /** `?disable=` is the confirm step of a disable without JavaScript: the page asks before anything happens. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { email } = await requireStaff(request)
+  const { email } = await requireStaff(request, context)
   const staff = loaded(await staffFlow(request, context, staffDeskApi.list, {}))
   const asked = new URL(request.url).searchParams.get('disable')?.toLowerCase()
   const confirm = staff.find((s) => s.email === asked && s.email !== email && s.status !== 'disabled')?.email ?? null
@@ -52,7 +52,7 @@ const staffDeskForm = z.discriminatedUnion('intent', [
 
 /** Invite, change role, disable, reset. An invite or reset answers the set-up link once, on this page, never in a URL. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const form = await readDeskForm(context, request, staffDeskForm, 'Choose Invite, Change, Confirm, Reset or Disable')
   if (!form.ok) return badInput(form.problem, form.raw.intent === 'invite' ? 'invite' : `row:${(form.raw.email ?? '').toLowerCase()}`)
   const move = form.value

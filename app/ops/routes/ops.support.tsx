@@ -12,7 +12,7 @@ import { loaded } from '~/upstream/flow.server'
 import { deskStatus } from '~/utils/support-words'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const { list } = loaded(await staffFlow(request, context, supportDeskApi.list, {}))
   return { list }
 }

@@ -17,7 +17,7 @@ import { loaded } from '~/upstream/flow.server'
 import { deskStatus } from '~/utils/support-words'
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const id = params.id ?? ''
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw data({ message: Refusals.SUPPORT_CONVERSATION_NOT_FOUND.msg }, { status: 404 })
   const thread = loaded(await staffFlow(request, context, supportDeskApi.thread, { id }), [
@@ -34,7 +34,7 @@ const conversationDeskForm = z.discriminatedUnion('intent', [
 ])
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireStaff(request)
+  await requireStaff(request, context)
   const id = params.id ?? ''
   const form = await readDeskForm(context, request, conversationDeskForm, 'Choose Send reply or Close conversation')
   if (!form.ok) return badInput(form.problem, form.raw.intent === 'close' ? 'close' : 'reply')

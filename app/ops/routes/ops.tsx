@@ -3,19 +3,22 @@ import { Outlet, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { commitStaffSession } from '~/ops/session.server'
 import { OpsShell, opsMeta } from '~/ops/shell'
-import { currentStaff } from '~/ops/staff.server'
+import { signedInStaff } from '~/ops/staff.server'
 import opsStyles from '~/ops/styles/ops.css?url'
 import { toastOf } from '~/utils/toast.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
 export const meta = opsMeta
 
-/** The console's frame for every desk: who is signed in (asked of the api), the console's toast. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { staff, session, dirty } = await currentStaff(request, context)
+/**
+ * The console's frame for every desk: who is signed in, as the cookie says (the desk's own api
+ * calls check it and bring a change an admin made), and the console's toast.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { email, role, session } = await signedInStaff(request)
   const flashed = session.get('toast')
-  const headers = dirty || flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined
-  return data({ staff: { email: staff.email, role: staff.role }, toast: flashed ? toastOf(flashed) : null }, { headers })
+  const headers = flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined
+  return data({ staff: { email, role }, toast: flashed ? toastOf(flashed) : null }, { headers })
 }
 
 export default function OpsLayout() {
