@@ -133,6 +133,10 @@ export type PushSubscriptionInfo = z.infer<typeof pushSubscriptionSchema>
 export const pushSubscriptionsData = z.object({ subscriptions: z.array(pushSubscriptionSchema) })
 export type PushSubscriptionsData = z.infer<typeof pushSubscriptionsData>
 
+/** The settings screen in one answer: the switches and the devices that get push. */
+export const notifySettingsData = notifyPreferencesData.merge(pushSubscriptionsData)
+export type NotifySettingsData = z.infer<typeof notifySettingsData>
+
 export const pushRemoveBody = z
   .object({
     id: z
@@ -170,6 +174,7 @@ export const notifyApi = {
   pushKey: get('/v1/push/key', 'public', noQuery, pushKeyData),
   pushSubscribe: post('/v1/user/pushSubscribe', 'user', pushSubscribeBody, pushSubscriptionSchema),
   pushSubscriptions: get('/v1/user/pushSubscriptions', 'user', noQuery, pushSubscriptionsData),
+  notifySettings: get('/v1/user/notifySettings', 'user', noQuery, notifySettingsData),
   pushRemove: post('/v1/user/pushRemove', 'user', pushRemoveBody, pushSubscriptionsData),
   unsubscribeInfo: get('/v1/notify/unsubscribeInfo', 'public', unsubscribeQuery, unsubscribeData),
   unsubscribe: post('/v1/notify/unsubscribe', 'public', unsubscribeBody, unsubscribeData),

@@ -11,6 +11,7 @@ export function notifyRoutes(deps: ApiDeps) {
   bind(api.pushKey, () => notify.pushKey(deps))
   bind(api.pushSubscribe, ({ user, input }) => notify.subscribe(deps, user, input))
   bind(api.pushSubscriptions, ({ user }) => notify.subscriptions(deps, user))
+  bind(api.notifySettings, ({ user }) => notify.settings(deps, user))
   bind(api.pushRemove, ({ user, input }) => notify.removePush(deps, user, input.id))
   bind(api.unsubscribeInfo, ({ input }) => notify.unsubscribeInfo(deps, input.token))
   bind(api.unsubscribe, ({ input }) => notify.unsubscribe(deps, input.token))

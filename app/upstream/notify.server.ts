@@ -18,22 +18,17 @@ import { orderTimeZone } from './orders.server'
  */
 export const SETTINGS_PATH = '/account/notifications'
 
-export const notifyPreferencesFlow = (request: Request, context: AppLoadContext) =>
-  flow(context, M.loadFailed, () => callApi(request, context, api.notifyPreferences, {}))
-
-const pushSubscriptionsFlow = (request: Request, context: AppLoadContext) =>
-  flow(context, M.loadFailed, () => callApi(request, context, api.pushSubscriptions, {}))
+const notifySettingsFlow = (request: Request, context: AppLoadContext) =>
+  flow(context, M.loadFailed, () => callApi(request, context, api.notifySettings, {}))
 
 /** The settings screen: the switches, and the devices that get push with when each last got one. */
 export async function notifySettingsPage(request: Request, context: AppLoadContext) {
   await requireToken(request)
-  const [prefs, subs, timeZone] = await Promise.all([
-    notifyPreferencesFlow(request, context),
-    pushSubscriptionsFlow(request, context),
-    orderTimeZone(request, context),
-  ])
-  const { kinds, pushAmounts } = loaded(prefs)
-  const devices = loaded(subs).subscriptions.map((s) => ({
+  // One read for the switches and the devices: with the root's user index (the time zone, shared
+  // through the request memo) the screen stays within two api calls.
+  const [settings, timeZone] = await Promise.all([notifySettingsFlow(request, context), orderTimeZone(request, context)])
+  const { kinds, pushAmounts, subscriptions } = loaded(settings)
+  const devices = subscriptions.map((s) => ({
     id: s.id,
     name: s.name,
     lastUsed: s.lastUsedAt === null ? M.neverUsed : M.lastUsed(formatDay(s.lastUsedAt, timeZone)),

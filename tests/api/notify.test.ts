@@ -528,5 +528,17 @@ describe('bad input never answers 500', () => {
       expect(res.body.code).not.toBe(200)
     }
     expect((await api.get('/v1/user/notifyPreferences')).status).toBe(401)
+    expect((await api.get('/v1/user/notifySettings')).status).toBe(401)
+  })
+
+  it('the settings screen reads the switches and the devices in one answer', async () => {
+    const u = await subscribed()
+    const [prefs, subs, settings] = await Promise.all(
+      ['/v1/user/notifyPreferences', '/v1/user/pushSubscriptions', '/v1/user/notifySettings'].map((path) =>
+        api.get(path, { token: u.token }),
+      ),
+    )
+    expect(settings.body.data).toEqual({ ...prefs.body.data, ...subs.body.data })
+    expect(settings.body.data.subscriptions).toHaveLength(1)
   })
 })

@@ -1,5 +1,7 @@
+import { createECDH, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as root from '~/root'
+import * as notifySettings from '~/routes/account_.notifications'
 import * as success from '~/routes/order.submit-success'
 import * as plaza from '~/routes/trading-plaza'
 import * as addBankCard from '~/routes/wallet.add-bank-card'
@@ -80,5 +82,21 @@ describe('each screen makes at most 2 api calls', () => {
     const { data, calls } = await page(plaza.loader, '/trading-plaza?country=US', u)
     expect(data.groups.length).toBeGreaterThan(0)
     expect(calls.sort()).toEqual(['/v1/giftcard/catalogue', '/v1/user/index'])
+  })
+
+  it('Notification settings: the user index (time zone) and the settings (the switches and the devices in one)', async () => {
+    const u = await walletUser(api)
+    const ecdh = createECDH('prime256v1')
+    ecdh.generateKeys()
+    const subscription = {
+      endpoint: `http://127.0.0.1:9/push/${randomBytes(8).toString('hex')}`,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    }
+    expect((await api.post('/v1/user/pushSubscribe', subscription, { token: u.token })).status).toBe(200)
+    const { data, calls } = await page(notifySettings.loader, '/account/notifications', u)
+    expect(data.kinds.length).toBeGreaterThan(0)
+    expect(data.pushAmounts).toBe(false)
+    expect(data.devices).toEqual([expect.objectContaining({ name: expect.stringMatching(/^A browser/), lastUsed: 'No push sent yet' })])
+    expect(calls.sort()).toEqual(['/v1/user/index', '/v1/user/notifySettings'])
   })
 })

@@ -4,6 +4,7 @@ import type {
   notifyApi,
   NotifyKind,
   NotifyPreferencesData,
+  NotifySettingsData,
   PushSubscriptionInfo,
   PushSubscriptionsData,
   UnsubscribeData,
@@ -92,6 +93,11 @@ export async function subscribe(deps: ApiDeps, user: User, body: SubscribeBody):
 
 export async function subscriptions(deps: ApiDeps, user: User): Promise<PushSubscriptionsData> {
   return { subscriptions: (await ownSubscriptions(deps.db, user.id)).map(toInfo) }
+}
+
+/** The settings screen's one read: the person's switches and their push devices. */
+export async function settings(deps: ApiDeps, user: User): Promise<NotifySettingsData> {
+  return { ...(await preferences(deps, user)), ...(await subscriptions(deps, user)) }
 }
 
 export async function removePush(deps: ApiDeps, user: User, id: string): Promise<PushSubscriptionsData> {
