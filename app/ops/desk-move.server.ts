@@ -45,7 +45,11 @@ export async function readDeskForm<S extends z.ZodTypeAny>(
   schema: S,
   choose = 'Choose one of the desk’s actions',
 ): Promise<DeskForm<z.output<S>>> {
-  const form = await readForm(context, request)
+  return checkDeskForm(await readForm(context, request), schema, choose)
+}
+
+/** A desk form already read within readForm's bounds (the review desk's, which may carry a photo): its schema. */
+export function checkDeskForm<S extends z.ZodTypeAny>(form: FormData, schema: S, choose: string): DeskForm<z.output<S>> {
   const values: Record<string, string> = {}
   const raw: RawForm = {}
   for (const [name, value] of form) {

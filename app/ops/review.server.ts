@@ -1,12 +1,16 @@
 import { type AppLoadContext, data } from '@remix-run/node'
+import { z } from 'zod'
 import { parseAmount } from '#contract/money'
 import { reviewDeskApi } from '#contract/ops/review'
 import { reasonCodes, type ReasonCode } from '#contract/orders'
 import { MAX_UPLOAD_BYTES } from '#contract/uploads'
 import { redirectWithStaffToast } from '~/ops/session.server'
+import { accessMessages } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
 import type { FlowResult } from '../upstream/flow.server'
 import { uploadProofFlow } from '../upstream/uploads.server'
+import { FormRefusedError, guardForm } from '../utils/form-parse.server'
+import { checkDeskForm } from './desk-move.server'
 import { staffFlow, type SignedInStaff } from './staff.server'
 
 /**
@@ -48,22 +52,66 @@ async function readDecision(request: Request, context: AppLoadContext, staff: Si
       return uploadProofFlow(request, context, staff.token, photo, signal)
     },
   )
+  try {
+    guardForm(form)
+  } catch (error) {
+    if (!(error instanceof FormRefusedError)) throw error
+    throw data({ message: error.status === 413 ? accessMessages.tooLarge : accessMessages.formUnreadable }, { status: error.status })
+  }
   return { form, proof: files.find((f) => f.result)?.result ?? undefined }
 }
 
-const text = (form: FormData, name: string) => {
-  const v = form.get(name)
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined
-}
+const NOTE = 'Note: at most 500 characters'
+const REASON = 'What the seller reads: at most 500 characters'
+const CHOOSE_REASON = 'Choose the reason for the rejection'
+/** A text box of the desk: its sentence past 500 characters; left empty it says nothing. */
+const note = (message: string) =>
+  z
+    .string()
+    .max(500, message)
+    .transform((v) => v.trim() || undefined)
+/** A card's own fields on the propose form: `payout-<cardId>` and `reason-<cardId>`. */
+const CARD_FIELD = /^(payout|reason)-[\w-]{1,64}$/
 
-function proposal(form: FormData, cards: { cardId: string }[], currency: string) {
+/**
+ * The order page's five forms: claim, reveal, complete, propose (a payout and a reason per card, by
+ * the card's id) and reject (its photo is a file part, read apart).
+ */
+const decisionForm = z
+  .discriminatedUnion('intent', [
+    z.object({ intent: z.literal('claim') }).strict(),
+    z.object({ intent: z.literal('reveal') }).strict(),
+    z.object({ intent: z.literal('complete'), note: note(NOTE).optional() }).strict(),
+    z
+      .object({ intent: z.literal('propose'), reason: note(REASON).optional() })
+      .catchall(z.string().max(24, 'Card payout: an amount like 1500 or 1500.50')),
+    z
+      .object({
+        intent: z.literal('reject'),
+        reasonCode: z.enum(reasonCodes, { errorMap: () => ({ message: CHOOSE_REASON }) }),
+        note: note(NOTE).optional(),
+      })
+      .strict(),
+  ])
+  .superRefine((form, ctx) => {
+    if (form.intent !== 'propose') return
+    const unknown = Object.keys(form).filter((k) => k !== 'intent' && k !== 'reason' && !CARD_FIELD.test(k))
+    if (unknown.length) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown })
+  })
+type ProposeForm = Extract<z.output<typeof decisionForm>, { intent: 'propose' }>
+
+/** The lower payouts asked for, card by card of this order; a card field of another order is not ours. */
+function proposal(form: ProposeForm, cards: { cardId: string }[], currency: string) {
+  const ours = new Set(cards.flatMap((c) => [`payout-${c.cardId}`, `reason-${c.cardId}`]))
+  const stray = Object.keys(form).filter((k) => CARD_FIELD.test(k) && !ours.has(k))
+  if (stray.length) return { error: `This form does not take ${stray.slice(0, 3).join(', ')}` }
   const out: { cardId: string; payout: number; reasonCode: ReasonCode }[] = []
   for (const c of cards) {
-    const amount = text(form, `payout-${c.cardId}`)
-    if (amount === undefined) continue
+    const amount = form[`payout-${c.cardId}`]?.trim()
+    if (!amount) continue
     const payout = parseAmount(amount, currency)
     if (payout === undefined) return { error: `Card payout "${amount}" is not an amount` }
-    const code = text(form, `reason-${c.cardId}`) ?? 'OTHER'
+    const code = form[`reason-${c.cardId}`] ?? 'OTHER'
     out.push({ cardId: c.cardId, payout, reasonCode: (reasonCodes as readonly string[]).includes(code) ? (code as ReasonCode) : 'OTHER' })
   }
   return out.length === 0 ? { error: 'Give a lower payout for at least one card' } : { cards: out }
@@ -88,49 +136,50 @@ export async function decide(request: Request, context: AppLoadContext, staff: S
       { status: tooLarge ? 413 : 400, headers: refusedBodyHeaders },
     )
   }
-  const { form, proof } = read
-  const intent = text(form, 'intent') ?? ''
+  const { proof } = read
+  const form = checkDeskForm(read.form, decisionForm, 'Choose what to do with this order')
+  if (!form.ok) return refused(INTENTS.has(form.raw.intent ?? '') ? (form.raw.intent ?? '') : '', form.problem)
+  const move = form.value
   const here = `/ops/review/${id}`
   const done = async (message: string) =>
     redirectWithStaffToast(request, await nextOrder(request, context, id), { type: 'success', message })
-  switch (intent) {
+  switch (move.intent) {
     case 'claim': {
       const r = await staffFlow(request, context, reviewDeskApi.claim, { id })
       return r.success
         ? redirectWithStaffToast(request, here, { type: 'success', message: `You hold ${r.data.orderNo} for 30 minutes` })
-        : refused(intent, r.msg)
+        : refused(move.intent, r.msg)
     }
     case 'reveal': {
       const r = await staffFlow(request, context, reviewDeskApi.reveal, { id })
-      if (!r.success) return refused(intent, r.msg)
+      if (!r.success) return refused(move.intent, r.msg)
       const codes = Object.fromEntries(r.data.cards.map((c) => [c.cardId, c.codes]))
-      return data<DecisionReply>({ intent, codes }, { headers: { 'Cache-Control': 'no-store' } })
+      return data<DecisionReply>({ intent: move.intent, codes }, { headers: { 'Cache-Control': 'no-store' } })
     }
     case 'complete': {
-      const r = await staffFlow(request, context, reviewDeskApi.complete, { id, note: text(form, 'note') })
-      return r.success ? done(`${r.data.orderNo} completed: the seller is paid`) : refused(intent, r.msg)
+      const r = await staffFlow(request, context, reviewDeskApi.complete, { id, note: move.note })
+      return r.success ? done(`${r.data.orderNo} completed: the seller is paid`) : refused(move.intent, r.msg)
     }
     case 'propose': {
       const order = await staffFlow(request, context, reviewDeskApi.detail, { id, codes: 'hide' })
-      if (!order.success) return refused(intent, order.msg)
-      const p = proposal(form, order.data.cards, order.data.payoutCurrency)
-      if ('error' in p) return refused(intent, p.error ?? '')
-      const r = await staffFlow(request, context, reviewDeskApi.propose, { id, reason: text(form, 'reason') ?? '', cards: p.cards })
-      return r.success ? done(`${r.data.orderNo}: a lower payout is offered to the seller`) : refused(intent, r.msg)
+      if (!order.success) return refused(move.intent, order.msg)
+      const p = proposal(move, order.data.cards, order.data.payoutCurrency)
+      if ('error' in p) return refused(move.intent, p.error ?? '')
+      const r = await staffFlow(request, context, reviewDeskApi.propose, { id, reason: move.reason ?? '', cards: p.cards })
+      return r.success ? done(`${r.data.orderNo}: a lower payout is offered to the seller`) : refused(move.intent, r.msg)
     }
     case 'reject': {
-      if (proof && !proof.success) return refused(intent, proof.msg)
-      const reasonCode = text(form, 'reasonCode') ?? ''
-      if (!(reasonCodes as readonly string[]).includes(reasonCode)) return refused(intent, 'Choose the reason for the rejection')
+      if (proof && !proof.success) return refused(move.intent, proof.msg)
       const r = await staffFlow(request, context, reviewDeskApi.reject, {
         id,
-        reasonCode: reasonCode as ReasonCode,
-        note: text(form, 'note'),
+        reasonCode: move.reasonCode,
+        note: move.note,
         proofImageId: proof?.success ? proof.data.fileId : undefined,
       })
-      return r.success ? done(`${r.data.orderNo} rejected`) : refused(intent, r.msg)
+      return r.success ? done(`${r.data.orderNo} rejected`) : refused(move.intent, r.msg)
     }
-    default:
-      return refused(intent, 'Choose what to do with this order')
   }
 }
+
+/** The forms of the page, so a refusal shows beside the form that asked. */
+const INTENTS = new Set(['claim', 'reveal', 'complete', 'propose', 'reject'])

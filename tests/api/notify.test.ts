@@ -533,11 +533,9 @@ describe('bad input never answers 500', () => {
 
   it('the settings screen reads the switches and the devices in one answer', async () => {
     const u = await subscribed()
-    const [prefs, subs, settings] = await Promise.all(
-      ['/v1/user/notifyPreferences', '/v1/user/pushSubscriptions', '/v1/user/notifySettings'].map((path) =>
-        api.get(path, { token: u.token }),
-      ),
-    )
+    const prefs = await api.get<NotifyPreferencesData>('/v1/user/notifyPreferences', { token: u.token })
+    const subs = await api.get<PushSubscriptionsData>('/v1/user/pushSubscriptions', { token: u.token })
+    const settings = await api.get<NotifyPreferencesData & PushSubscriptionsData>('/v1/user/notifySettings', { token: u.token })
     expect(settings.body.data).toEqual({ ...prefs.body.data, ...subs.body.data })
     expect(settings.body.data.subscriptions).toHaveLength(1)
   })

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { formatRate, parseRate, type Rate } from '#contract/catalogue'
+import type { Order } from '#contract/orders'
 import * as payouts from '~/ops/routes/ops.payouts'
 import * as people from '~/ops/routes/ops.people'
 import * as person from '~/ops/routes/ops.people_.$userId'
 import * as rates from '~/ops/routes/ops.rates'
+import * as reviewOrder from '~/ops/routes/ops.review.$orderId'
 import * as staffDesk from '~/ops/routes/ops.staff'
 import * as deskThread from '~/ops/routes/ops.support_.$id'
 import * as start from '~/routes/support_.new'
@@ -11,7 +13,7 @@ import { accessMessages } from '~/utils/messages'
 import { seedUser } from '../support/api'
 import { staffJar } from '../support/console'
 import { newEmail } from '../support/kit'
-import { useSellingApi } from '../support/selling'
+import { sold, useSellingApi } from '../support/selling'
 import { walletUser, withdraw } from '../support/wallet'
 import { call, ORIGIN, signedInJar, type CookieJar, jsonOf, load, submit } from '../support/web'
 
@@ -452,5 +454,97 @@ describe('/ops/payouts', () => {
     )
     const row = await api.db.selectFrom('withdrawals').select('status').where('id', '=', w.id).executeTakeFirstOrThrow()
     expect(row.status).toBe('pending')
+  })
+})
+
+describe('/ops/review/:orderId', () => {
+  /** The reject form as the page posts it: multipart, because it may carry a proof photo. */
+  function postMultipart(path: string, fields: [string, string][], jar: CookieJar, params: Record<string, string>) {
+    const form = new FormData()
+    for (const [name, value] of fields) form.append(name, value)
+    const request = new Request(new URL(path, ORIGIN), { method: 'POST', body: form, headers: { Cookie: jar.header() ?? '' } })
+    return call(reviewOrder.action, request, params, jar)
+  }
+
+  it('the decide forms: a field twice, too long, missing, injected or hostile is a sentence; the order stays held', async () => {
+    const { jar } = await staffJar(api, 'reviewer')
+    const seller = await walletUser(api, { balance: 0, card: false, pin: null })
+    const order = await sold(api, seller.token)
+    const cardId = order.cards[0].cardId
+    const path = `/ops/review/${order.id}`
+    const params = { orderId: order.id }
+    const act = (fields: [string, string][]) => post(reviewOrder.action, path, fields, jar, params)
+    expect((await act([['intent', 'claim']])).status).toBe(302)
+
+    // A second note must not ride past the check of the first.
+    expect(
+      await refused(
+        await act([
+          ['intent', 'complete'],
+          ['note', 'ok'],
+          ['note', 'N'.repeat(600)],
+        ]),
+        'This form sends note once',
+      ),
+    ).toMatchObject({
+      intent: 'complete',
+    })
+    await refused(
+      await act([
+        ['intent', 'complete'],
+        ['note', 'N'.repeat(501)],
+      ]),
+      'Note: at most 500 characters',
+    )
+    await refused(
+      await act([
+        ['intent', 'complete'],
+        ['id', 'another-order'],
+      ]),
+      'This form does not take id',
+    )
+    await refused(await act([['intent', 'claim'], HOSTILE]), accessMessages.formUnreadable)
+    await refused(await act([['intent', 'pay']]), 'Choose what to do with this order')
+    await refused(await act([['note', 'no intent']]), 'Choose what to do with this order')
+    const propose: [string, string][] = [
+      ['intent', 'propose'],
+      [`payout-${cardId}`, '1'],
+      [`reason-${cardId}`, 'UNREADABLE'],
+      ['reason', 'Part of the code is scratched'],
+    ]
+    await refused(await act([...propose, ['cards', '[]']]), 'This form does not take cards')
+    await refused(await act([...propose, ['payout-another-card', '1']]), 'This form does not take payout-another-card')
+    await refused(await act([...propose, [`payout-${cardId}`, '2']]), `This form sends payout-${cardId} once`)
+
+    // The reject form is multipart: the same bounds and schema as every other desk form.
+    const reject: [string, string][] = [
+      ['intent', 'reject'],
+      ['reasonCode', 'ALREADY_USED'],
+      ['note', 'Zero balance'],
+    ]
+    await refused(await postMultipart(path, [...reject, HOSTILE], jar, params), accessMessages.formUnreadable)
+    await refused(await postMultipart(path, [...reject, ['reasonCode', 'OTHER']], jar, params), 'This form sends reasonCode once')
+    await refused(await postMultipart(path, [...reject, ['orderId', 'another-order']], jar, params), 'This form does not take orderId')
+    await refused(
+      await postMultipart(path, [...reject.slice(0, 2), ['note', 'N'.repeat(501)]], jar, params),
+      'Note: at most 500 characters',
+    )
+    await refused(await postMultipart(path, [reject[0], reject[2]], jar, params), 'Choose the reason for the rejection')
+    await refused(
+      await postMultipart(
+        path,
+        [
+          ['intent', 'reject'],
+          ['reasonCode', 'NOT_A_REASON'],
+        ],
+        jar,
+        params,
+      ),
+      'Choose the reason for the rejection',
+    )
+
+    const seen = (await api.get<Order>(`/v1/order/detail?id=${order.id}`, { token: seller.token })).body.data
+    expect(seen.status).toBe('reviewing')
+    expect(seen.proposal ?? null).toBeNull()
   })
 })

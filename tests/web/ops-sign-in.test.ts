@@ -3,9 +3,9 @@ import { staffDeskApi } from '#contract/ops/staff'
 import { opsNav } from '~/ops/desks'
 import * as layout from '~/ops/routes/ops'
 import * as dashboard from '~/ops/routes/ops._index'
+import * as payouts from '~/ops/routes/ops.payouts'
 import * as login from '~/ops/routes/ops_.login'
 import * as logout from '~/ops/routes/ops_.logout'
-import * as payouts from '~/ops/routes/ops.payouts'
 import * as setup from '~/ops/routes/ops_.setup.$token'
 import { totpCode } from '../../api/lib/totp'
 import { jarFor, staffJar, staffToastOf } from '../support/console'
@@ -103,7 +103,7 @@ describe('the console frame', () => {
     expect(apiCallsSince(api, before)).toEqual(['/admin/dashboard'])
   })
 
-  it('a role changed by an admin shows at the next page: the desk\'s answer brings it, the page is asked again', async () => {
+  it("a role changed by an admin shows at the next page: the desk's answer brings it, the page is asked again", async () => {
     const { jar, staff } = await staffJar(api, 'reviewer')
     const admin = await testStaffToken(api)
     await api.post('/admin/staff/role', { email: staff.email, role: 'payouts' }, { headers: bearer(admin) })
@@ -113,7 +113,7 @@ describe('the console frame', () => {
     expect(await jsonOf(await load(dashboard.loader, '/ops', jar))).toMatchObject({ desks: expect.any(Array) })
   })
 
-  it('a desk the cookie\'s role may not open asks the api first: a promotion opens it, a demotion closes it', async () => {
+  it("a desk the cookie's role may not open asks the api first: a promotion opens it, a demotion closes it", async () => {
     const { jar, staff } = await staffJar(api, 'reviewer')
     const admin = await testStaffToken(api)
     expect((await load(payouts.loader, '/ops/payouts', jar)).status).toBe(403)
