@@ -42,5 +42,4 @@ describe('the render guard', () => {
     vi.advanceTimersByTime(streamTimeout)
     expect(vi.getTimerCount()).toBe(0)
   })
-
 })
