@@ -27,6 +27,15 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
+    // The guard against a stuck render goes once the render has ended: left to fire, it held every
+    // page's render (its tree, its data, its stream) until it did, and its abort of a finished render
+    // made an error nobody reads.
+    let guard: NodeJS.Timeout | undefined
+    let ended = false
+    const end = () => {
+      ended = true
+      clearTimeout(guard)
+    }
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <DocumentRequestIdProvider value={loadContext.requestId}>
@@ -39,10 +48,12 @@ export default function handleRequest(
           shellRendered = true
           const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          body.once('finish', end)
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
           pipe(body)
         },
         onShellError(error: unknown) {
+          end()
           reject(error)
         },
         onError(error: unknown) {
@@ -52,7 +63,7 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1000)
+    if (!ended) guard = setTimeout(abort, streamTimeout + 1000)
   })
 }
 

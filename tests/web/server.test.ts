@@ -7,6 +7,7 @@ import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { accessMessages } from '~/utils/messages'
 import { remixHandler } from '../../server/adapter'
+import { DOCUMENT_BROTLI } from '../../server/app'
 import { cspNonce } from '../../server/headers'
 import { createLoadContext } from '../../server/load-context'
 import { serverMessages } from '../../server/messages'
@@ -249,8 +250,18 @@ describe('compression', () => {
     const br = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
     const page = brotliDecompressSync(br.body)
     expect(page.toString('utf8')).toContain('</html>')
-    const once = brotliCompressSync(page, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } })
+    const once = brotliCompressSync(page, { params: DOCUMENT_BROTLI })
     expect(br.body.length).toBeLessThanOrEqual(once.length + 16)
+  })
+
+  it("a page is compressed at the documents' brotli quality, not the middleware's default (a page is compressed on every request)", async () => {
+    const br = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': 'br' })
+    const page = brotliDecompressSync(br.body)
+    const at = (quality: number) =>
+      brotliCompressSync(page, { params: { ...DOCUMENT_BROTLI, [zlibConstants.BROTLI_PARAM_QUALITY]: quality } }).length
+    expect(DOCUMENT_BROTLI[zlibConstants.BROTLI_PARAM_QUALITY]).toBe(2)
+    expect(Math.abs(br.body.length - at(2))).toBeLessThanOrEqual(16)
+    expect(at(4)).toBeLessThan(br.body.length - 16)
   })
 
   it('a body that pauses (deferred data) still streams: the first part reaches the client before the rest is made', async () => {
