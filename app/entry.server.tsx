@@ -5,6 +5,8 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { logger } from './utils/logger.server'
 import { NonceProvider } from './utils/nonce'
 import { DocumentRequestIdProvider } from './utils/request-id'
+import { stylesheetText } from './utils/stylesheet-text.server'
+import { StylesheetTextProvider } from './utils/stylesheets'
 
 /** As long as a render may take before it is given up (Remix's template: a stuck render must end). */
 export const streamTimeout = 5_000
@@ -39,7 +41,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <DocumentRequestIdProvider value={loadContext.requestId}>
-          <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
+          <StylesheetTextProvider value={stylesheetText}>
+            <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
+          </StylesheetTextProvider>
         </DocumentRequestIdProvider>
       </NonceProvider>,
       {

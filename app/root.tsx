@@ -19,10 +19,14 @@ import { pageTitle, screenFor } from './utils/routes'
 import { commitSession, getSession } from './utils/session.server'
 import { useDoubleTapGuard, useViewportHeight } from './utils/shell'
 import { successMessages } from './utils/shell-messages'
+import { DocumentStyles, stylesheetHandle } from './utils/stylesheets'
 import { toastOf, type Toast } from './utils/toast.server'
 
+// The shell's stylesheet is not linked: the document carries it inline, as it does the screen's
+// (DocumentStyles, decision 058); it stays for every screen after.
+export const handle = stylesheetHandle(appStyles)
+
 export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: appStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
   { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
   { rel: 'manifest', href: '/site.webmanifest' },
@@ -110,12 +114,13 @@ function Document({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <Meta />
+        <DocumentStyles />
         <Links />
       </head>
       <body>
         <Toaster toast={data?.toast ?? null} />
         {children}
-        {showTabs ? <TabBar items={mainTabs} /> : null}
+        {showTabs ? <TabBar items={mainTabs} inFlow={!data?.signedIn} /> : null}
         <Analytics />
         {/* A new navigation starts at the top (SPEC §2); Back and Forward return where the person was. */}
         <ScrollRestoration nonce={nonce} />

@@ -28,9 +28,14 @@ export function useTabBar(): boolean {
   return mainTabs.some((tab) => tab.to === screen?.path)
 }
 
-export function TabBar({ items }: { items: TabItem[] }) {
+/**
+ * `inFlow`: the bar ends the page instead of staying over it. A visitor's (every tab but Home asks
+ * to sign in) then covers nothing: a button the page ends on is never half under it, whatever the
+ * phone's height.
+ */
+export function TabBar({ items, inFlow = false }: { items: TabItem[]; inFlow?: boolean }) {
   return (
-    <nav className="cl-tabbar" aria-label="Main">
+    <nav className={inFlow ? 'cl-tabbar cl-tabbar--in-flow' : 'cl-tabbar'} aria-label="Main">
       <ul className="cl-tabbar__list">
         {items.map((item) => (
           <li key={item.to} className="cl-tabbar__item">

@@ -1,7 +1,7 @@
 // The task rewards as a list, for the Rewards screen and to drop into Home and Account: each task
 // with its reward, a progress bar ("1 of 5", read out too), and what can be done about it — a
 // Claim button (a plain POST form to /tasks, so it works without JavaScript, coming back here),
-// "Claimed", or the way to do the task. Put it in a <Card flush>; link `taskListStylesheet`.
+// "Claimed", or the way to do the task. Put it in a <Card flush>; a route that shows it alone takes `taskListStylesheet` as its sheet.
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import type { TaskInfo } from '#contract/tasks'
 import tasksStyles from '~/styles/screens/tasks.css?url'
@@ -12,8 +12,8 @@ import { Icon } from './icon'
 import { Link } from './link'
 import { Money } from './money'
 
-/** The list's CSS, for the `links` of a route that shows it: `links = () => [taskListStylesheet, …]`. */
-export const taskListStylesheet = { rel: 'stylesheet', href: tasksStyles } as const
+/** The list's CSS, the sheet of a route that shows it alone: `handle = stylesheetHandle(taskListStylesheet)`. */
+export const taskListStylesheet = tasksStyles
 
 /** Where the Claim form posts (app/routes/tasks.tsx). */
 export const CLAIM_ACTION = '/tasks'

@@ -1,4 +1,4 @@
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import type { OrderSummary } from '#contract/orders'
@@ -19,10 +19,12 @@ import homeStyles from '~/styles/screens/home.css?url'
 import { homePage } from '~/upstream/profile.server'
 import { useLastSeenBalance } from '~/utils/last-seen'
 import { greetingMessages as G, walletMessages as W } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { useOptionalUser, usePublicEnv, useSignedIn, useWelcome, type User } from '~/utils/user'
 
 // One stylesheet: home.css bundles the components Home draws (the task list's among them).
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: homeStyles }]
+export const handle = stylesheetHandle(homeStyles)
+export const links = stylesheetLinks(handle)
 
 /**
  * A signed-in person's balance, for the card near the top, and the featured cards to sell, one

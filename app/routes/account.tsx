@@ -1,4 +1,4 @@
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { Avatar } from '~/components/avatar'
@@ -13,10 +13,12 @@ import { RewardsSection } from '~/components/task-list'
 import profileStyles from '~/styles/screens/profile.css?url'
 import { accountTasks } from '~/upstream/tasks.server'
 import { notificationMessages as N } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { useUser } from '~/utils/user'
 
 // One stylesheet: profile.css bundles the task list's.
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: profileStyles }]
+export const handle = stylesheetHandle(profileStyles)
+export const links = stylesheetLinks(handle)
 
 /**
  * The hub of everything that is the person's: profile, rewards, wallet, notifications, sign-in,

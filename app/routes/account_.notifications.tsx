@@ -2,7 +2,7 @@
 // and e-mail; whether a push may show amounts; the devices that get push, and turning push on here.
 // Without JavaScript the switches are one form and one Save; with it each switch saves on its own
 // (a fetcher, a toast) and Save goes away. Security e-mails are shown on and locked, with why.
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
 import type { NotifyPreference } from '#contract/notify'
 import { ActionToast } from '~/components/action-toast'
@@ -16,9 +16,11 @@ import { useHydrated } from '~/components/ui'
 import notifyStyles from '~/styles/screens/notify.css?url'
 import { notifySettingsAction, notifySettingsPage } from '~/upstream/notify.server'
 import { notifyMessages as M } from '~/utils/notify-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import type { Toast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: notifyStyles }]
+export const handle = stylesheetHandle(notifyStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return await notifySettingsPage(request, context)

@@ -3,7 +3,7 @@
 // e-mail code to the person's own address and sets a new PIN with it; withdrawals then wait 24 hours.
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, verifyCodeField } from '#contract/accounts'
@@ -33,10 +33,12 @@ import { walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 type Mode = 'change' | 'reset'
 

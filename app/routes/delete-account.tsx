@@ -4,7 +4,7 @@
 // the session here too (a full page load, so nothing of the account stays on screen).
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, loginPasswordField, verifyCodeField } from '#contract/accounts'
@@ -28,10 +28,12 @@ import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { deleteAccountMessages as M } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }]
+export const handle = stylesheetHandle(styles)
+export const links = stylesheetLinks(handle)
 
 type Mode = 'password' | 'code'
 const passwordSchema = z.object({ password: loginPasswordField })

@@ -5,7 +5,7 @@
 // Where the browser offers to install the app (Chromium's beforeinstallprompt, caught from the first
 // page on by utils/install-prompt.ts), an Install button; an iPhone, told from its User-Agent on the
 // server so it works without JavaScript, gets Safari's steps first and no Android ones.
-import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
@@ -16,9 +16,11 @@ import downloadStyles from '~/styles/screens/download.css?url'
 import { getWebEnv } from '~/utils/env.server'
 import { useInstallPrompt } from '~/utils/install-prompt'
 import { qrSvg, siteUrl } from '~/utils/qr.server'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { usePublicEnv } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: downloadStyles }]
+export const handle = stylesheetHandle(downloadStyles)
+export const links = stylesheetLinks(handle)
 
 /** An iPhone, iPad or iPod (an iPad that says it is a Mac cannot be told apart here). */
 const isIos = (userAgent: string) => /\b(iPhone|iPad|iPod)\b/.test(userAgent)

@@ -7,7 +7,7 @@
 // browser reads it back at /avatar/:id. A refused photo or nickname changes nothing.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type AppLoadContext, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type AppLoadContext, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { z } from 'zod'
@@ -36,11 +36,13 @@ import { flowMessage, profileMessages as M } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 import { uploadPhoto } from '~/utils/upload-photo'
 import { usePublicEnv, useUser } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: editProfileStyles }]
+export const handle = stylesheetHandle(editProfileStyles)
+export const links = stylesheetLinks(handle)
 
 /** The file input's name (no JavaScript: the photo travels with the form). */
 const PHOTO_FIELD = 'photo'

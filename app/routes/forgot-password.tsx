@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction } from '@remix-run/node'
+import type { ActionFunctionArgs } from '@remix-run/node'
 import { useActionData } from '@remix-run/react'
 import { CodeType, PASSWORD_MIN } from '#contract/accounts'
 import { ActionToast } from '~/components/action-toast'
@@ -14,9 +14,11 @@ import { readForm } from '~/utils/form.server'
 import { rememberLoginEmail } from '~/utils/login-email.server'
 import { emptySession } from '~/utils/session.server'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]
+export const handle = stylesheetHandle(authStyles)
+export const links = stylesheetLinks(handle)
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(context, request)

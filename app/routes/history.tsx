@@ -1,7 +1,7 @@
 // History (SPEC §2, login; the Orders tab): the person's orders, newest first, ten a page, filtered
 // by status with plain links (no JavaScript needed). Each row says the card, what it is worth now,
 // where it stands and when it was made, and leads to the order.
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { orderStatuses, type OrderStatus } from '#contract/order-statuses'
 import { ButtonLink } from '~/components/button'
@@ -18,8 +18,10 @@ import { loaded } from '~/upstream/flow.server'
 import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
 import { orderStatusLabels, sellingMessages as M } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
+export const handle = stylesheetHandle(ordersStyles)
+export const links = stylesheetLinks(handle)
 
 const PAGE_SIZE = 10
 

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CodeType, emailField, loginPasswordField } from '#contract/accounts'
@@ -23,9 +23,11 @@ import { useSchemaForm } from '~/utils/forms'
 import { takeLoginEmail } from '~/utils/login-email.server'
 import { safeRedirect } from '~/utils/redirect'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { usePublicEnv } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]
+export const handle = stylesheetHandle(authStyles)
+export const links = stylesheetLinks(handle)
 
 const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
 

@@ -3,7 +3,7 @@
 // readers); opening it is a POST (readMessage, then a redirect to the order or withdrawal it is
 // about), so it works without JavaScript and the badge counts down on the next page. A notification
 // already read is a plain link. "Mark all read" is one more small form.
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { NotificationKind } from '#contract/notification-kinds'
 import type { Notification } from '#contract/notifications'
@@ -29,10 +29,12 @@ import { readForm, toastNow } from '~/utils/form.server'
 import { flowMessage } from '~/utils/messages'
 import { notificationActionSchema as actionSchema } from '~/utils/notification-form.server'
 import { notificationMessages as N } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { useUser } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: notificationStyles }]
+export const handle = stylesheetHandle(notificationStyles)
+export const links = stylesheetLinks(handle)
 
 const PAGE_SIZE = 20
 const MAX_PAGE = 100_000

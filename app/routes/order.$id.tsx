@@ -3,7 +3,7 @@
 // and proof photo of a rejection, the whole timeline, the place in the queue while it waits. The
 // person's moves: cancel while pending, and accept or decline an offer of a lower payout (never a
 // silent edit). Cancel and decline ask "are you sure" with a disclosure, without JavaScript too.
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { formatMoney } from '#contract/money'
@@ -26,10 +26,12 @@ import { loadOrder, orderMoveFlow, orderTimeZone, plausibleOrderId } from '~/ups
 import { requireToken } from '~/utils/auth.server'
 import { isTransportFailure, readForm, toastNow } from '~/utils/form.server'
 import { flowMessage, sellingMessages as M } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { usePublicEnv } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
+export const handle = stylesheetHandle(ordersStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireToken(request)

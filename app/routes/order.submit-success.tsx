@@ -4,7 +4,7 @@
 // collector on the order-submitted toast and by the api when the first order completes; this
 // page asks the api nothing more than the order. Where push can be turned on on this device and is
 // not on yet, a card offers it (the browser decides; it asks nothing until tapped).
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { BrandTile } from '~/components/brand-tile'
 import { ButtonLink } from '~/components/button'
@@ -19,8 +19,10 @@ import { cardTypeLabel, countryName, RateText } from '~/components/rate-row'
 import { Screen } from '~/components/screen'
 import ordersStyles from '~/styles/screens/orders.css?url'
 import { submittedOrderPage } from '~/upstream/orders.server'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: ordersStyles }]
+export const handle = stylesheetHandle(ordersStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return await submittedOrderPage(request, context, new URL(request.url).searchParams.get('id') ?? '')

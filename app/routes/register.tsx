@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { CodeType, PASSWORD_MIN } from '#contract/accounts'
 import { ActionToast } from '~/components/action-toast'
@@ -15,9 +15,11 @@ import { codePasswordSchema } from '~/utils/email-code'
 import { readForm } from '~/utils/form.server'
 import { safeRedirect } from '~/utils/redirect'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { usePublicEnv } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }]
+export const handle = stylesheetHandle(authStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)

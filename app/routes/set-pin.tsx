@@ -2,7 +2,7 @@
 // was going (adding a bank account, withdrawing). Someone who has a PIN changes it instead.
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
@@ -21,10 +21,12 @@ import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 import { usePublicEnv } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 /** `?redirectTo=` kept on the way to another PIN screen. */
 const withRedirect = (path: string, redirectTo: string) => (redirectTo ? `${path}?${new URLSearchParams({ redirectTo })}` : path)

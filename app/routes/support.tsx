@@ -4,7 +4,7 @@
 // withdrawal settings from the api (the ones the Withdraw screen applies), review times from the
 // catalogue, the PIN rules and the payout rule from the contract. When the api cannot be reached
 // the page still answers, without today's numbers: help must work when something is broken.
-import { type LinksFunction, type LoaderFunctionArgs, type SerializeFrom } from '@remix-run/node'
+import { type LoaderFunctionArgs, type SerializeFrom } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { formatMoney } from '#contract/money'
@@ -25,10 +25,12 @@ import { conversationListFlow, supportInfoFlow } from '~/upstream/support.server
 import { getToken } from '~/utils/auth.server'
 import { getWebEnv } from '~/utils/env.server'
 import { supportMessages as M } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { sellerStatus } from '~/utils/support-words'
 import { usePublicEnv, useSignedIn } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportStyles }]
+export const handle = stylesheetHandle(supportStyles)
+export const links = stylesheetLinks(handle)
 
 /** The promise of the Home screen, quoted word for word. */
 export const RATE_LOCK_PROMISE = 'The rate you are quoted when you submit is the rate we review your card at.'

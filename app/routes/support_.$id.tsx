@@ -1,7 +1,7 @@
 // One conversation with support (decision 049): the messages, oldest first, and a reply while it is
 // not closed. Another person's conversation reads as not found. Without JavaScript a plain form,
 // its refusal the fragment (decision 036); sent → this page again, with a toast.
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Refusals } from '#contract/refusals'
 import { SUPPORT_BODY_MAX } from '#contract/support-limits'
@@ -19,10 +19,12 @@ import { conversationFlow, replyConversationFlow } from '~/upstream/support.serv
 import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
 import { supportMessages as M } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { sellerStatus } from '~/utils/support-words'
 import { redirectWithToast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportStyles }]
+export const handle = stylesheetHandle(supportStyles)
+export const links = stylesheetLinks(handle)
 
 const ERROR_ID = 'support-reply-error'
 const NOT_FOUND = [Refusals.SUPPORT_CONVERSATION_NOT_FOUND.code, 400] as const

@@ -2,7 +2,7 @@
 // console's Support desk and is followed in the app. `?order=` names the order it is about (from
 // "Ask about this order"); the api checks it is the person's own. Without JavaScript a plain form,
 // its refusal the fragment (decision 036); sent → the conversation, with a toast.
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { SUPPORT_BODY_MAX, SUPPORT_SUBJECT_MAX } from '#contract/support-limits'
 import { Button } from '~/components/button'
@@ -17,9 +17,11 @@ import { requireToken } from '~/utils/auth.server'
 import { getWebEnv } from '~/utils/env.server'
 import { readForm } from '~/utils/form.server'
 import { supportMessages as M } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: supportStyles }]
+export const handle = stylesheetHandle(supportStyles)
+export const links = stylesheetLinks(handle)
 
 const ERROR_ID = 'support-new-error'
 const plausibleId = (id: string | null) => (id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null)

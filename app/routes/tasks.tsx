@@ -1,7 +1,7 @@
 // Rewards (login): every task with its progress and reward, and the Claim action that the task
 // list posts to from here, Home and Account. The action always answers with a redirect (PRG) back
 // to where the claim came from (same-site paths only), with the outcome as a toast.
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { Card } from '~/components/card'
@@ -16,9 +16,11 @@ import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
 import { flowMessage, taskMessages as T } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [taskListStylesheet]
+export const handle = stylesheetHandle(taskListStylesheet)
+export const links = stylesheetLinks(handle)
 
 /** The tasks come with the root's /v1/user/index: this page costs no api call of its own. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,7 +2,7 @@
 // rate now, its change over the last 24 hours, and a way to sell it. Search and filters are a GET
 // form, so they work without JavaScript and every view of the board is a URL. The board is paged by
 // brand (a few brands a page, each with all its rates), so no page is one long list.
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, type FormEvent } from 'react'
 import type { Brand, Rate } from '#contract/catalogue'
@@ -21,8 +21,10 @@ import { giftCardCatalogueFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
 import { sellingMessages as M } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: plazaStyles }]
+export const handle = stylesheetHandle(plazaStyles)
+export const links = stylesheetLinks(handle)
 
 const COUNTRY_CODES = Object.keys(COUNTRIES)
 const TYPES = ['physical', 'ecode'] as const

@@ -2,7 +2,7 @@
 // page says what would stop and whose e-mails they are, and its button posts; a mail client's
 // RFC 8058 one-click POST (`List-Unsubscribe=One-Click`, no cookie) lands on the same action. The
 // token in the path is the only credential: never logged (server/log-path.ts), never shown.
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
@@ -11,8 +11,10 @@ import { Icon } from '~/components/icon'
 import { Screen } from '~/components/screen'
 import resultStyles from '~/styles/screens/unsubscribe.css?url'
 import { unsubscribeAnswer, unsubscribePage } from '~/upstream/notify.server'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: resultStyles }]
+export const handle = stylesheetHandle(resultStyles)
+export const links = stylesheetLinks(handle)
 
 export const loader = ({ params, context }: LoaderFunctionArgs) => unsubscribePage(context, params.token ?? '')
 

@@ -1,7 +1,6 @@
 // Privacy Policy (SPEC §2, public). A complete policy written for what the product actually does:
 // the data each feature needs, why, how long it is kept, how it is protected and who else sees it.
 // Plain language, short sections with a table of contents, readable on a phone.
-import type { LinksFunction } from '@remix-run/node'
 import type { ReactNode } from 'react'
 import { Card } from '~/components/card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -9,9 +8,11 @@ import { Link } from '~/components/link'
 import { Screen } from '~/components/screen'
 import privacyStyles from '~/styles/screens/privacy.css?url'
 import { FINANCIAL_RECORDS_YEARS } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { usePublicEnv } from '~/utils/user'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: privacyStyles }]
+export const handle = stylesheetHandle(privacyStyles)
+export const links = stylesheetLinks(handle)
 
 const EFFECTIVE_DATE = '22 November 2026'
 

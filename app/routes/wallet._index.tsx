@@ -2,7 +2,7 @@
 // their way, each with the time it is due), and every movement, newest first, paged by links.
 // Auto-withdrawal is switched here: on with the PIN, off with one button (plain forms posted to
 // /wallet/auto-withdrawal, which answers with a redirect back and a toast).
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import type { AutoWithdrawal } from '#contract/auto-withdrawal'
 import { formatMoney } from '#contract/money'
@@ -19,8 +19,10 @@ import walletStyles from '~/styles/screens/wallet.css?url'
 import { walletPage } from '~/upstream/wallet.server'
 import { useLastSeenBalance } from '~/utils/last-seen'
 import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 const PAGE_SIZE = 20
 const MAX_PAGE = 100_000

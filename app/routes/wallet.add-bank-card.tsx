@@ -6,7 +6,7 @@
 // JavaScript, and the person confirms "NAME — is this your account?" before the PIN saves it.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useRef, useState, type ReactNode } from 'react'
 import { z } from 'zod'
@@ -32,9 +32,11 @@ import { walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 // The account number is checked against the bank's NUBAN scheme by the api (it knows the bank);
 // with JavaScript the same check runs as it is typed (accountFitsBank).

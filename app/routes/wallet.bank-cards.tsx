@@ -2,7 +2,7 @@
 // "Make default" and "Remove" (the PIN, in a small form per account that works without
 // JavaScript), and the way to add one (at most five; a PIN first).
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { MAX_BANK_CARDS, type BankCard } from '#contract/bank-cards'
@@ -26,9 +26,11 @@ import { formRefusal, readForm } from '~/utils/form.server'
 import { walletMessages as W } from '~/utils/messages'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 const ADD_HREF = '/wallet/add-bank-card'
 const cardId = z.string({ required_error: 'Choose the bank account' }).min(1).max(64)

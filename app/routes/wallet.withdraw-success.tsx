@@ -1,6 +1,6 @@
 // Withdrawal Submitted (SPEC §2, login): what was asked for, what arrives, where, and by when,
 // with the way to its detail and back to the wallet. `?id=` is the withdrawal's id.
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
@@ -12,8 +12,10 @@ import { ActionBar, Screen } from '~/components/screen'
 import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound } from '~/components/withdrawal'
 import walletStyles from '~/styles/screens/wallet.css?url'
 import { withdrawalPage } from '~/upstream/withdrawals.server'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return await withdrawalPage(request, context, new URL(request.url).searchParams.get('id') ?? '')

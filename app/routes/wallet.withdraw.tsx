@@ -5,7 +5,7 @@
 // so a double submit makes one withdrawal with and without JavaScript.
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useMemo, useState } from 'react'
 import { z } from 'zod'
@@ -39,9 +39,11 @@ import { useSchemaForm } from '~/utils/forms'
 import { walletMessages as W } from '~/utils/messages'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 const HOUR = 3_600_000
 const MINUTE = 60_000

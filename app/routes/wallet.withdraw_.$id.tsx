@@ -3,7 +3,7 @@
 // the full amount back in the wallet, and a link to send it to another account). Another person's
 // or an unknown id is a 404. While the payout is on its way the receipt asks again by itself (with
 // JavaScript), and stops once it is final.
-import { type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { amountInputValue } from '#contract/money'
 import { ButtonLink } from '~/components/button'
@@ -17,11 +17,13 @@ import walletStyles from '~/styles/screens/wallet.css?url'
 import { withdrawalPage } from '~/upstream/withdrawals.server'
 import { useLiveData } from '~/utils/live-data'
 import { walletMessages as W } from '~/utils/messages'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
 /** A payout promised in minutes: the receipt asks this often while the person watches it. */
 const REFRESH_MS = 5_000
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: walletStyles }]
+export const handle = stylesheetHandle(walletStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await withdrawalPage(request, context, params.id ?? '')

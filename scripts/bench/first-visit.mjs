@@ -1,7 +1,9 @@
 // First visit: what each screen costs over the wire in a browser with an empty cache (a fresh
 // context per screen), by type, from the DevTools protocol's encodedDataLength (bytes received,
 // headers included, after compression). Budgets: JavaScript ≤ 100 KB, stylesheets (render-blocking
-// CSS) ≤ 10 KB, the HTML document ≤ 30 KB.
+// CSS) ≤ 10 KB, the HTML document ≤ 30 KB. The sheets the document carries inline (decision 058)
+// count as render-blocking CSS too, by their text's brotli size (they are inside the HTML's bytes as well).
+import { brotliCompressSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
 import { assertLocal, verdict } from './lib.mjs'
 
@@ -33,6 +35,8 @@ export async function firstVisitBudgets(stack, person, screens) {
       const res = await page.goto(assertLocal(stack.base + s.path), { waitUntil: 'load', timeout: 30_000 })
       // Scripts the page loads after `load` (modulepreload, lazy routes) count too.
       await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined)
+      const inline = await page.$$eval('style[data-stylesheet]', (styles) => styles.map((s) => s.textContent ?? ''))
+      for (const css of inline) bytes.stylesheet += brotliCompressSync(css).length
       const row = {
         screen: `${s.screen}${s.signedIn ? '' : ' (visitor)'}`,
         status: res?.status() ?? 0,

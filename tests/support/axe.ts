@@ -9,17 +9,22 @@ type AxeResult = { violations: { id: string; nodes: { target: string[] }[] }[] }
 /**
  * axe-core's violations on the page, one line each: rule and targets. The whole document by
  * default (its title and language too), or only inside `scope`. Toasts are removed first unless
- * kept: one fading in or out is caught half-transparent and reads as low contrast.
+ * kept: one fading in or out is caught half-transparent and reads as low contrast. `rules`: only those.
  */
 export async function axeViolations(
   page: Page,
-  { scope, keepToasts = false }: { scope?: string; keepToasts?: boolean } = {},
+  { scope, keepToasts = false, rules }: { scope?: string; keepToasts?: boolean; rules?: string[] } = {},
 ): Promise<string[]> {
   if (!keepToasts) await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
   await page.evaluate(axeSource)
-  return page.evaluate(async (context) => {
-    const { axe } = window as unknown as { axe: { run(context?: string): Promise<AxeResult> } }
-    const result = context ? await axe.run(context) : await axe.run()
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  }, scope)
+  return page.evaluate(
+    async ({ context, rules }) => {
+      const { axe } = window as unknown as { axe: { run(context: string | Document, options: object): Promise<AxeResult> } }
+      // `rules`: only these, enabled even when axe holds them back by default (target-size).
+      const options = rules ? { runOnly: { type: 'rule', values: rules } } : {}
+      const result = await axe.run(context ?? document, options)
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    },
+    { context: scope, rules },
+  )
 }

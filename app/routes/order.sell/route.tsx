@@ -4,7 +4,7 @@
 // by "Check rate" without it. A visitor who submits signs in and comes back with the choices in the
 // URL, never the codes. The quoted rate and a request id from the loader travel as hidden fields:
 // a moved rate is shown and confirmed (RATE_CHANGED), a double submit makes one order.
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { MAX_CARDS_PER_ORDER } from '#contract/orders'
 import { newRequestId } from '#contract/withdrawals'
@@ -17,12 +17,14 @@ import sellStyles from '~/styles/screens/sell.css?url'
 import { giftCardListFlow, giftCardRatesFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { getToken } from '~/utils/auth.server'
+import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { choiceQuery, faceValueText, HERE, resolveChoice } from './choice'
 import { BrandPicker, ChipGroup, ChosenBrand } from './choosers'
 import { SellForm } from './sell-form'
 import { sellAction } from './sell.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: sellStyles }]
+export const handle = stylesheetHandle(sellStyles)
+export const links = stylesheetLinks(handle)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
