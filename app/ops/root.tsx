@@ -2,16 +2,17 @@ import type { LinksFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import appStyles from '~/styles/app.css?url'
+import opsStyles from '~/ops/styles/ops.css?url'
 import { useNonce } from '~/utils/nonce'
 import { ErrorReferenceScope } from '~/utils/request-id'
 import { useDoubleTapGuard, useViewportHeight } from '~/utils/shell'
 
 // The console's document (decision 052): its own build, so a desk never ships a customer screen
-// and a customer page never ranks or loads a desk. The house's tokens and form components come
-// from the app's stylesheet, as before the split; each desk adds the console's own (styles/).
+// and a customer page never ranks or loads a desk. Every page, the sign-in and an error page too,
+// links the console's one sheet, which bundles what it uses of the app's (never the customer's
+// app.css itself); a desk adds its own (styles/).
 export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: appStyles },
+  { rel: 'stylesheet', href: opsStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 

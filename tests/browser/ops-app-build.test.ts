@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OPS_BRAND } from '~/ops/desks'
+import { commitStaffSession, emptyStaffSession } from '~/ops/session.server'
 import { startApp, type RunningApp } from '../support/app'
+import { seedStaff } from '../support/staff'
 
 /**
  * The console is an app of its own (decision 052): the production builds (`npm run build`) and the
@@ -84,6 +86,40 @@ describe('as served', () => {
     const html = await login.text()
     expect(html).toContain(`/ops/assets/manifest-${ops.version}.js`)
     expect(html).not.toMatch(/["'(]\/assets\//)
+  })
+
+  it("a console page's document links and inlines no customer stylesheet, only the console's own", async () => {
+    // The builds name a file by its content: a customer sheet compiled into the console's build
+    // keeps its customer name (app-<hash>.css), and an inlined one its customer text.
+    const customerSheets = readdirSync('build/client/assets').filter((name) => name.endsWith('.css'))
+    const customerTexts = customerSheets.map((name) => readFileSync(path.join('build/client/assets', name), 'utf8').trim())
+    const staff = await seedStaff(app.api, { role: 'admin' })
+    const session = await emptyStaffSession()
+    session.set('token', staff.token)
+    session.set('email', staff.email)
+    session.set('role', staff.role)
+    const cookie = (await commitStaffSession(session)).split(';')[0]!
+    // The sign-in, a desk of each layout, and the root's error page (a path no desk has).
+    for (const page of ['/ops/login', '/ops', '/ops/review', '/ops/payouts', '/ops/support', '/ops/no-such-desk']) {
+      const headers: Record<string, string> = page === '/ops/login' ? {} : { cookie }
+      const res = await fetch(`${app.url}${page}`, { headers, redirect: 'manual' })
+      expect(res.status, page).toBe(page === '/ops/no-such-desk' ? 404 : 200)
+      const html = await res.text()
+      const sheets = [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*>/g)].map(([tag]) => /href="([^"]+)"/.exec(tag)?.[1] ?? '')
+      expect(
+        sheets.filter((href) => customerSheets.includes(path.basename(href))),
+        page,
+      ).toEqual([])
+      expect(
+        sheets.filter((href) => /\/ops\/assets\/ops-[\w-]+\.css$/.test(href)),
+        page,
+      ).toHaveLength(1)
+      const inline = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(([, text]) => text!.trim())
+      expect(
+        inline.filter((text) => customerTexts.includes(text)),
+        page,
+      ).toEqual([])
+    }
   })
 
   it("lazy route discovery on the customer's side never returns a desk", async () => {

@@ -1,13 +1,11 @@
-import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Outlet, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { commitStaffSession } from '~/ops/session.server'
 import { OpsShell, opsMeta } from '~/ops/shell'
 import { signedInStaff } from '~/ops/staff.server'
-import opsStyles from '~/ops/styles/ops.css?url'
 import { toastOf } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
 export const meta = opsMeta
 
 /**

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { emailField, loginPasswordField } from '#contract/accounts'
@@ -14,14 +14,12 @@ import { opsFailure, opsMessages } from '~/ops/messages'
 import { commitStaffSession, emptyStaffSession, getStaffSession, opsLoginUrl, type StaffSession } from '~/ops/session.server'
 import { OpsCard, opsMeta } from '~/ops/shell'
 import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
-import opsStyles from '~/ops/styles/ops.css?url'
 import { usePendingIntent } from '~/utils/form-state'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
 import { flashToast, toastOf } from '~/utils/toast.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
 export const meta = opsMeta
 
 const passwordSchema = z.object({ email: emailField, password: loginPasswordField })

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { type ActionFunctionArgs, data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import { z } from 'zod'
 import { STAFF_PASSWORD_MIN, staffPasswordField, totpCodeField } from '#contract/ops/staff'
@@ -13,13 +13,11 @@ import { opsFailure, opsMessages } from '~/ops/messages'
 import { OPS_LOGIN, redirectWithStaffToast } from '~/ops/session.server'
 import { OpsCard, opsMeta } from '~/ops/shell'
 import { setupCompleteFlow, setupStartFlow } from '~/ops/staff.server'
-import opsStyles from '~/ops/styles/ops.css?url'
 import { usePendingIntent } from '~/utils/form-state'
 import { formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { secretQrSvg } from '~/utils/qr.server'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
 export const meta = opsMeta
 // The page shows an authenticator seed: no cache anywhere may keep it.
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
