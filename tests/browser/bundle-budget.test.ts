@@ -66,59 +66,37 @@ describe('first visit JavaScript, from the build', () => {
     expect(withZod).toEqual([])
   })
 
-  it('every customer screen loads at most 12 JavaScript files, and at most 100 KB (brotli) beside the form validation', async () => {
+  // Issue 26 §4: every screen of both apps, with no exceptions (decision 059).
+  it.each(['customer', 'ops'] as const)('every %s screen loads at most 12 JavaScript files, and at most 100 KB (brotli)', async (name) => {
     const over: string[] = []
-    for (const routeId of await customerScreenRouteIds()) {
-      const files = firstVisitFiles(routeId)
+    for (const routeId of await screenRouteIds(name)) {
+      const files = firstVisitFiles(routeId, name)
       const kb = brotliBytes(files) / KB
-      const limit = FORM_SCREENS[routeId] ?? 100
-      if (files.size > 12 || kb > limit) over.push(`${routeId}: ${kb.toFixed(1)} KB in ${files.size} files (at most ${limit} KB in 12)`)
+      if (files.size > 12 || kb > 100) over.push(`${routeId}: ${kb.toFixed(1)} KB in ${files.size} files`)
     }
     expect(over).toEqual([])
   })
 
-  it('zod and conform load only on the screens whose forms validate in the browser; without them those screens are within 100 KB too', async () => {
+  it('no customer screen loads zod on its first visit: a form loads it on first use (decision 059), but the forms not yet moved', async () => {
     const routeIds = await customerScreenRouteIds()
-    expect(Object.keys(FORM_SCREENS).filter((routeId) => !routeIds.includes(routeId))).toEqual([])
-    const wrong: string[] = []
-    for (const routeId of routeIds) {
-      const files = [...firstVisitFiles(routeId)]
-      const validation = files.filter((url) => readFileSync(fileOf(url), 'utf8').includes('ZodError'))
-      if (validation.length > 0 !== routeId in FORM_SCREENS) wrong.push(`${routeId}: ${validation.length ? 'loads' : 'does not load'} zod`)
-      const rest = brotliBytes(new Set(files.filter((url) => !validation.includes(url)))) / KB
-      if (rest > 100) wrong.push(`${routeId}: ${rest.toFixed(1)} KB beside the validation`)
-    }
-    expect(wrong).toEqual([])
+    const withZod = routeIds.filter((routeId) =>
+      [...firstVisitFiles(routeId)].some((url) => readFileSync(fileOf(url), 'utf8').includes('ZodError')),
+    )
+    expect(withZod.sort()).toEqual([...NOT_YET_MOVED].sort())
   })
-
-  // The console's desks, from its own build (decision 052); the others still load their charts or
-  // their forms' validation over the budget (docs/performance.md).
-  it.each(['routes/ops.payouts', 'routes/ops.support', 'routes/ops.audit'])(
-    'the console: %s loads at most 100 KB of JavaScript (brotli)',
-    (routeId) => {
-      expect(brotliBytes(firstVisitFiles(routeId, 'ops')) / KB).toBeLessThanOrEqual(100)
-    },
-  )
 })
 
 /**
- * The screens whose forms validate in the browser with zod and conform (one chunk, about a fifth
- * of a first visit), each with its ceiling: over the 100 KB budget until their validation loads
- * on first use (docs/performance.md, decision 054). A screen leaves this list when it gets under.
+ * The form screens whose forms still validate with zod in their first visit (`useEagerSchemaForm`,
+ * forms-eager.ts): each leaves this list when its form moves to `useSchemaForm` (decision 059).
  */
-const FORM_SCREENS: Record<string, number> = {
-  'routes/order.sell': 127,
-  'routes/edit-profile': 126,
-  'routes/wallet.withdraw': 126,
-  'routes/wallet.add-bank-card': 125,
-  'routes/login': 125,
-  'routes/register': 125,
-  'routes/wallet.bank-cards': 124,
-  'routes/change-pin': 124,
-  'routes/delete-account': 124,
-  'routes/set-pin': 124,
-  'routes/forgot-password': 124,
-}
+const NOT_YET_MOVED = [
+  'routes/order.sell',
+  'routes/edit-profile',
+  'routes/wallet.withdraw',
+  'routes/wallet.add-bank-card',
+  'routes/wallet.bank-cards',
+]
 
 /** Every customer screen (a route with a component), from the customer's server build. */
 const customerScreenRouteIds = () => screenRouteIds('customer')

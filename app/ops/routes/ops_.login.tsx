@@ -17,7 +17,7 @@ import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
 import opsStyles from '~/ops/styles/ops.css?url'
 import { usePendingIntent } from '~/utils/form-state'
 import { formRefusal, readForm } from '~/utils/form.server'
-import { useSchemaForm } from '~/utils/forms'
+import { useEagerSchemaForm as useSchemaForm } from '~/utils/forms-eager'
 import { safeRedirect } from '~/utils/redirect'
 import { flashToast, toastOf } from '~/utils/toast.server'
 

@@ -16,7 +16,7 @@ import { setupCompleteFlow, setupStartFlow } from '~/ops/staff.server'
 import opsStyles from '~/ops/styles/ops.css?url'
 import { usePendingIntent } from '~/utils/form-state'
 import { formRefusal, readForm } from '~/utils/form.server'
-import { useSchemaForm } from '~/utils/forms'
+import { useEagerSchemaForm as useSchemaForm } from '~/utils/forms-eager'
 import { secretQrSvg } from '~/utils/qr.server'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: opsStyles }]
