@@ -6,7 +6,8 @@ import type { Plugin } from 'vite'
  * app to import. A first visit's paint waits on the script requests it starts, so a screen asks
  * for few files: the framework in one chunk, conform's hook in one (the form screens), zod with the
  * forms' schemas in one that a form imports on its first use (decision 059), the app's code shared
- * by several screens in one, and what a single screen uses in that screen's own chunk.
+ * by several screens in one, the schema-free rules a schema module shares with a few screens in one
+ * (decision 059), and what a single screen uses in that screen's own chunk.
  * tests/browser/bundle-budget.test.ts holds the result.
  */
 
@@ -16,6 +17,8 @@ const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|@remix-run\/[^/]+|
 const FORMS = /\/node_modules\/@conform-to\/(react|dom)\//
 /** Validation: zod and conform's zod side, which a form loads on its first use (decision 059). */
 const VALIDATION = /\/node_modules\/(zod|@conform-to\/zod)\//
+/** Any library: the `rules` chunk holds the app's own code only. */
+const LIBRARY = /\/node_modules\//
 /** The Remix plugin's entry for a route module: the module's id with this query. */
 const ROUTE_ENTRY = '?__remix-build-client-route'
 /** A screen's own files: its route module and what lives beside it in its folder (either app's). */
@@ -52,6 +55,13 @@ function needs(group: RegExp, id: string, graph: Graph, seen = new Set<string>()
   return result
 }
 
+/** Whether a module that goes to the validation chunk imports this one statically. */
+function importedByValidation(id: string, graph: Graph) {
+  return (graph.getModuleInfo(id)?.importers ?? []).some(
+    (importer) => APP.test(importer) && !importer.includes('/node_modules/') && needs(VALIDATION, importer, graph),
+  )
+}
+
 /** The route modules (and entries: the root) that import a module statically, directly or through others. */
 function routesOf(id: string, graph: Graph, seen = new Set<string>()): Set<string> {
   const cache = cacheOf(graph.getModuleInfo).routes
@@ -83,9 +93,11 @@ function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
   if (needs(VALIDATION, id, graph)) return 'validation'
   // What a form brings beside conform stays with the screens that use it.
   if (needs(FORMS, id, graph)) return undefined
-  // The shell's code and what many screens use in one chunk; what a few screens use stays
-  // in theirs (rollup's own shared chunks), so a screen does not download every other's code.
-  return routes.some((route) => ROOT.test(route)) || routes.length >= SHARED_BY ? 'shared' : undefined
+  if (routes.some((route) => ROOT.test(route)) || routes.length >= SHARED_BY) return 'shared'
+  // A schema module's rules that a screen shows too (app code only): left to rollup, they would
+  // follow the schema into the validation chunk and bring it to that screen's first visit.
+  if (routes.length > 0 && importedByValidation(id, graph) && !needs(LIBRARY, id, graph)) return 'rules'
+  return undefined
 }
 
 /** `build.rollupOptions.output` of the browser build. */
