@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { get, noData, noInput, noQuery, post } from './endpoint'
 import { currencyCode, minorUnits } from './money-fields'
+import { PASSWORD_MAX, PASSWORD_MIN } from './password-rules'
 
 /** Field rules shared by the api (authoritative) and the web forms (early, friendly). */
-export const PASSWORD_MIN = 8
-export const PASSWORD_MAX = 128
+export { PASSWORD_MAX, PASSWORD_MIN }
 
 export const emailField = z
   .string({ required_error: 'E-mail is required', invalid_type_error: 'E-mail must be text' })

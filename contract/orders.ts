@@ -4,6 +4,7 @@ import { get, post } from './endpoint'
 import { pageQuerySchema, pageSchema } from './envelope'
 import { MAX_AMOUNT } from './money'
 import { currencyCode, minorUnits } from './money-fields'
+import { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD } from './order-rules'
 import { type OrderStatus, orderStatuses } from './order-statuses'
 import { REJECTION_REASONS } from './rejection-reasons'
 import { fileIdField } from './uploads'
@@ -43,11 +44,9 @@ export const ORDER_MOVES: Record<OrderMove, { from: OrderStatus; to: OrderStatus
 export const OPEN_STATUSES: readonly OrderStatus[] = ['pending', 'reviewing']
 
 export { REJECTION_REASONS }
+export { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD }
 export type ReasonCode = keyof typeof REJECTION_REASONS
 export const reasonCodes = Object.keys(REJECTION_REASONS) as [ReasonCode, ...ReasonCode[]]
-
-export const MAX_CARDS_PER_ORDER = 10
-export const MAX_IMAGES_PER_CARD = 10
 
 /**
  * An e-code as typed, normalised: spaces and dashes removed, upper case. Duplicates are found by

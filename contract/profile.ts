@@ -2,11 +2,10 @@ import { z } from 'zod'
 import { giftCardSchema } from './catalogue'
 import { get, noQuery, post } from './endpoint'
 import { orderSummarySchema } from './orders'
+import { NICKNAME_MAX, NICKNAME_MIN } from './profile-rules'
 import { taskInfoSchema } from './tasks'
 
-/** A nickname is 2–20 characters (after trimming): short enough for a row on a phone. */
-export const NICKNAME_MIN = 2
-export const NICKNAME_MAX = 20
+export { NICKNAME_MAX, NICKNAME_MIN } from './profile-rules'
 
 export const userInfoSchema = z.object({
   userId: z.string(),

@@ -3,7 +3,8 @@
 // chosen bank's code in a hidden `bankCode`. Without it: a search field of its own GET form
 // (`?bank=`, the page narrows the list on the server) and a native <select> of the matches.
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { searchBanks, type Bank } from '#contract/bank-cards'
+import { searchBanks } from '#contract/bank-card-rules'
+import type { Bank } from '#contract/bank-cards'
 import { FieldFrame, SelectField, useFieldA11y, type FieldInputProps } from './forms'
 import { Icon } from './icon'
 import { cx, useHydrated } from './ui'

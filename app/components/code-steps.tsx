@@ -6,7 +6,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { z } from 'zod'
-import { emailStepSchema, type CodeStepReply } from '~/utils/email-code'
+import type { CodeStepReply } from '~/utils/email-code'
 import { usePendingIntent, useSecretKey } from '~/utils/form-state'
 import { useSchemaForm } from '~/utils/forms'
 import { lockoutMessages } from '~/utils/messages'
@@ -28,7 +28,7 @@ export function SendCodeForm(props: {
 }
 
 function AddressForm({ id, reply, help, submitLabel, hidden }: Parameters<typeof SendCodeForm>[0]) {
-  const [form, fields] = useSchemaForm(emailStepSchema, {
+  const [form, fields] = useSchemaForm(() => import('~/utils/email-code').then((m) => m.emailStepSchema), {
     id,
     lastResult: reply?.step === 'email' ? reply.result : undefined,
     defaultValue: { email: reply?.email ?? '' },
@@ -89,7 +89,8 @@ export function VerifyStepForm<Schema extends VerifySchema>({
   children,
 }: {
   id: string
-  schema: Schema
+  /** The step's schema, loaded on the form's first use (`useSchemaForm`). */
+  schema: () => Promise<Schema>
   reply?: CodeStepReply
   /** Where the code went, as shown to the person. */
   email: string

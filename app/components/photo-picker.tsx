@@ -5,8 +5,8 @@
 // with its progress; the form then carries only the ids. Photos already stored show through
 // /file/:id, which serves them to their owner only.
 import { useEffect, useRef, useState } from 'react'
-import { MAX_IMAGES_PER_CARD } from '#contract/orders'
-import { IMAGE_TYPES, MAX_UPLOAD_BYTES } from '#contract/uploads'
+import { MAX_IMAGES_PER_CARD } from '#contract/order-rules'
+import { IMAGE_TYPES, MAX_UPLOAD_BYTES } from '#contract/upload-rules'
 import { sellingMessages as M } from '~/utils/messages'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { uploadPhoto } from '~/utils/upload-photo'

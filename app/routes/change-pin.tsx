@@ -5,8 +5,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
-import { CodeType, verifyCodeField } from '#contract/accounts'
+import { CodeType } from '#contract/accounts'
 import { PIN_MAX_TRIES } from '#contract/pin-rules'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
@@ -17,7 +16,7 @@ import { answerRefusals, FormError, leaveErrorAction, useErrorAction } from '~/c
 import { Icon } from '~/components/icon'
 import { Link } from '~/components/link'
 import { formatClock } from '~/components/money'
-import { changePinSchema, confirmPinField, newPin, NewPinFields, PIN_FIELDS, PinField } from '~/components/pin-fields'
+import { NewPinFields, PIN_FIELDS, PinField } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css?url'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
@@ -27,9 +26,10 @@ import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import type { CodeStepReply } from '~/utils/email-code'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { walletMessages as W } from '~/utils/messages'
+import { changePinSchema, resetPinForm } from '~/utils/pin-schemas'
 import { safeRedirect } from '~/utils/redirect'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
@@ -42,12 +42,6 @@ export const links = stylesheetLinks(handle)
 
 type Mode = 'change' | 'reset'
 
-/** Step two of "Forgot PIN?": the e-mailed code and the new PIN twice. */
-const resetPinFields = z.object({ verifyCode: verifyCodeField, pin: newPin, confirmPin: confirmPinField })
-const resetPinSchema = resetPinFields.refine((v) => v.pin === v.confirmPin, { message: W.pinMismatch, path: ['confirmPin'] })
-/** VerifyStepForm types its fields from an object schema; the refined one checks the same fields, and the match. */
-const resetPinForm = resetPinSchema as unknown as typeof resetPinFields
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
   const url = new URL(request.url)
@@ -59,6 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pin: info.pin,
     timeZone: info.limits.timeZone,
     redirectTo,
+    ...formConstraints({ 'change-pin': changePinSchema, 'reset-pin': resetPinForm }),
   }
 }
 
@@ -71,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === 'send-code') return sendCodeStep(request, context, formData, CodeType.RESET_PIN, { mode: 'reset' as Mode })
   if (intent === 'reset') {
     return verifyCodeStep(formData, {
-      schema: resetPinSchema,
+      schema: resetPinForm,
       extra: { mode: 'reset' as Mode },
       run: (value) => resetPinFlow(request, context, { verifyCode: value.verifyCode, pin: value.pin }),
       done: () => redirectWithToast(request, leaveErrorAction(request, redirectTo), { type: 'success', message: successMessages.pinReset }),
@@ -111,7 +106,10 @@ type ChangeReply = { result: Parameters<typeof useSchemaForm>[1]['lastResult']; 
 
 function ChangePin({ reply }: { reply?: ChangeReply }) {
   const { pin, timeZone, redirectTo } = useLoaderData<typeof loader>()
-  const [form, fields] = useSchemaForm(changePinSchema, { id: 'change-pin', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(() => import('~/utils/pin-schemas').then((m) => m.changePinSchema), {
+    id: 'change-pin',
+    lastResult: reply?.result,
+  })
   const pending = usePendingIntent('change')
   const locked = pin.lockedUntil !== null
   const errorAction = useErrorAction(form.errorId)
@@ -172,7 +170,7 @@ function ResetPin({ reply, redirectTo }: { reply?: CodeStepReply; redirectTo: st
       {reply?.step === 'verify' ? (
         <VerifyStepForm
           id="reset-pin"
-          schema={resetPinForm}
+          schema={() => import('~/utils/pin-schemas').then((m) => m.resetPinForm)}
           reply={reply}
           email={user.email}
           ownAddress

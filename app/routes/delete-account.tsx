@@ -6,8 +6,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
-import { CodeType, loginPasswordField, verifyCodeField } from '#contract/accounts'
+import { CodeType } from '#contract/accounts'
 import { ActionToast } from '~/components/action-toast'
 import { Button, ButtonLink } from '~/components/button'
 import { Card } from '~/components/card'
@@ -22,9 +21,9 @@ import { delAccountFlow, delAccountInfoFlow } from '~/upstream/account-deletion.
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
-import type { CodeStepReply } from '~/utils/email-code'
+import { deletePasswordSchema as passwordSchema, ownCodeSchema as codeSchema, type CodeStepReply } from '~/utils/email-code'
 import { usePendingIntent, useSecretKey } from '~/utils/form-state'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { deleteAccountMessages as M } from '~/utils/messages'
 import { emptySession } from '~/utils/session.server'
@@ -36,12 +35,13 @@ export const handle = stylesheetHandle(styles)
 export const links = stylesheetLinks(handle)
 
 type Mode = 'password' | 'code'
-const passwordSchema = z.object({ password: loginPasswordField })
-const codeSchema = z.object({ verifyCode: verifyCodeField })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
-  return loaded(await delAccountInfoFlow(request, context))
+  return {
+    ...loaded(await delAccountInfoFlow(request, context)),
+    ...formConstraints({ 'delete-account': passwordSchema, 'delete-account-code': codeSchema }),
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -147,7 +147,10 @@ export default function DeleteAccountScreen() {
 type PasswordReply = { result: Parameters<typeof useSchemaForm>[1]['lastResult']; refused?: string[] }
 
 function PasswordConfirm({ reply }: { reply?: PasswordReply }) {
-  const [form, fields] = useSchemaForm(passwordSchema, { id: 'delete-account', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(() => import('~/utils/email-code').then((m) => m.deletePasswordSchema), {
+    id: 'delete-account',
+    lastResult: reply?.result,
+  })
   const pending = usePendingIntent('delete')
   const passwordKey = useSecretKey(fields.password.key, reply, 'password')
   return (
@@ -173,7 +176,7 @@ function CodeConfirm({ reply }: { reply?: CodeStepReply }) {
       <div className="cl-delete__form">
         <VerifyStepForm
           id="delete-account-code"
-          schema={codeSchema}
+          schema={() => import('~/utils/email-code').then((m) => m.ownCodeSchema)}
           reply={reply}
           email={user.email}
           ownAddress

@@ -10,9 +10,9 @@ import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type AppLoadContext, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
-import { z } from 'zod'
-import { NICKNAME_MAX, NICKNAME_MIN, userNameField } from '#contract/profile'
-import { avatarPath, fileIdField, IMAGE_TYPES, MAX_AVATAR_BYTES, type UploadData } from '#contract/uploads'
+import { NICKNAME_MAX, NICKNAME_MIN } from '#contract/profile-rules'
+import { avatarPath, IMAGE_TYPES, MAX_AVATAR_BYTES } from '#contract/upload-rules'
+import { fileIdField, type UploadData } from '#contract/uploads'
 import { ActionToast } from '~/components/action-toast'
 import { Avatar } from '~/components/avatar'
 import { Button } from '~/components/button'
@@ -30,10 +30,11 @@ import { uploadAvatarFlow } from '~/upstream/uploads.server'
 import { requireToken } from '~/utils/auth.server'
 import { guardForm } from '~/utils/form-parse.server'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, type FormReply } from '~/utils/form.server'
+import { formConstraints, formRefusal, type FormReply } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { flowMessage, profileMessages as M } from '~/utils/messages'
 import { isMultipart, MultipartError, readMultipart, readSmallForm, refusedBodyHeaders } from '~/utils/multipart.server'
+import { profileSchema } from '~/utils/profile-schemas'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
@@ -47,16 +48,10 @@ export const links = stylesheetLinks(handle)
 /** The file input's name (no JavaScript: the photo travels with the form). */
 const PHOTO_FIELD = 'photo'
 
-const profileSchema = z.object({
-  userName: userNameField,
-  /** A photo already uploaded (by the page's JavaScript, or with a form that was refused). */
-  avatarId: fileIdField.optional(),
-})
-
-/** Only the guard: the person comes from the root's one /v1/user/index call (useUser). */
+/** The guard and the form's constraints: the person comes from the root's one /v1/user/index call (useUser). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireToken(request)
-  return null
+  return formConstraints({ 'edit-profile': profileSchema })
 }
 
 type Reply = FormReply<{ avatarId: string | null }>
@@ -286,7 +281,7 @@ export default function EditProfileScreen() {
   const user = useUser()
   const hydrated = useHydrated()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(profileSchema, {
+  const [form, fields] = useSchemaForm(() => import('~/utils/profile-schemas').then((m) => m.profileSchema), {
     id: 'edit-profile',
     lastResult: actionData?.result,
     defaultValue: { userName: user.userName },

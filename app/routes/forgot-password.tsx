@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { useActionData } from '@remix-run/react'
-import { CodeType, PASSWORD_MIN } from '#contract/accounts'
+import { CodeType } from '#contract/accounts'
+import { PASSWORD_MIN } from '#contract/password-rules'
 import { ActionToast } from '~/components/action-toast'
 import { SendCodeForm, StepPasswordField, VerifyStepForm } from '~/components/code-steps'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -9,8 +10,8 @@ import { Screen } from '~/components/screen'
 import authStyles from '~/styles/screens/auth.css?url'
 import { resetPasswordFlow } from '~/upstream/accounts.server'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
-import { codePasswordSchema } from '~/utils/email-code'
-import { readForm } from '~/utils/form.server'
+import { codePasswordSchema, emailStepSchema } from '~/utils/email-code'
+import { formConstraints, readForm } from '~/utils/form.server'
 import { rememberLoginEmail } from '~/utils/login-email.server'
 import { emptySession } from '~/utils/session.server'
 import { successMessages } from '~/utils/shell-messages'
@@ -19,6 +20,8 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 export const handle = stylesheetHandle(authStyles)
 export const links = stylesheetLinks(handle)
+
+export const loader = () => formConstraints({ 'forgot-reset': codePasswordSchema, 'forgot-email': emailStepSchema })
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(context, request)
@@ -56,7 +59,7 @@ export default function ForgotPasswordScreen() {
         {verifying ? (
           <VerifyStepForm
             id="forgot-reset"
-            schema={codePasswordSchema}
+            schema={() => import('~/utils/email-code').then((m) => m.codePasswordSchema)}
             reply={actionData}
             email={verifying}
             changeHref="/forgot-password"

@@ -2,8 +2,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
-import { CodeType, emailField, loginPasswordField } from '#contract/accounts'
+import { CodeType } from '#contract/accounts'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { LockoutLink, SendCodeForm, VerifyStepForm } from '~/components/code-steps'
@@ -16,9 +15,9 @@ import authStyles from '~/styles/screens/auth.css?url'
 import { loginByCodeFlow, loginFlow } from '~/upstream/accounts.server'
 import { refuseForm, sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
-import { codeSchema, type CodeStepReply } from '~/utils/email-code'
+import { codeSchema, emailStepSchema, loginPasswordSchema as passwordSchema, type CodeStepReply } from '~/utils/email-code'
 import { usePendingIntent, useSecretKey } from '~/utils/form-state'
-import { readForm } from '~/utils/form.server'
+import { formConstraints, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { takeLoginEmail } from '~/utils/login-email.server'
 import { safeRedirect } from '~/utils/redirect'
@@ -28,8 +27,6 @@ import { usePublicEnv } from '~/utils/user'
 
 export const handle = stylesheetHandle(authStyles)
 export const links = stylesheetLinks(handle)
-
-const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
 
 type Mode = 'password' | 'code'
 type Reply = CodeStepReply & { mode: Mode }
@@ -44,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       mode: (url.searchParams.get('mode') === 'code' ? 'code' : 'password') as Mode,
       redirectTo: safeRedirect(url.searchParams.get('redirectTo'), ''),
       email,
+      ...formConstraints({ 'login-password': passwordSchema, 'login-code-email': emailStepSchema, 'login-code-verify': codeSchema }),
     },
     { headers },
   )
@@ -118,7 +116,7 @@ export default function LoginScreen() {
         ) : codeReply?.step === 'verify' && codeReply.email ? (
           <VerifyStepForm
             id="login-code-verify"
-            schema={codeSchema}
+            schema={() => import('~/utils/email-code').then((m) => m.codeSchema)}
             reply={codeReply}
             email={codeReply.email}
             changeHref={withRedirect('/login?mode=code')}
@@ -147,7 +145,7 @@ export default function LoginScreen() {
 }
 
 function PasswordForm({ hidden, reply, codeHref, email }: { hidden: JSX.Element; reply?: Reply; codeHref: string; email: string | null }) {
-  const [form, fields] = useSchemaForm(passwordSchema, {
+  const [form, fields] = useSchemaForm(() => import('~/utils/email-code').then((m) => m.loginPasswordSchema), {
     id: 'login-password',
     lastResult: reply?.result,
     defaultValue: email ? { email } : undefined,

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { CodeType, PASSWORD_MIN } from '#contract/accounts'
+import { CodeType } from '#contract/accounts'
+import { PASSWORD_MIN } from '#contract/password-rules'
 import { ActionToast } from '~/components/action-toast'
 import { SendCodeForm, StepPasswordField, VerifyStepForm } from '~/components/code-steps'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -11,8 +12,8 @@ import authStyles from '~/styles/screens/auth.css?url'
 import { registerFlow } from '~/upstream/accounts.server'
 import { sendCodeStep, verifyCodeStep } from '~/upstream/email-code.server'
 import { redirectSignedIn, requireAnonymous } from '~/utils/auth.server'
-import { codePasswordSchema } from '~/utils/email-code'
-import { readForm } from '~/utils/form.server'
+import { codePasswordSchema, emailStepSchema } from '~/utils/email-code'
+import { formConstraints, readForm } from '~/utils/form.server'
 import { safeRedirect } from '~/utils/redirect'
 import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
@@ -23,7 +24,10 @@ export const links = stylesheetLinks(handle)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request)
-  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') }
+  return {
+    redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), ''),
+    ...formConstraints({ 'register-verify': codePasswordSchema, 'register-email': emailStepSchema }),
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -69,7 +73,7 @@ export default function RegisterScreen() {
         {verifying ? (
           <VerifyStepForm
             id="register-verify"
-            schema={codePasswordSchema}
+            schema={() => import('~/utils/email-code').then((m) => m.codePasswordSchema)}
             reply={actionData}
             email={verifying}
             changeHref="/register"

@@ -9,7 +9,7 @@ import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { answerRefusals, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
-import { NewPinFields, newPinSchema, PIN_FIELDS } from '~/components/pin-fields'
+import { NewPinFields, PIN_FIELDS } from '~/components/pin-fields'
 import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css?url'
 import { loaded } from '~/upstream/flow.server'
@@ -17,8 +17,9 @@ import { setPinFlow } from '~/upstream/pin.server'
 import { walletInfoFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
+import { newPinSchema } from '~/utils/pin-schemas'
 import { safeRedirect } from '~/utils/redirect'
 import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
@@ -36,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   const info = loaded(await walletInfoFlow(request, context))
   if (info.hasPin) throw redirect(withRedirect('/change-pin', redirectTo))
-  return { redirectTo }
+  return { redirectTo, ...formConstraints({ 'set-pin': newPinSchema }) }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -65,7 +66,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SetPinScreen() {
   const { redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(newPinSchema, { id: 'set-pin', lastResult: actionData?.result })
+  const [form, fields] = useSchemaForm(() => import('~/utils/pin-schemas').then((m) => m.newPinSchema), {
+    id: 'set-pin',
+    lastResult: actionData?.result,
+  })
   const brand = usePublicEnv().brandName
   const errorAction = useErrorAction(form.errorId)
   return (

@@ -10,8 +10,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/nod
 import { Form, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useRef, useState, type ReactNode } from 'react'
 import { z } from 'zod'
-import { accountFitsBank, accountNameField, accountNumberField, bankCodeField, MAX_BANK_CARDS } from '#contract/bank-cards'
-import { pinField } from '#contract/pin'
+import { accountFitsBank, MAX_BANK_CARDS } from '#contract/bank-card-rules'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { BankPicker, BankSearchForm } from '~/components/bank-picker'
@@ -25,8 +24,9 @@ import { addBankCardFlow, banksFlow, resolveBankCardFlow } from '~/upstream/bank
 import { loaded } from '~/upstream/flow.server'
 import { walletSummaryFlow } from '~/upstream/wallet.server'
 import { requireToken } from '~/utils/auth.server'
+import { addSchema, providerSchema } from '~/utils/bank-card-schemas'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, readForm, SECRET_FIELDS, type FormReply } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm, SECRET_FIELDS, type FormReply } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { walletMessages as W } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
@@ -37,15 +37,6 @@ import { redirectWithToast } from '~/utils/toast.server'
 
 export const handle = stylesheetHandle(walletStyles)
 export const links = stylesheetLinks(handle)
-
-// The account number is checked against the bank's NUBAN scheme by the api (it knows the bank);
-// with JavaScript the same check runs as it is typed (accountFitsBank).
-const addSchema = z.object({ bankCode: bankCodeField, accountNumber: accountNumberField, accountName: accountNameField, pin: pinField })
-
-/** With a payout provider: first resolve (no PIN), then save with the PIN; a typed name is dropped. */
-const providerSchema = z
-  .object({ intent: z.enum(['resolve', 'add']), bankCode: bankCodeField, accountNumber: accountNumberField, pin: pinField.optional() })
-  .refine((b) => b.intent !== 'add' || b.pin, { message: 'Enter your withdrawal PIN', path: ['pin'] })
 
 /** The api's refusal of the account number ("accountNumber: …"), as that field's error. */
 const numberRefused = (failure: { msg: string }) =>
@@ -84,7 +75,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw await redirectWithToast(request, '/wallet/bank-cards', { type: 'info', message: R.bankCardLimit(MAX_BANK_CARDS) })
   }
   const banks = [...loaded(banksResult)].sort((a, b) => a.name.localeCompare(b.name))
-  return { banks, redirectTo, resolvesNames: info.resolvesNames, query: bankQuery(request) }
+  return {
+    banks,
+    redirectTo,
+    resolvesNames: info.resolvesNames,
+    query: bankQuery(request),
+    ...formConstraints({ 'add-bank-card': info.resolvesNames ? providerSchema : addSchema }),
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -219,7 +216,10 @@ function AccountForm({
 function TypedNameForm() {
   const { banks } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [form, fields] = useSchemaForm(addSchema, { id: 'add-bank-card', lastResult: actionData?.result })
+  const [form, fields] = useSchemaForm(() => import('~/utils/bank-card-schemas').then((m) => m.addSchema), {
+    id: 'add-bank-card',
+    lastResult: actionData?.result,
+  })
   // The NUBAN check digit as it is typed: the bank and the number, read from the form.
   const [typed, setTyped] = useState({ bankCode: '', accountNumber: '' })
   const digits = typed.accountNumber.replace(/[\s-]/g, '')
@@ -260,7 +260,10 @@ function ResolvedNameForm() {
   const { banks, redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const reply = providerReply(actionData)
-  const [form, fields] = useSchemaForm(providerSchema, { id: 'add-bank-card', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(() => import('~/utils/bank-card-schemas').then((m) => m.providerSchema), {
+    id: 'add-bank-card',
+    lastResult: reply?.result,
+  })
   const fetcher = useFetcher<typeof action>()
   const [typed, setTyped] = useState({ bankCode: reply?.resolved?.bankCode ?? '', accountNumber: reply?.resolved?.accountNumber ?? '' })
   const digits = typed.accountNumber.replace(/[\s-]/g, '')

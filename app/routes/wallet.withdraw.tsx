@@ -7,14 +7,12 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { useMemo, useState } from 'react'
-import { z } from 'zod'
+import { useState } from 'react'
 import type { BankCard } from '#contract/bank-cards'
-import { amountInputValue, formatMoney, parseAmount } from '#contract/money'
-import { pinField } from '#contract/pin'
+import { amountInputValue, formatMoney } from '#contract/money'
 import { Refusals } from '#contract/refusals'
 import type { PayoutSpeed, WalletInfo } from '#contract/wallet'
-import { newRequestId, requestIdField } from '#contract/withdrawals'
+import { newRequestId } from '#contract/withdrawals'
 import { ActionToast } from '~/components/action-toast'
 import { BankCardLine } from '~/components/bank-card'
 import { Button, ButtonLink } from '~/components/button'
@@ -34,13 +32,15 @@ import { walletInfoFlow, withdrawFormFlow } from '~/upstream/wallet.server'
 import { createWithdrawalFlow } from '~/upstream/withdrawals.server'
 import { requireToken } from '~/utils/auth.server'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { walletMessages as W } from '~/utils/messages'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
+import { limitProblem, readAmount } from '~/utils/withdraw-amount'
+import { checkSchema, withdrawSchema } from '~/utils/withdraw-schemas'
 
 export const handle = stylesheetHandle(walletStyles)
 export const links = stylesheetLinks(handle)
@@ -48,50 +48,6 @@ export const links = stylesheetLinks(handle)
 const HOUR = 3_600_000
 const MINUTE = 60_000
 const HERE = '/wallet/withdraw'
-
-type Limits = Pick<WalletInfo, 'balance' | 'currency' | 'limits'>
-
-/** A typed amount in minor units. parseAmount reads a leading "-" as a currency sign; a minus is never an amount to withdraw. */
-const readAmount = (text: string, currency: string) => (text.includes('-') ? undefined : parseAmount(text, currency))
-
-/** The amount as typed ("5,000.50"), read in the payout currency's minor units. */
-function amountField(currency: string, limits?: Limits) {
-  return z
-    .string({ required_error: W.amountRequired, invalid_type_error: W.amountInvalid })
-    .max(40, W.amountInvalid)
-    .transform((text, ctx) => {
-      const minor = readAmount(text, currency)
-      if (minor === undefined || minor <= 0) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: W.amountInvalid })
-        return z.NEVER
-      }
-      // In the browser, the limits the api will apply, said before the PIN is typed.
-      const problem = limits && limitProblem(minor, limits)
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem })
-      return minor
-    })
-}
-
-/** Why the api would refuse this amount, in its own words, or undefined. */
-function limitProblem(minor: number, { balance, currency, limits }: Limits): string | undefined {
-  const money = (n: number) => formatMoney(n, currency)
-  if (minor < limits.min) return R.belowMinimum(money(limits.min))
-  if (minor <= limits.fee) return R.notAboveFee(money(limits.fee))
-  if (minor > limits.remainingToday) return R.overToday(money(limits.remainingToday))
-  if (minor > balance) return W.overBalance(money(balance))
-  return undefined
-}
-
-const withdrawSchema = (currency: string, limits?: Limits) =>
-  z.object({
-    bankCardId: z.string({ required_error: W.chooseCard }).min(1, W.chooseCard).max(64, W.chooseCard),
-    amount: amountField(currency, limits),
-    pin: pinField,
-    requestId: requestIdField,
-  })
-
-/** "Check" (without JavaScript): the summary for the amount typed, no PIN needed, and why it would be refused. */
-const checkSchema = (currency: string, limits: Limits) => z.object({ amount: amountField(currency, limits) })
 
 /**
  * `?amount=…&avoid=<bank card id>`: a failed payout's receipt sends the person here to send that
@@ -117,6 +73,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     preset: presetOf(new URL(request.url), info.currency),
     requestId: newRequestId(),
     now: Date.now(),
+    // The browser's form checks the limits too (before the PIN), so its constraints come from that schema.
+    ...formConstraints({ withdraw: withdrawSchema(info.currency, info) }),
   }
 }
 
@@ -231,10 +189,9 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
   const actionData = useActionData<typeof action>()
   const hydrated = useHydrated()
   const { currency, limits, pin } = info
-  const schema = useMemo(() => withdrawSchema(currency, info), [currency, info])
   const others = preset.avoid ? cards.filter((c) => c.id !== preset.avoid) : cards
   const preferred = others.find((c) => c.isDefault) ?? others[0] ?? cards[0]
-  const [form, fields] = useSchemaForm(schema, {
+  const [form, fields] = useSchemaForm(() => import('~/utils/withdraw-schemas').then((m) => m.withdrawSchema(currency, info)), {
     id: 'withdraw',
     lastResult: actionData?.result,
     defaultValue: { bankCardId: preferred.id, ...(preset.amount && { amount: preset.amount }) },

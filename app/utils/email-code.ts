@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { CodeType, emailField, passwordField, verifyCodeField } from '#contract/accounts'
+import { CodeType, emailField, loginPasswordField, passwordField, verifyCodeField } from '#contract/accounts'
 import type { FormReply } from './form.server'
 
 /**
  * Shared by the e-mail-code screens (browser and server): the schemas of both steps, and what
- * a step answers. Sign-up, reset and code sign-in ask for the address; the signed-in types
+ * a step answers; the browser loads this module on a form's first use (decision 059). Sign-up, reset and code sign-in ask for the address; the signed-in types
  * (4 reset PIN, 5 delete account) go to the person's own address, so their steps have no
  * e-mail field at all.
  */
@@ -30,3 +30,10 @@ export const codeSchema = z.object({ email: emailField, verifyCode: verifyCodeFi
 
 /** Step two of sign-up and password reset: address, code and the new password. */
 export const codePasswordSchema = z.object({ email: emailField, verifyCode: verifyCodeField, password: passwordField })
+
+/** Sign-in with a password (Login). */
+export const loginPasswordSchema = z.object({ email: emailField, password: loginPasswordField })
+
+/** Account deletion (types 5): the password, or the code sent to the person's own address. */
+export const deletePasswordSchema = z.object({ password: loginPasswordField })
+export const ownCodeSchema = z.object({ verifyCode: verifyCodeField })

@@ -1,5 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { getZodConstraint } from '@conform-to/zod'
 import { type AppLoadContext, data } from '@remix-run/node'
+import type { ZodTypeAny } from 'zod'
 import { FormRefusedError, parseForm, type FormLimits } from './form-parse.server'
 import { logger } from './logger.server'
 import { accessMessages, flowMessage } from './messages'
@@ -16,6 +18,14 @@ export type FormReply<Extra = object> = {
   result: SubmissionResult<string[]>
   toast: Toast | null
 } & Extra
+
+/**
+ * The native constraints of a screen's forms, by form id, for its loader data: `useSchemaForm`
+ * (forms.ts) renders them without zod in the browser (decision 059).
+ */
+export function formConstraints(forms: Record<string, ZodTypeAny>) {
+  return { formConstraints: Object.fromEntries(Object.entries(forms).map(([id, schema]) => [id, getZodConstraint(schema)])) }
+}
 
 export function toastNow(toast: ToastInput): Toast {
   return { ...toast, id: crypto.randomUUID(), durationMs: TOAST_DURATION_MS[toast.type] }

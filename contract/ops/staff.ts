@@ -3,6 +3,7 @@ import { emailField, loginPasswordField, PASSWORD_MAX } from '../accounts'
 import { get, noData, noInput, noQuery, post, STAFF_ROLES, type StaffRole } from '../endpoint'
 import { pageQuerySchema, pageSchema } from '../envelope'
 import { deskAuth } from './desks'
+import { STAFF_PASSWORD_MIN } from './staff-rules'
 
 /**
  * Staff: the people who run the operator console and `npm run ops`. Not customers: their own
@@ -38,8 +39,7 @@ export const STAFF_SETUP_MS = 24 * 60 * 60_000
  */
 export const STAFF_MAX_CODE_FAILURES = 10
 export const STAFF_CODE_FAILURE_WINDOW_MS = 24 * 60 * 60_000
-/** A staff password's least length: the set-up page's label, input and message all say this one. */
-export const STAFF_PASSWORD_MIN = 12
+export { STAFF_PASSWORD_MIN } from './staff-rules'
 export const staffPasswordField = z
   .string({ required_error: 'Password is required', invalid_type_error: 'Password must be text' })
   .min(STAFF_PASSWORD_MIN, `Password must be at least ${STAFF_PASSWORD_MIN} characters`)

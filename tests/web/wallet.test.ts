@@ -165,8 +165,15 @@ describe('/set-pin', () => {
   it('sets the PIN typed twice, then goes back to redirectTo (same origin only) with a toast', async () => {
     const { token } = await seedUser(api, { email: newEmail('setpin') })
     const jar = await signedInJar(token)
+    // The form's native constraints come with the page, from the schema (decision 059).
     expect(await jsonOf(await load(setPin.loader, '/set-pin?redirectTo=%2Fwallet%2Fadd-bank-card', jar))).toEqual({
       redirectTo: '/wallet/add-bank-card',
+      formConstraints: {
+        'set-pin': expect.objectContaining({
+          pin: expect.objectContaining({ required: true }),
+          confirmPin: expect.objectContaining({ required: true }),
+        }),
+      },
     })
     const res = await submit(setPin.action, '/set-pin', { pin: PIN, confirmPin: PIN, redirectTo: '/wallet/add-bank-card' }, jar)
     expect(res).toHaveRedirect('/wallet/add-bank-card')

@@ -2,9 +2,6 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
-import { emailField, loginPasswordField } from '#contract/accounts'
-import { totpCodeField } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
@@ -13,17 +10,15 @@ import { Field, FormError, PasswordField } from '~/components/forms'
 import { opsFailure, opsMessages } from '~/ops/messages'
 import { commitStaffSession, emptyStaffSession, getStaffSession, opsLoginUrl, type StaffSession } from '~/ops/session.server'
 import { OpsCard, opsMeta } from '~/ops/shell'
+import { codeSchema, passwordSchema } from '~/ops/sign-in-schemas'
 import { staffLoginFlow, staffVerifyFlow } from '~/ops/staff.server'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { safeRedirect } from '~/utils/redirect'
 import { flashToast, toastOf } from '~/utils/toast.server'
 
 export const meta = opsMeta
-
-const passwordSchema = z.object({ email: emailField, password: loginPasswordField })
-const codeSchema = z.object({ code: totpCodeField })
 
 /** Where a signed-in staff member goes: a console page they asked for, or the dashboard. */
 const opsTarget = (value: unknown) => {
@@ -43,7 +38,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const flashed = session.get('toast')
   const step = session.get('challenge') ? ('code' as const) : ('password' as const)
   return data(
-    { step, email: session.get('challengeEmail') ?? '', redirectTo, toast: flashed ? toastOf(flashed) : null },
+    {
+      step,
+      email: session.get('challengeEmail') ?? '',
+      redirectTo,
+      toast: flashed ? toastOf(flashed) : null,
+      ...formConstraints({ 'ops-login': passwordSchema, 'ops-code': codeSchema }),
+    },
     { headers: flashed ? { 'Set-Cookie': await commitStaffSession(session) } : undefined },
   )
 }
@@ -119,7 +120,10 @@ export default function StaffLogin() {
 type Reply = NonNullable<ReturnType<typeof useActionData<typeof action>>>
 
 function PasswordStep({ hidden, reply }: { hidden: JSX.Element; reply?: Reply }) {
-  const [form, fields] = useSchemaForm(passwordSchema, { id: 'ops-login', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(() => import('~/ops/sign-in-schemas').then((m) => m.passwordSchema), {
+    id: 'ops-login',
+    lastResult: reply?.result,
+  })
   const pending = usePendingIntent('password')
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>
@@ -144,7 +148,10 @@ function PasswordStep({ hidden, reply }: { hidden: JSX.Element; reply?: Reply })
 }
 
 function CodeStep({ email, hidden, reply }: { email: string; hidden: JSX.Element; reply?: Reply }) {
-  const [form, fields] = useSchemaForm(codeSchema, { id: 'ops-code', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(() => import('~/ops/sign-in-schemas').then((m) => m.codeSchema), {
+    id: 'ops-code',
+    lastResult: reply?.result,
+  })
   const pending = usePendingIntent('code')
   return (
     <>

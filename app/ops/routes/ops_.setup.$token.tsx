@@ -2,8 +2,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, data, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
-import { z } from 'zod'
-import { STAFF_PASSWORD_MIN, staffPasswordField, totpCodeField } from '#contract/ops/staff'
+import { STAFF_PASSWORD_MIN } from '#contract/ops/staff-rules'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
@@ -12,9 +11,10 @@ import { Field, FormError, PasswordField } from '~/components/forms'
 import { opsFailure, opsMessages } from '~/ops/messages'
 import { OPS_LOGIN, redirectWithStaffToast } from '~/ops/session.server'
 import { OpsCard, opsMeta } from '~/ops/shell'
+import { setupSchema } from '~/ops/sign-in-schemas'
 import { setupCompleteFlow, setupStartFlow } from '~/ops/staff.server'
 import { usePendingIntent } from '~/utils/form-state'
-import { formRefusal, readForm } from '~/utils/form.server'
+import { formConstraints, formRefusal, readForm } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
 import { secretQrSvg } from '~/utils/qr.server'
 
@@ -23,15 +23,6 @@ export const meta = opsMeta
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
 
 const TOKEN = /^[A-Za-z0-9_-]{20,128}$/
-
-const setupSchema = z
-  .object({
-    // The api's own rule, so the page says one sentence, the api's.
-    password: staffPasswordField,
-    confirmPassword: z.string({ required_error: 'Type the password again' }),
-    code: totpCodeField,
-  })
-  .refine((v) => v.password === v.confirmPassword, { message: 'The two passwords differ', path: ['confirmPassword'] })
 
 /**
  * The one-time set-up link `npm run ops -- staff add` (or an admin) made: its authenticator key,
@@ -55,7 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throw data({ message: started.msg }, { status: 503 })
   }
   const { email, role, otpauthUri, secret } = started.data
-  return { ok: true as const, email, role, secret, qr: await secretQrSvg(otpauthUri) }
+  return { ok: true as const, email, role, secret, qr: await secretQrSvg(otpauthUri), ...formConstraints({ 'ops-setup': setupSchema }) }
 }
 
 // With JavaScript a failed attempt keeps the page as it is (the key is the same either way).
@@ -100,7 +91,10 @@ export default function StaffSetup() {
 }
 
 function SetupForm({ reply }: { reply: ReturnType<typeof useActionData<typeof action>> }) {
-  const [form, fields] = useSchemaForm(setupSchema, { id: 'ops-setup', lastResult: reply?.result })
+  const [form, fields] = useSchemaForm(() => import('~/ops/sign-in-schemas').then((m) => m.setupSchema), {
+    id: 'ops-setup',
+    lastResult: reply?.result,
+  })
   const pending = usePendingIntent()
   return (
     <Form method="post" className="cl-form" {...getFormProps(form)}>

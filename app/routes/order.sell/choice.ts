@@ -3,7 +3,7 @@ import type { Brand, CardTypeOffer, Rate } from '#contract/catalogue'
 import { formatMoney, MAX_AMOUNT, parseAmount } from '#contract/money'
 import { faceValueProblem, payoutFor, unknownCardTypeParams } from '#contract/rates'
 import { formatRefusal, Refusals } from '#contract/refusals'
-import { fileIdField } from '#contract/uploads'
+import { FILE_ID } from '#contract/upload-rules'
 import { sellingMessages as M } from '~/utils/messages'
 
 export const HERE = '/order/sell'
@@ -57,7 +57,7 @@ export const idsOf = (text: string | undefined) =>
   (text ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter((s) => fileIdField.safeParse(s).success)
+    .filter((s) => FILE_ID.test(s))
 
 /** A face value as typed ("100", "25.50"), in minor units of the card's currency. */
 export function readFaceValue(text: string | undefined, currency: string): number | undefined {

@@ -6,7 +6,7 @@
 // a moved rate is shown and confirmed (RATE_CHANGED), a double submit makes one order.
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
-import { MAX_CARDS_PER_ORDER } from '#contract/orders'
+import { MAX_CARDS_PER_ORDER } from '#contract/order-rules'
 import { newRequestId } from '#contract/withdrawals'
 import { ActionToast } from '~/components/action-toast'
 import { GeneralErrorBoundary } from '~/components/error-boundary'

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useCallback, useState, type FormEvent } from 'react'
 import type { Brand, CardTypeOffer, Rate } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
-import { MAX_CARDS_PER_ORDER } from '#contract/orders'
+import { MAX_CARDS_PER_ORDER } from '#contract/order-rules'
 import { Button } from '~/components/button'
 import { answerRefusals, FormError, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
