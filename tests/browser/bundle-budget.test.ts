@@ -111,16 +111,18 @@ const OVER_BUDGET: Record<BuildName, Record<string, { kb: number; files?: number
     'routes/forgot-password': { kb: 106 },
     'routes/change-pin': { kb: 106 },
     'routes/delete-account': { kb: 105.5 },
-    'routes/set-pin': { kb: 103.5 },
+    'routes/set-pin': { kb: 104 },
   },
   // The console: the dashboard and the rates desk load the charts (`@visx/axis`, `@visx/text`,
-  // d3-time-format); the review desks and staff still load zod with their forms' code.
+  // d3-time-format); the review desks and staff still load zod with their forms' code, and with it
+  // conform's hook and the `rules` chunk as files of their own (decision 059's split, made for the
+  // screens that load zod on first use), which puts them over the 12 files as well.
   ops: {
-    'routes/ops.rates': { kb: 135, files: 13 },
-    'routes/ops.review.$orderId': { kb: 112.5 },
-    'routes/ops.review._index': { kb: 110 },
-    'routes/ops.staff': { kb: 110.5 },
-    'routes/ops._index': { kb: 108 },
+    'routes/ops.rates': { kb: 135.5, files: 14 },
+    'routes/ops.review.$orderId': { kb: 113, files: 13 },
+    'routes/ops.review._index': { kb: 110.5, files: 13 },
+    'routes/ops.staff': { kb: 111, files: 13 },
+    'routes/ops._index': { kb: 108.5 },
   },
 }
 

@@ -16,6 +16,16 @@ export async function axeViolations(
   { scope, keepToasts = false, rules }: { scope?: string; keepToasts?: boolean; rules?: string[] } = {},
 ): Promise<string[]> {
   if (!keepToasts) await page.evaluate(() => document.querySelectorAll('.cl-toaster').forEach((t) => t.remove()))
+  // A transition caught halfway (a button changing state as the page hydrates) reads as low
+  // contrast: audit the page as it rests, once every finite animation has ended.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  )
   await page.evaluate(axeSource)
   return page.evaluate(
     async ({ context, rules }) => {
