@@ -263,7 +263,7 @@ async function cost() {
     for (const s of scenarios) {
       if (Date.now() >= deadline) break
       // Steady state only: a process coming back from idle (while the others were measured) costs
-      // more for its first second (the reference: 2.3 ms a request, then 1.4). Unmeasured load first.
+      // more for its first second (docs/performance.md has the figures). Unmeasured load first.
       if (warmSeconds > 0) await load(s.url, s.headers, warmSeconds)
       const before = cpuMs(s.pid)
       const { requests, bad } = await load(s.url, s.headers, seconds)

@@ -2,7 +2,7 @@
 // against its budget, with the machine, its load and the date; the table is written into
 // docs/performance.md between <!-- bench:start --> and <!-- bench:end -->. A benchmark, never a
 // test: it measures and reports, it fails only when it cannot measure. 127.0.0.1 only; every loop
-// is bounded in time (the whole run takes about ten minutes).
+// is bounded in time (docs/performance.md says how long a whole run takes).
 //
 //   npm run bench [-- --only lighthouse,first-visit,screens,capacity,dashboard,memory,ledger,restore] [--db sqlite,postgres]
 //                 [--heap] [--no-build] [--no-write | --write] [--memory-seconds 75] [--ledger-seconds 10] [--rounds 3]

@@ -49,6 +49,23 @@ async function launchChromium() {
   }
 }
 
+/** One Lighthouse run of `url` in a fresh Chromium; the report (lhr). */
+async function measure(lighthouse, url, cookie) {
+  const chromium = await launchChromium()
+  try {
+    const result = await lighthouse(url, {
+      port: chromium.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    })
+    return result.lhr
+  } finally {
+    await chromium.close()
+  }
+}
+
 export async function lighthouseBudgets(stack, person) {
   const { default: lighthouse } = await import('lighthouse')
   const pages = [
@@ -63,16 +80,16 @@ export async function lighthouseBudgets(stack, person) {
   const only = process.env.LIGHTHOUSE_ONLY?.split(',')
   for (const page of only ? pages.filter((p) => only.includes(p.name)) : pages) {
     const url = assertLocal(stack.base + page.path)
-    const chromium = await launchChromium()
-    try {
-      const result = await lighthouse(url, {
-        port: chromium.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        ...(page.signedIn ? { extraHeaders: { Cookie: person.cookie } } : {}),
-      })
-      const lhr = result.lhr
+    // A run Lighthouse could not finish (its runtimeError: a browser that had not settled, say) is
+    // said and run once more in a fresh browser; a second failure stays in the table as not measured.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const lhr = await measure(lighthouse, url, page.signedIn ? person.cookie : undefined)
+      if (lhr.runtimeError && attempt === 1) {
+        console.log(
+          `  ${page.name.padEnd(18)} Lighthouse could not measure (${lhr.runtimeError.code}: ${lhr.runtimeError.message}); once more`,
+        )
+        continue
+      }
       // The whole report, to read what stands before LCP (element, breakdown, requests).
       if (process.env.LIGHTHOUSE_REPORTS) {
         mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true })
@@ -99,8 +116,8 @@ export async function lighthouseBudgets(stack, person) {
         `  ${page.name.padEnd(18)} LCP ${row.lcp.toFixed(2)} s  performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}${new URL(row.finalUrl).pathname !== page.path ? `  (ended at ${new URL(row.finalUrl).pathname})` : ''}`,
       )
       if (row.failing.length) console.log(`    failing: ${row.failing.join(', ')}`)
-    } finally {
-      await chromium.close()
+      if (lhr.runtimeError) console.log(`    not measured: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`)
+      break
     }
   }
   return rows.flatMap((r) => [
