@@ -2,7 +2,15 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig, type SqliteDatabase } from 'kysely'
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type KyselyConfig,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+} from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema'
 
@@ -66,7 +74,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
     // life. The query in flight still fails (and answers 503); the pool drops the dead client on release.
     pool.on('connect', (client) => client.on('error', onError))
     pool.on('error', onError)
-    return { kind, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log }) }
+    return { kind, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log }) }
   }
   const path = sqlitePath(databaseUrl)
   if (path !== ':memory:') createPrivately(path)
@@ -106,6 +114,77 @@ export function withStatementCache(sqlite: SQLite.Database, max = STATEMENT_CACH
       statements.set(sql, statement)
       return statement
     },
+  }
+}
+
+/** What gets a name: reads and writes. Transaction control, migrations' DDL and the like stay unnamed. */
+const NAMED = /^\s*(select|insert|update|delete|with)\b/i
+
+/** PostgreSQL's answer to a prepared `select *` after its table changed (a migration by another instance). */
+const isStalePlan = (err: unknown) =>
+  (err as { code?: unknown } | null)?.code === '0A000' && /cached plan/.test(String((err as Error).message))
+
+/**
+ * pg's pool with every statement prepared once per connection under a name, then only bound and
+ * run: Kysely sends each query unnamed, and PostgreSQL parsed and planned it anew every time, which
+ * cost the database more CPU than the api's own work for /v1/user/index (docs/performance.md).
+ * The same text gets the same name on every connection; each connection prepares it on first use
+ * (pg remembers which). Bounded like SQLite's cache: past `max` distinct texts, a new one runs
+ * unnamed. A prepared `select *` whose table has since changed (a migration run by another
+ * instance) is refused by PostgreSQL once: the query runs again unnamed and the connection, whose
+ * other prepared statements may be as stale, is closed when it is given back.
+ */
+export function withNamedStatements(pool: pg.Pool, max = STATEMENT_CACHE_SIZE): PostgresPool {
+  const names = new Map<string, string>()
+  const nameOf = (sql: string) => {
+    let name = names.get(sql)
+    if (name === undefined && names.size < max && NAMED.test(sql)) {
+      name = `cardlane_${names.size}`
+      names.set(sql, name)
+    }
+    return name
+  }
+  // Kysely keeps its connection object per client: the same client must come back as the same wrapper.
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let stale = false
+    const query = async (sql: string, parameters: readonly unknown[]) => {
+      const values = [...parameters]
+      const name = nameOf(sql)
+      if (name === undefined) return client.query(sql, values)
+      try {
+        return await client.query({ name, text: sql, values })
+      } catch (err) {
+        if (!isStalePlan(err)) throw err
+        stale = true
+        return client.query(sql, values)
+      }
+    }
+    return {
+      // A cursor (Kysely's stream) goes to pg as it is.
+      query: ((sql: unknown, parameters?: readonly unknown[]) =>
+        typeof sql === 'string'
+          ? query(sql, parameters ?? [])
+          : client.query(sql as pg.Submittable)) as unknown as PostgresPoolClient['query'],
+      release(destroy) {
+        const dropped = stale
+        stale = false
+        if (dropped) wrapped.delete(client)
+        client.release(destroy || dropped)
+      },
+    }
+  }
+  return {
+    async connect() {
+      const client = await pool.connect()
+      let w = wrapped.get(client)
+      if (!w) {
+        w = wrap(client)
+        wrapped.set(client, w)
+      }
+      return w
+    },
+    end: () => pool.end(),
   }
 }
 

@@ -4,23 +4,24 @@ import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { unauthorized } from '../lib/envelope'
 import { listBrands } from '../models/catalogue'
+import type { TaskFacts } from '../models/tasks'
 import { toUserInfo, updateProfile } from '../models/users'
 import { featuredGiftCards } from './catalogue'
 import { openOrders } from './orders'
-import { taskInfos } from './tasks'
+import { taskClaims, taskInfos } from './tasks'
 import { payoutMode } from './wallet'
 
 /** The signed-in person's own profile: what /v1/user/index shows and setInfo changes. */
 export async function userIndex(deps: ApiDeps, user: User): Promise<UserIndexData> {
   // The catalogue's brands, read once for the featured cards and the open orders' names.
   const brands = listBrands(deps.db)
-  const [giftCardList, { wallet, unreadCount }, open, tasks] = await Promise.all([
+  const [giftCardList, { wallet, unreadCount, facts }, open, claims] = await Promise.all([
     featuredGiftCards(deps, brands),
     walletSummary(deps, user),
     openOrders(deps, user, OPEN_ORDERS_SHOWN, brands),
-    taskInfos(deps, user),
+    taskClaims(deps, user),
   ])
-  return { userInfo: toUserInfo(user), wallet, taskInfos: tasks, giftCardList, unreadCount, openOrders: open }
+  return { userInfo: toUserInfo(user), wallet, taskInfos: taskInfos(deps, facts, claims), giftCardList, unreadCount, openOrders: open }
 }
 
 const walletCounts = preparedQuery(1, (db, userId: string) =>
@@ -41,14 +42,22 @@ const walletCounts = preparedQuery(1, (db, userId: string) =>
       .where('user_id', '=', userId)
       .where('read_at', 'is', null)
       .as('unread'),
+    // The tasks' progress (models/tasks.ts taskFacts counts the same): every bank account ever added, deleted ones too.
+    eb.selectFrom('bank_cards').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('bankCardsAdded'),
+    eb
+      .selectFrom('orders')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', '=', 'completed')
+      .as('completedOrders'),
   ]),
 )
 
 /**
- * The wallet at a glance and the unread count in one query: every page asks for them, so they are
- * one round trip, not five.
+ * The wallet at a glance, the unread count and the tasks' progress in one query: every page asks
+ * for them, so they are one round trip, not eight.
  */
-async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: WalletSummary; unreadCount: number }> {
+async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: WalletSummary; unreadCount: number; facts: TaskFacts }> {
   const [row] = await walletCounts(deps.db, user.id)
   const wallet = {
     balance: Number(row.balance ?? 0),
@@ -59,7 +68,8 @@ async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: Walle
     timeZone: deps.config.wallet.timeZone,
     resolvesNames: payoutMode(deps).resolvesNames,
   }
-  return { wallet, unreadCount: Number(row.unread) }
+  const facts = { hasPin: wallet.hasPin, bankCardsAdded: Number(row.bankCardsAdded), completedOrders: Number(row.completedOrders) }
+  return { wallet, unreadCount: Number(row.unread), facts }
 }
 
 export async function setInfo(deps: ApiDeps, user: User, body: SetInfoBody): Promise<SetInfoData> {

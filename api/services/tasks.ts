@@ -53,12 +53,14 @@ function toTaskInfo(deps: ApiDeps, task: TaskDef, facts: TaskFacts, claim: TaskC
   }
 }
 
-/** `taskInfos` of /v1/user/index. */
-export async function taskInfos(deps: ApiDeps, user: User): Promise<TaskInfo[]> {
-  const tasks = offered(deps)
-  if (tasks.length === 0) return []
-  const [facts, claims] = await Promise.all([taskFacts(deps.db, user.id), claimsOf(deps.db, user.id)])
-  return tasks.map((t) =>
+/** The claims behind `taskInfos`: none asked when no task is on offer. */
+export async function taskClaims(deps: ApiDeps, user: User): Promise<TaskClaimRow[]> {
+  return offered(deps).length === 0 ? [] : claimsOf(deps.db, user.id)
+}
+
+/** `taskInfos` of /v1/user/index, from the facts its wallet statement counted and the claims. */
+export function taskInfos(deps: ApiDeps, facts: TaskFacts, claims: readonly TaskClaimRow[]): TaskInfo[] {
+  return offered(deps).map((t) =>
     toTaskInfo(
       deps,
       t,
