@@ -2,18 +2,10 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { z } from 'zod'
-import {
-  catalogueApi,
-  catalogueFields,
-  COUNTRIES,
-  parseRate,
-  payoutFor,
-  rateChangePercent,
-  type CardType,
-  type Rate,
-} from '#contract/catalogue'
+import { catalogueApi, catalogueFields, type Rate } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
 import { reviewDeskApi, type RateChangeRequest } from '#contract/ops/review'
+import { COUNTRIES, parseRate, payoutFor, rateChangePercent, type CardType } from '#contract/rates'
 import { Refusals } from '#contract/refusals'
 import { Link } from '~/components/link'
 import { StepLine } from '~/ops/charts'
