@@ -97,6 +97,13 @@ describe('first visit JavaScript, from the build', () => {
       expect(withZod).toEqual([])
     },
   )
+
+  it('the console’s charts come drawn from the server: no script of its build carries visx (decision 062)', () => {
+    const assets = path.join(BUILDS.ops.clientDir, 'assets')
+    readBuild('ops')
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'))
+    expect(scripts.filter((name) => /visx-(group|axis|linepath)/.test(readFileSync(path.join(assets, name), 'utf8')))).toEqual([])
+  })
 })
 
 /**
@@ -118,12 +125,8 @@ const OVER_BUDGET: Record<BuildName, Record<string, { kb: number; files?: number
     'routes/delete-account': { kb: 105.5 },
     'routes/set-pin': { kb: 104 },
   },
-  // The console: the dashboard and the rates desk load the charts (`@visx/axis`, `@visx/text`,
-  // d3-time-format).
-  ops: {
-    'routes/ops.rates': { kb: 108 },
-    'routes/ops._index': { kb: 107.5 },
-  },
+  // The console: every screen within the budget (decision 062).
+  ops: {},
 }
 
 /** Every customer screen (a route with a component), from the customer's server build. */
