@@ -1,79 +1,9 @@
-import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
-import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
-import { renderToPipeableStream } from 'react-dom/server'
-import { logger } from './utils/logger.server'
-import { NonceProvider } from './utils/nonce'
-import { DocumentRequestIdProvider } from './utils/request-id'
+import { documentHandler } from './utils/document.server'
 import { stylesheetText } from './utils/stylesheet-text.server'
-import { StylesheetTextProvider } from './utils/stylesheets'
 
-/** As long as a render may take before it is given up (Remix's template: a stuck render must end). */
-export const streamTimeout = 5_000
+// The customer's documents carry their stylesheets inline (decision 058).
+export default documentHandler(stylesheetText)
+export { handleError, streamTimeout } from './utils/document.server'
 
 /** For the web process's start (server/app.ts): settings are read once there, not on every call. */
-export { settleWebEnv } from '~/utils/env.server'
-
-/**
- * The document, as Remix's Node template renders it (renderToPipeableStream), waiting for
- * onAllReady for every client: no route defers, and the adapter's compression then sends the page
- * as one body. A render that throws before that is Remix's to catch (it renders the error boundary).
- */
-export default function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-  loadContext: AppLoadContext,
-) {
-  const nonce = loadContext.cspNonce
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false
-    // The guard against a stuck render goes once the render has ended: left to fire, it held every
-    // page's render (its tree, its data, its stream) until it did, and its abort of a finished render
-    // made an error nobody reads.
-    let guard: NodeJS.Timeout | undefined
-    let ended = false
-    const end = () => {
-      ended = true
-      clearTimeout(guard)
-    }
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <DocumentRequestIdProvider value={loadContext.requestId}>
-          <StylesheetTextProvider value={stylesheetText}>
-            <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
-          </StylesheetTextProvider>
-        </DocumentRequestIdProvider>
-      </NonceProvider>,
-      {
-        nonce,
-        onAllReady() {
-          shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          body.once('finish', end)
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
-          pipe(body)
-        },
-        onShellError(error: unknown) {
-          end()
-          reject(error)
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500
-          // Errors in the shell are onShellError's; these are logged, as in the template.
-          if (shellRendered) logger.error({ err: error, path: loadContext.logPath, requestId: loadContext.requestId }, 'render failed')
-        },
-      },
-    )
-    if (!ended) guard = setTimeout(abort, streamTimeout + 1000)
-  })
-}
-
-/** Server errors go to the log; a 404 or an aborted request is not an error of ours. */
-export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (request.signal.aborted) return
-  if (isRouteErrorResponse(error) && error.status < 500) return
-  logger.error({ err: error, path: context.logPath, requestId: context.requestId }, 'request failed')
-}
+export { settleWebEnv } from './utils/env.server'

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { STAFF_ROLES, type StaffRole } from './ops/staff-rules'
 
 /**
  * One record per api call: method, path, what it takes and what it answers. The api mounts its
@@ -14,8 +15,7 @@ import { z } from 'zod'
  * for calls a script may make (bootstrapping the first admin, the books check, stats); the token
  * is refused everywhere else and audited as actor `admin-token` where it is accepted.
  */
-export const STAFF_ROLES = ['reviewer', 'payouts', 'admin'] as const
-export type StaffRole = (typeof STAFF_ROLES)[number]
+export { STAFF_ROLES, type StaffRole }
 export type StaffAuth = 'staff' | `staff:${StaffRole}` | 'automation'
 export type Auth = 'public' | 'user' | 'optional' | StaffAuth
 

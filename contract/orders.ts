@@ -6,7 +6,7 @@ import { MAX_AMOUNT } from './money'
 import { currencyCode, minorUnits } from './money-fields'
 import { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD } from './order-rules'
 import { type OrderStatus, orderStatuses } from './order-statuses'
-import { REJECTION_REASONS } from './rejection-reasons'
+import { REJECTION_REASONS, type ReasonCode, reasonCodes } from './rejection-reasons'
 import { fileIdField } from './uploads'
 import { requestIdField } from './withdrawals'
 
@@ -43,10 +43,8 @@ export const ORDER_MOVES: Record<OrderMove, { from: OrderStatus; to: OrderStatus
 /** Still waiting for a decision: counted in the queue. */
 export const OPEN_STATUSES: readonly OrderStatus[] = ['pending', 'reviewing']
 
-export { REJECTION_REASONS }
+export { REJECTION_REASONS, type ReasonCode, reasonCodes }
 export { MAX_CARDS_PER_ORDER, MAX_IMAGES_PER_CARD }
-export type ReasonCode = keyof typeof REJECTION_REASONS
-export const reasonCodes = Object.keys(REJECTION_REASONS) as [ReasonCode, ...ReasonCode[]]
 
 /**
  * An e-code as typed, normalised: spaces and dashes removed, upper case. Duplicates are found by

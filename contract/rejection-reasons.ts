@@ -11,3 +11,5 @@ export const REJECTION_REASONS = {
   DUPLICATE_ECODE: 'This code was already submitted in another order',
   OTHER: 'Another reason: see the note from our team',
 } as const
+export type ReasonCode = keyof typeof REJECTION_REASONS
+export const reasonCodes = Object.keys(REJECTION_REASONS) as [ReasonCode, ...ReasonCode[]]

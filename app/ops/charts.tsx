@@ -1,83 +1,44 @@
-// The console's charts (decision 020): SVG drawn on the server with visx's scales and shapes, so
-// they show without JavaScript. Each is a <figure> whose SVG has a <title> and a description, and
-// whose numbers are also a table under "Show the numbers" for a screen reader or a precise look.
-// The dashboard's bars and columns draw their axes as plain SVG from visx's scales (decision 056):
-// visx's axis measures every label's text on the server, which the dashboard paid on every page.
-import { AxisBottom, AxisLeft } from '@visx/axis'
-import { curveStepAfter } from '@visx/curve'
-import { Group } from '@visx/group'
-import { scaleBand, scaleLinear, scaleTime } from '@visx/scale'
-import { LinePath } from '@visx/shape'
+// The console's charts (decisions 020, 062). Each is a <figure> whose SVG has a <title> and a
+// description, and whose numbers are also a table under "Show the numbers" for a screen reader or
+// a precise look. The plot inside the SVG is drawn on the server with visx (charts.server.tsx) and
+// arrives as markup in the loader's data: a chart is read, never touched, so the browser needs none
+// of visx or d3 to show it, on the first visit or after a navigation.
 import { useId, type ReactNode } from 'react'
 
-const INK = '#334155'
-const GRID = '#cbd5e1'
-const tickLabel = { fill: INK, fontSize: 12, fontFamily: 'inherit' } as const
-const margin = { top: 12, right: 16, bottom: 32, left: 96 }
+/** A plot drawn by charts.server.tsx: the SVG's size and what goes inside it. */
+export type Plot = { width: number; height: number; markup: string }
 
-export type Segment = { label: string; value: number; tone: 'ok' | 'late' | 'info' }
+export type Tone = 'ok' | 'late' | 'info'
+export type Segment = { label: string; value: number; tone: Tone }
 
-/** A coordinate to a tenth of a pixel: what a screen shows, in fewer characters. */
-const px = (n: number) => Math.round(n * 10) / 10
-const TICK = 8
+/** `value`: written above the column when given, so a day whose bar is too short to see still says it. */
+export type Column = { label: string; segments: Segment[]; marker?: number | null; value?: string }
 
-type Tick = { at: number; label: string }
+export const tones: Record<Tone, string> = { ok: '#15803d', late: '#b91c1c', info: '#2563eb' }
 
-/** A vertical axis at x = 0 over [from, to]: its line, a mark and a label left of each tick. */
-function LeftAxis({ from, to, ticks, label }: { from: number; to: number; ticks: Tick[]; label?: string }) {
-  const marks = ticks.map((t) => `M0,${px(t.at)}h${-TICK}`).join('')
-  return (
-    <g className="ops-chart__axis">
-      <path d={`M0,${px(from) + 0.5}V${px(to) + 0.5}${marks}`} stroke={GRID} shapeRendering="crispEdges" fill="none" />
-      <g {...tickLabel} textAnchor="end">
-        {ticks.map((t) => (
-          <text key={t.label} x={-TICK} y={px(t.at)} dy="0.33em">
-            {t.label}
-          </text>
-        ))}
-        {label ? (
-          <text transform="rotate(-90)" x={px(-(from + to) / 2)} y={-(TICK + 36)} textAnchor="middle">
-            {label}
-          </text>
-        ) : null}
-      </g>
-    </g>
-  )
-}
-
-/** A horizontal axis at y = top over [from, to]: its line, a mark and a label under each tick. */
-function BottomAxis({ top, from, to, ticks }: { top: number; from: number; to: number; ticks: Tick[] }) {
-  const marks = ticks.map((t) => `M${px(t.at)},0v${TICK}`).join('')
-  return (
-    <g className="ops-chart__axis" transform={`translate(0, ${px(top)})`}>
-      <path d={`M${px(from) + 0.5},0H${px(to) + 0.5}${marks}`} stroke={GRID} shapeRendering="crispEdges" fill="none" />
-      <g {...tickLabel} textAnchor="middle">
-        {ticks.map((t) => (
-          <text key={t.label} x={px(t.at)} y={TICK + tickLabel.fontSize}>
-            {t.label}
-          </text>
-        ))}
-      </g>
-    </g>
-  )
-}
-
-/** Ticks at the middle of each band of a band scale, labelled by the band. */
-const bandTicks = (scale: { domain(): string[]; bandwidth(): number; (v: string): number | undefined }) =>
-  scale.domain().map((label) => ({ at: (scale(label) ?? 0) + scale.bandwidth() / 2, label }))
-
-/** Whole-number ticks of a linear scale. */
-const wholeTicks = (scale: { ticks(n: number): number[]; (v: number): number }, count: number) =>
-  scale
-    .ticks(count)
-    .filter(Number.isInteger)
-    .map((v) => ({ at: scale(v), label: String(v) }))
-const tones = { ok: '#15803d', late: '#b91c1c', info: '#2563eb' } as const
-
-function ChartFigure({ title, summary, table, children }: { title: string; summary: string; table: ReactNode; children: ReactNode }) {
+function ChartFigure({
+  title,
+  summary,
+  plot,
+  table,
+  children,
+}: {
+  title: string
+  summary: string
+  plot: Plot
+  table: ReactNode
+  children?: ReactNode
+}) {
+  const id = useId()
   return (
     <figure className="ops-chart">
       <figcaption className="ops-chart__title">{title}</figcaption>
+      <svg viewBox={`0 0 ${plot.width} ${plot.height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
+        <title id={`${id}t`}>{title}</title>
+        <desc id={`${id}d`}>{summary}</desc>
+        {/* Our own server's drawing of our own numbers: its text is React's, escaped there. */}
+        <g dangerouslySetInnerHTML={{ __html: plot.markup }} />
+      </svg>
       {children}
       <details className="ops-chart__numbers">
         <summary>Show the numbers</summary>
@@ -88,7 +49,7 @@ function ChartFigure({ title, summary, table, children }: { title: string; summa
   )
 }
 
-function Legend({ items }: { items: { label: string; tone: Segment['tone'] }[] }) {
+function Legend({ items }: { items: { label: string; tone: Tone }[] }) {
   return (
     <ul className="ops-chart__legend" aria-hidden="true">
       {items.map((i) => (
@@ -102,13 +63,17 @@ function Legend({ items }: { items: { label: string; tone: Segment['tone'] }[] }
 }
 
 /** Horizontal bars, each split into segments (on time, late): "what waits and how late". */
-export function StackedBars({ title, summary, rows }: { title: string; summary: string; rows: { label: string; segments: Segment[] }[] }) {
-  const id = useId()
-  const width = 560
-  const height = margin.top + margin.bottom + rows.length * 44
-  const max = Math.max(1, ...rows.map((r) => r.segments.reduce((s, x) => s + x.value, 0)))
-  const x = scaleLinear<number>({ domain: [0, max], range: [0, width - margin.left - margin.right], nice: true })
-  const y = scaleBand<string>({ domain: rows.map((r) => r.label), range: [0, height - margin.top - margin.bottom], padding: 0.3 })
+export function StackedBars({
+  title,
+  summary,
+  rows,
+  plot,
+}: {
+  title: string
+  summary: string
+  rows: { label: string; segments: Segment[] }[]
+  plot: Plot
+}) {
   const legend = rows[0]?.segments.map((s) => ({ label: s.label, tone: s.tone })) ?? []
   const table = (
     <table className="ops-table">
@@ -137,121 +102,31 @@ export function StackedBars({ title, summary, rows }: { title: string; summary: 
     </table>
   )
   return (
-    <ChartFigure title={title} summary={summary} table={table}>
-      <svg viewBox={`0 0 ${width} ${height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
-        <title id={`${id}t`}>{title}</title>
-        <desc id={`${id}d`}>{summary}</desc>
-        <Group left={margin.left} top={margin.top}>
-          {max === 1 && rows.every((r) => r.segments.every((x) => x.value === 0)) ? (
-            <Empty x={(width - margin.left - margin.right) / 2} y={(height - margin.top - margin.bottom) / 2} />
-          ) : null}
-          {rows.map((r) => {
-            let start = 0
-            return r.segments.map((s) => {
-              const bar = (
-                <rect
-                  key={`${r.label}${s.label}`}
-                  x={px(x(start))}
-                  y={px(y(r.label) ?? 0)}
-                  width={px(x(s.value))}
-                  height={px(y.bandwidth())}
-                  fill={tones[s.tone]}
-                />
-              )
-              start += s.value
-              return bar
-            })
-          })}
-          <LeftAxis from={0} to={height - margin.top - margin.bottom} ticks={bandTicks(y)} />
-          <BottomAxis top={height - margin.top - margin.bottom} from={0} to={width - margin.left - margin.right} ticks={wholeTicks(x, 6)} />
-        </Group>
-      </svg>
+    <ChartFigure title={title} summary={summary} plot={plot} table={table}>
       <Legend items={legend} />
     </ChartFigure>
   )
 }
-
-/** `value`: written above the column when given, so a day whose bar is too short to see still says it. */
-export type Column = { label: string; segments: Segment[]; marker?: number | null; value?: string }
 
 /** Columns per day, stacked, with an optional marker per column (a promised time). */
 export function StackedColumns({
   title,
   summary,
   columns,
-  unit,
   markerLabel,
   table,
+  plot,
 }: {
   title: string
   summary: string
   columns: Column[]
-  unit: string
   markerLabel?: string
   table: ReactNode
+  plot: Plot
 }) {
-  const id = useId()
-  const width = 560
-  const height = 240
-  const left = 56
-  const innerW = width - left - margin.right
-  const innerH = height - margin.top - margin.bottom
-  const totals = columns.map((c) =>
-    Math.max(
-      c.segments.reduce((s, x) => s + x.value, 0),
-      c.marker ?? 0,
-    ),
-  )
-  const y = scaleLinear<number>({ domain: [0, Math.max(1, ...totals)], range: [innerH, 0], nice: true })
-  const x = scaleBand<string>({ domain: columns.map((c) => c.label), range: [0, innerW], padding: 0.35 })
-  const legend = [...(columns[0]?.segments.map((s) => ({ label: s.label, tone: s.tone })) ?? [])]
+  const legend = columns[0]?.segments.map((s) => ({ label: s.label, tone: s.tone })) ?? []
   return (
-    <ChartFigure title={title} summary={summary} table={table}>
-      <svg viewBox={`0 0 ${width} ${height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
-        <title id={`${id}t`}>{title}</title>
-        <desc id={`${id}d`}>{summary}</desc>
-        <Group left={left} top={margin.top}>
-          {totals.every((t) => t === 0) ? <Empty x={innerW / 2} y={innerH / 2} /> : null}
-          {columns.map((c) => {
-            let top = innerH
-            return (
-              <g key={c.label}>
-                {c.segments.map((s) => {
-                  const h = innerH - y(s.value)
-                  top -= h
-                  return (
-                    <rect key={s.label} x={px(x(c.label) ?? 0)} y={px(top)} width={px(x.bandwidth())} height={px(h)} fill={tones[s.tone]} />
-                  )
-                })}
-                {c.value ? (
-                  <text
-                    x={(x(c.label) ?? 0) + x.bandwidth() / 2}
-                    y={Math.min(top, c.marker ? y(c.marker) : innerH) - 6}
-                    textAnchor="middle"
-                    fill={INK}
-                    fontSize={12}
-                  >
-                    {c.value}
-                  </text>
-                ) : null}
-                {c.marker ? (
-                  <line
-                    x1={(x(c.label) ?? 0) - 4}
-                    x2={(x(c.label) ?? 0) + x.bandwidth() + 4}
-                    y1={y(c.marker)}
-                    y2={y(c.marker)}
-                    stroke={INK}
-                    strokeWidth={2}
-                    strokeDasharray="4 3"
-                  />
-                ) : null}
-              </g>
-            )
-          })}
-          <LeftAxis from={innerH} to={0} ticks={wholeTicks(y, 5)} label={unit} />
-          <BottomAxis top={innerH} from={0} to={innerW} ticks={bandTicks(x)} />
-        </Group>
-      </svg>
+    <ChartFigure title={title} summary={summary} plot={plot} table={table}>
       <Legend items={legend} />
       {markerLabel ? <p className="ops-chart__note">Dashed line: {markerLabel}</p> : null}
     </ChartFigure>
@@ -259,75 +134,6 @@ export function StackedColumns({
 }
 
 /** A value over time as a step line (a rate holds until the next one is set). */
-export function StepLine({
-  title,
-  summary,
-  points,
-  table,
-}: {
-  title: string
-  summary: string
-  points: { at: number; value: number }[]
-  table: ReactNode
-}) {
-  const id = useId()
-  const width = 560
-  const height = 200
-  const left = 72
-  const innerW = width - left - margin.right
-  const innerH = height - margin.top - margin.bottom
-  const values = points.map((p) => p.value)
-  const lo = Math.min(...values)
-  const hi = Math.max(...values)
-  const pad = (hi - lo) * 0.1 || hi * 0.05 || 1
-  const x = scaleTime<number>({ domain: [new Date(points[0]!.at), new Date(points.at(-1)!.at)], range: [0, innerW] })
-  const y = scaleLinear<number>({ domain: [lo - pad, hi + pad], range: [innerH, 0], nice: true })
-  return (
-    <ChartFigure title={title} summary={summary} table={table}>
-      <svg viewBox={`0 0 ${width} ${height}`} className="ops-chart__svg" role="img" aria-labelledby={`${id}t ${id}d`}>
-        <title id={`${id}t`}>{title}</title>
-        <desc id={`${id}d`}>{summary}</desc>
-        <Group left={left} top={margin.top}>
-          <LinePath
-            data={points}
-            x={(p) => x(new Date(p.at))}
-            y={(p) => y(p.value)}
-            stroke={tones.info}
-            strokeWidth={2}
-            curve={curveStepAfter}
-          />
-          {points.map((p) => (
-            <circle key={p.at} cx={x(new Date(p.at))} cy={y(p.value)} r={3} fill={tones.info} />
-          ))}
-          <AxisLeft
-            scale={y}
-            numTicks={4}
-            stroke={GRID}
-            tickStroke={GRID}
-            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'end', dy: '0.33em' })}
-          />
-          <AxisBottom
-            top={innerH}
-            scale={x}
-            numTicks={4}
-            stroke={GRID}
-            tickStroke={GRID}
-            tickFormat={(d) => shortDate(d as Date)}
-            tickLabelProps={() => ({ ...tickLabel, textAnchor: 'middle' })}
-          />
-        </Group>
-      </svg>
-    </ChartFigure>
-  )
+export function StepLine({ title, summary, table, plot }: { title: string; summary: string; table: ReactNode; plot: Plot }) {
+  return <ChartFigure title={title} summary={summary} plot={plot} table={table} />
 }
-
-/** Said inside an empty chart, so a blank plot is not taken for a broken one. */
-function Empty({ x, y }: { x: number; y: number }) {
-  return (
-    <text x={x} y={y} textAnchor="middle" fill={INK} fontSize={14}>
-      Nothing yet
-    </text>
-  )
-}
-
-const shortDate = (d: Date) => d.toISOString().slice(5, 10)

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { formatRate, parseRate, payoutFor, type Rate } from '#contract/catalogue'
 import { formatMoney } from '#contract/money'
-import { expectToast, readFirst, useBrowserApp } from '../support/app'
+import { expectToast, hydrated, readFirst, useBrowserApp } from '../support/app'
 import { axeViolations } from '../support/axe'
 import { desktop, staffDesktop } from '../support/console-browser'
 import { newEmail } from '../support/kit'
@@ -29,6 +29,37 @@ async function askedByAnother() {
 
 for (const js of [true, false]) {
   describe(`JavaScript ${js ? 'on' : 'off'}`, () => {
+    // The plots come drawn from the loader (decision 062): after a navigation inside the page as well.
+    it('the charts draw after following a link: the dashboard from the menu, a rate’s history from its row', async () => {
+      const board = (await app.api.get<Rate[]>('/v1/giftcard/rates')).body.data.filter((r) => r.currency === 'USD')
+      const r = board[js ? 2 : 3]!
+      const admin = await seedStaff(app.api, { role: 'admin' })
+      const set = await app.api.post(
+        '/admin/giftcard/rate',
+        { brandId: r.brandId, country: r.country, cardType: r.cardType, rate: formatRate(parseRate(r.rate)! + 10_000), confirmed: true },
+        { headers: bearer(admin.token) },
+      )
+      expect(set.body.code, set.text).toBe(200)
+      const { context, page } = await staffDesktop(browser, app, 'admin', js)
+      await page.goto(`${app.url}/ops/people`)
+      // With JavaScript the links navigate in the page: a mark set on the window stays.
+      if (js) await hydrated(page).then(() => page.evaluate(() => Object.assign(window, { stayed: true })))
+      await page.getByRole('navigation', { name: 'Desks', exact: true }).getByRole('link', { name: 'Dashboard' }).click()
+      const waits = page.getByRole('img', { name: /^What waits, and how much is late/ })
+      await expect.poll(() => waits.locator('rect').count()).toBeGreaterThan(0)
+      expect(await waits.textContent()).toContain('Withdrawals')
+      await page.getByRole('navigation', { name: 'Desks', exact: true }).getByRole('link', { name: 'Rates and ETAs' }).click()
+      const row = page
+        .getByRole('row')
+        .filter({ has: page.getByRole('form', { name: `New rate for ${r.brandName} ${r.country} ${r.cardType}` }) })
+      await row.getByRole('link', { name: 'History' }).click()
+      const line = page.getByRole('img', { name: new RegExp(`^${r.brandName} ${r.country} ${r.cardType}: rate over time`) })
+      await expect.poll(() => line.locator('path.visx-linepath').count()).toBe(1)
+      expect(await line.locator('circle').count()).toBeGreaterThanOrEqual(2)
+      expect(await page.evaluate(() => 'stayed' in window)).toBe(js)
+      await context.close()
+    })
+
     it('an admin approves a large adjustment another admin asked for; the money moves once', async () => {
       const { person, maker } = await askedByAnother()
       const { context, page, staff } = await staffDesktop(browser, app, 'admin', js)

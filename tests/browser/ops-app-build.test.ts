@@ -55,12 +55,25 @@ describe('the builds', () => {
     expect(scriptsOf(ops).filter((url) => !url.startsWith('/ops/assets/'))).toEqual([])
   })
 
+  it("the console's build carries its own stylesheets and none of the customer's", () => {
+    const sheets = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.css'))
+    // A built sheet is named after its source: ops-<hash>.css from ops.css.
+    const names = (files: string[]) => files.map((name) => name.replace(/-[\w-]{8}\.css$/, '')).sort()
+    expect(names(sheets('build/ops/client/assets'))).toEqual(
+      names(sheets('app/ops/styles').map((name) => name.replace('.css', '-xxxxxxxx.css'))),
+    )
+  })
+
   it("no customer script carries the console's code; the console ships no customer screen", () => {
     const customerScripts = readdirSync('build/client/assets').filter((name) => name.endsWith('.js'))
     expect(customerScripts.filter((name) => readFileSync(path.join('build/client/assets', name), 'utf8').includes(OPS_BRAND))).toEqual([])
     // Every script of the console's build is one its manifest names (a desk's, its root's, their
-    // chunks): no customer screen is among its files, and none of its routes is a customer's.
+    // chunks) or one those import on first use (a form's validation, decision 059): no customer
+    // screen is among its files, and none of its routes is a customer's.
     const named = new Set(scriptsOf(ops).map((url) => path.basename(url)))
+    for (const name of named)
+      for (const [, later] of readFileSync(path.join('build/ops/client/assets', name), 'utf8').matchAll(/import\("\.\/([\w.-]+\.js)"\)/g))
+        named.add(later!)
     const opsScripts = readdirSync('build/ops/client/assets').filter((name) => name.endsWith('.js') && !name.startsWith('manifest-'))
     expect(opsScripts.filter((name) => !named.has(name))).toEqual([])
   })

@@ -3,7 +3,8 @@ import { useLoaderData } from '@remix-run/react'
 import { formatMoney } from '#contract/money'
 import { peopleDeskApi, type DashboardData } from '#contract/ops/people'
 import { Link } from '~/components/link'
-import { StackedBars, StackedColumns } from '~/ops/charts'
+import { StackedBars, StackedColumns, type Column, type Segment } from '~/ops/charts'
+import { stackedBarsPlot, stackedColumnsPlot } from '~/ops/charts.server'
 import { DeskErrorBoundary } from '~/ops/desk-error'
 import { opsNav } from '~/ops/desks'
 import { formatAge, formatMinutes } from '~/ops/format'
@@ -18,8 +19,19 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { role } = await requireStaff(request, context)
   const board = loaded(await staffFlow(request, context, peopleDeskApi.dashboard, {}))
-  return { board, desks: opsNav(role).filter((d) => d.path !== '/ops') }
+  const wait = waitRows(board)
+  const days = board.reviewDays
+  // The charts' plots, drawn here so the browser loads no charting library (decision 062).
+  const plots = {
+    wait: wait.length > 0 ? stackedBarsPlot(wait) : null,
+    reviewed: days ? stackedColumnsPlot(reviewedColumns(days), 'orders') : null,
+    reviewTime: days ? stackedColumnsPlot(reviewTimeColumns(days), 'minutes') : null,
+  }
+  return { board, plots, desks: opsNav(role).filter((d) => d.path !== '/ops') }
 }
+
+type Plots = Awaited<ReturnType<typeof loader>>['plots']
+type Days = NonNullable<DashboardData['reviewDays']>
 
 type Waiting = NonNullable<DashboardData['orders']>
 
@@ -70,31 +82,52 @@ function BooksTile({ books }: { books: NonNullable<DashboardData['books']> }) {
   )
 }
 
-function WaitChart({ board }: { board: DashboardData }) {
-  const rows = [
+/** What waits, on time and late: the bars of the first chart and its table. */
+function waitRows(board: DashboardData): { label: string; waiting: number; late: number; segments: Segment[] }[] {
+  const parts = [
     board.orders ? { label: 'Orders', part: board.orders } : null,
     board.withdrawals ? { label: 'Withdrawals', part: board.withdrawals } : null,
   ].filter((r) => r !== null)
-  if (rows.length === 0) return null
-  const summary = rows.map((r) => `${r.label}: ${r.part.waiting} waiting, ${r.part.late} late.`).join(' ')
-  return (
-    <StackedBars
-      title="What waits, and how much is late"
-      summary={summary}
-      rows={rows.map((r) => ({
-        label: r.label,
-        segments: [
-          { label: 'Within ETA', value: r.part.waiting - r.part.late, tone: 'ok' },
-          { label: 'Late', value: r.part.late, tone: 'late' },
-        ],
-      }))}
-    />
-  )
+  return parts.map((r) => ({
+    label: r.label,
+    waiting: r.part.waiting,
+    late: r.part.late,
+    segments: [
+      { label: 'Within ETA', value: r.part.waiting - r.part.late, tone: 'ok' },
+      { label: 'Late', value: r.part.late, tone: 'late' },
+    ],
+  }))
 }
 
-function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']> }) {
-  // The last day is today: named so, as the tile beside it is.
-  const label = (day: string) => (day === days.at(-1)?.day ? 'Today' : day.slice(5))
+// The last day is today: named so, as the tile beside it is.
+const dayLabel = (days: Days, day: string) => (day === days.at(-1)?.day ? 'Today' : day.slice(5))
+
+const reviewedColumns = (days: Days): Column[] =>
+  days.map((d) => ({
+    label: dayLabel(days, d.day),
+    segments: [
+      { label: 'Within ETA', value: d.withinEta, tone: 'ok' },
+      { label: 'Late', value: d.reviewed - d.withinEta, tone: 'late' },
+    ],
+  }))
+
+const reviewTimeColumns = (days: Days): Column[] =>
+  days.map((d) => ({
+    label: dayLabel(days, d.day),
+    segments: [{ label: 'Median review time', value: d.medianMinutes ?? 0, tone: 'info' }],
+    marker: d.medianEtaMinutes,
+    // A review decided within a minute draws no bar: its figure still shows the day.
+    value: d.medianMinutes === null ? undefined : d.medianMinutes === 0 ? '< 1 min' : formatMinutes(d.medianMinutes),
+  }))
+
+function WaitChart({ board, plot }: { board: DashboardData; plot: Plots['wait'] }) {
+  const rows = waitRows(board)
+  if (rows.length === 0 || !plot) return null
+  const summary = rows.map((r) => `${r.label}: ${r.waiting} waiting, ${r.late} late.`).join(' ')
+  return <StackedBars title="What waits, and how much is late" summary={summary} rows={rows} plot={plot} />
+}
+
+function ReviewCharts({ days, plots }: { days: Days; plots: Plots }) {
   const reviewed = days.reduce((s, d) => s + d.reviewed, 0)
   const inTime = days.reduce((s, d) => s + d.withinEta, 0)
   const table = (
@@ -131,39 +164,31 @@ function ReviewCharts({ days }: { days: NonNullable<DashboardData['reviewDays']>
   )
   return (
     <>
-      <StackedColumns
-        title="Orders reviewed, last 7 days"
-        summary={`${reviewed} orders reviewed in 7 days, ${inTime} of them within their ETA.`}
-        unit="orders"
-        columns={days.map((d) => ({
-          label: label(d.day),
-          segments: [
-            { label: 'Within ETA', value: d.withinEta, tone: 'ok' },
-            { label: 'Late', value: d.reviewed - d.withinEta, tone: 'late' },
-          ],
-        }))}
-        table={table}
-      />
-      <StackedColumns
-        title="Review time against ETA, last 7 days"
-        summary="The median minutes from order to decision each day, against the median ETA those orders were promised."
-        unit="minutes"
-        markerLabel="the median ETA promised"
-        columns={days.map((d) => ({
-          label: label(d.day),
-          segments: [{ label: 'Median review time', value: d.medianMinutes ?? 0, tone: 'info' }],
-          marker: d.medianEtaMinutes,
-          // A review decided within a minute draws no bar: its figure still shows the day.
-          value: d.medianMinutes === null ? undefined : d.medianMinutes === 0 ? '< 1 min' : formatMinutes(d.medianMinutes),
-        }))}
-        table={table}
-      />
+      {plots.reviewed ? (
+        <StackedColumns
+          title="Orders reviewed, last 7 days"
+          summary={`${reviewed} orders reviewed in 7 days, ${inTime} of them within their ETA.`}
+          columns={reviewedColumns(days)}
+          table={table}
+          plot={plots.reviewed}
+        />
+      ) : null}
+      {plots.reviewTime ? (
+        <StackedColumns
+          title="Review time against ETA, last 7 days"
+          summary="The median minutes from order to decision each day, against the median ETA those orders were promised."
+          markerLabel="the median ETA promised"
+          columns={reviewTimeColumns(days)}
+          table={table}
+          plot={plots.reviewTime}
+        />
+      ) : null}
     </>
   )
 }
 
 export default function Dashboard() {
-  const { board, desks } = useLoaderData<typeof loader>()
+  const { board, plots, desks } = useLoaderData<typeof loader>()
   return (
     <OpsPage title="Dashboard">
       <div className="ops-tiles">
@@ -173,8 +198,8 @@ export default function Dashboard() {
         {board.books ? <BooksTile books={board.books} /> : null}
       </div>
       <div className="ops-charts">
-        <WaitChart board={board} />
-        {board.reviewDays ? <ReviewCharts days={board.reviewDays} /> : null}
+        <WaitChart board={board} plot={plots.wait} />
+        {board.reviewDays ? <ReviewCharts days={board.reviewDays} plots={plots} /> : null}
       </div>
       <nav className="ops-panel" aria-label="Your desks">
         <h2 className="ops-tile__label">Your desks</h2>

@@ -2,21 +2,14 @@ import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { z } from 'zod'
-import {
-  catalogueApi,
-  catalogueFields,
-  COUNTRIES,
-  parseRate,
-  payoutFor,
-  rateChangePercent,
-  type CardType,
-  type Rate,
-} from '#contract/catalogue'
+import { catalogueApi, catalogueFields, type Rate } from '#contract/catalogue'
 import { formatMoney, minorDigits } from '#contract/money'
 import { reviewDeskApi, type RateChangeRequest } from '#contract/ops/review'
+import { COUNTRIES, parseRate, payoutFor, rateChangePercent, type CardType } from '#contract/rates'
 import { Refusals } from '#contract/refusals'
 import { Link } from '~/components/link'
-import { StepLine } from '~/ops/charts'
+import { StepLine, type Plot } from '~/ops/charts'
+import { stepLinePlot } from '~/ops/charts.server'
 import { DecideForm } from '~/ops/decide'
 import { DeskErrorBoundary } from '~/ops/desk-error'
 import { badInput, decisionForms, deskMove, readDeskForm, type DeskReply } from '~/ops/desk-move.server'
@@ -50,8 +43,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }),
       )
     : []
+  const now = Date.now()
+  // The history's plot, drawn here so the browser loads no charting library (decision 062).
+  const plot = history.length > 0 ? stepLinePlot(historyPoints(history, now)) : null
   return {
-    now: Date.now(),
+    plot,
     rates,
     brands: brands.map((b) => ({ brandId: b.brandId, name: b.name, etaMinutes: b.etaMinutes })),
     chosen,
@@ -339,9 +335,16 @@ function WaitingRates({
   )
 }
 
-function History({ chosen, history, now }: { chosen: Rate; now: number; history: { rate: string; setAt: number; setBy: string }[] }) {
+type RateSet = { rate: string; setAt: number; setBy: string }
+
+/** A rate's history (newest first) as the step line's points, oldest first; a rate set once holds until now. */
+function historyPoints(history: RateSet[], now: number) {
+  const points = [...history].reverse().map((h) => ({ at: h.setAt, value: (parseRate(h.rate) ?? 0) / 1_000_000 }))
+  return points.length === 1 ? [points[0]!, { at: now, value: points[0]!.value }] : points
+}
+
+function History({ chosen, history, plot }: { chosen: Rate; history: RateSet[]; plot: Plot | null }) {
   const oldestFirst = [...history].reverse()
-  const points = oldestFirst.map((h) => ({ at: h.setAt, value: (parseRate(h.rate) ?? 0) / 1_000_000 }))
   const name = `${chosen.brandName} ${chosen.country} ${chosen.cardType}`
   const table = (
     <table className="ops-table">
@@ -368,12 +371,12 @@ function History({ chosen, history, now }: { chosen: Rate; now: number; history:
   return (
     <section id="history" aria-label={`Rate history of ${name}`}>
       <h2 className="ops-section-title">Rate history: {name}</h2>
-      {points.length > 0 ? (
+      {plot ? (
         <StepLine
           title={`${name}: rate over time (${chosen.payoutCurrency} per ${chosen.currency})`}
           summary={`${history.length} rates set; now ${chosen.rate}, first ${oldestFirst[0]?.rate}.`}
-          points={points.length === 1 ? [points[0]!, { at: now, value: points[0]!.value }] : points}
           table={table}
+          plot={plot}
         />
       ) : (
         <p>No history yet.</p>
@@ -383,7 +386,7 @@ function History({ chosen, history, now }: { chosen: Rate; now: number; history:
 }
 
 export default function RatesDesk() {
-  const { now, rates, brands, chosen, history, waiting, me } = useLoaderData<typeof loader>()
+  const { plot, rates, brands, chosen, history, waiting, me } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>() as DeskReply | { check: RateCheck } | undefined
   const reply = answer && 'error' in answer ? answer : undefined
   const busy = useNavigation().state === 'submitting'
@@ -401,7 +404,7 @@ export default function RatesDesk() {
         </p>
       ) : null}
       {waiting.length > 0 ? <WaitingRates waiting={waiting} me={me} reply={reply} busy={busy} /> : null}
-      {chosen ? <History chosen={chosen} history={history} now={now} /> : null}
+      {chosen ? <History chosen={chosen} history={history} plot={plot} /> : null}
       <DeskTable
         caption="Rates board: brand, country and card type"
         columns={['Brand', 'Country', 'Type', { label: 'Rate', num: true }, 'Set', 'New rate', 'History']}
