@@ -7,7 +7,8 @@ import type { Plugin } from 'vite'
  * for few files: the framework in one chunk, conform's hook in one (the form screens), zod with the
  * forms' schemas in one that a form imports on its first use (decision 059), the app's code shared
  * by several screens in one, the schema-free rules a schema module shares with a few screens in one
- * (decision 059), and what a single screen uses in that screen's own chunk.
+ * (decision 059), and what a single screen uses in that screen's own chunk. The customer's shared
+ * code is cut further by which screens use it (`customerChunk`, decision 063).
  * tests/browser/bundle-budget.test.ts holds the result.
  */
 
