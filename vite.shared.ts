@@ -7,7 +7,8 @@ import type { Plugin } from 'vite'
  * for few files: the framework in one chunk, conform's hook in one (the form screens), zod with the
  * forms' schemas in one that a form imports on its first use (decision 059), the app's code shared
  * by several screens in one, the schema-free rules a schema module shares with a few screens in one
- * (decision 059), and what a single screen uses in that screen's own chunk.
+ * (decision 059), and what a single screen uses in that screen's own chunk. The customer's shared
+ * code is cut further by which screens use it (`customerChunk`, decision 063).
  * tests/browser/bundle-budget.test.ts holds the result.
  */
 
@@ -88,9 +89,12 @@ function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
   if (FRAMEWORK.test(id)) return 'framework'
   if (FORMS.test(id)) return 'forms'
   if (VALIDATION.test(id)) return 'validation'
+  if (CUSTOMER_SHELL.test(id)) return 'shared'
   if (!APP.test(id) || id.includes('/node_modules/') || isRoute(id, graph)) return undefined
   const routes = [...routesOf(id, graph)]
   if (needs(VALIDATION, id, graph)) return 'validation'
+  const customer = customerChunk(id, routes, graph)
+  if (customer) return customer
   // What a form brings beside conform stays with the screens that use it.
   if (needs(FORMS, id, graph)) return undefined
   if (routes.some((route) => ROOT.test(route)) || routes.length >= SHARED_BY) return 'shared'
@@ -98,6 +102,68 @@ function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
   // follow the schema into the validation chunk and bring it to that screen's first visit.
   if (routes.length > 0 && importedByValidation(id, graph) && !needs(LIBRARY, id, graph)) return 'rules'
   return undefined
+}
+
+// The customer's screens (decision 063), apart from the cut above that both apps share.
+/** The customer app's browser entry: what it imports runs on every screen, as the root's code does. */
+const CUSTOMER_ENTRY = /\/app\/entry\.client\.tsx$/
+/**
+ * The customer's root module: in the shell's chunk, so that rollup's merging of small chunks
+ * (`experimentalMinChunkSize`) does not join it with code a few screens share, which every
+ * screen would then load.
+ */
+const CUSTOMER_SHELL = /\/app\/root\.tsx$/
+/** A route of the console's app: its chunks keep the cut above. */
+const OPS_ROUTE = /\/app\/ops\//
+/** A stylesheet's URL (and the empty module Vite gives it): a few bytes, left to no other chunk. */
+const STYLESHEET_URL = /\.css\?(url|transform-only)$/
+/** A module that fewer customer screens import has a chunk of its own. */
+const CUSTOMER_SHARED_BY = 5
+/** A screen's route module, for a file of its folder too (`routes/order.sell/card-fields.tsx`). */
+const screenOf = (route: string) => route.replace(/(\/app\/routes\/[^/]+)\/.*$/, '$1')
+
+const countsMemo = new WeakMap<Graph['getModuleInfo'], { screens: number; forms: number }>()
+
+/** How many screens the customer's app has, and how many of them render a form with conform. */
+function screenCounts(graph: ManualChunkMeta) {
+  let counts = countsMemo.get(graph.getModuleInfo)
+  if (!counts) {
+    counts = { screens: 0, forms: 0 }
+    for (const id of graph.getModuleIds()) {
+      if (!id.endsWith(ROUTE_ENTRY) || OPS_ROUTE.test(id) || !graph.getModuleInfo(id)?.exports?.includes('default')) continue
+      counts.screens++
+      if (needs(FORMS, id, graph)) counts.forms++
+    }
+    countsMemo.set(graph.getModuleInfo, counts)
+  }
+  return counts
+}
+
+/**
+ * The customer's code that several screens share, by which screens use it (decision 063):
+ * - `shared`: the shell (what the root and the entry import), what half the screens or half the
+ *   form screens use, and the URLs of stylesheets several screens share;
+ * - `forms`: with conform, the app code that only form screens share (useSchemaForm, the PIN
+ *   fields, the e-mail code steps);
+ * - `money`: what a few form screens share with the signed-in screens (amounts, rates, refusals,
+ *   list rows), which a sign-in or sign-up form does not load;
+ * - `views`: what only screens without a conform form share (order status, rate rows, brand tiles);
+ * - what fewer screens share, a chunk each.
+ */
+function customerChunk(id: string, routes: string[], graph: ManualChunkMeta): string | undefined {
+  if (routes.length === 0 || routes.some((route) => OPS_ROUTE.test(route))) return undefined
+  if (routes.some((route) => ROOT.test(route) || CUSTOMER_ENTRY.test(route))) return 'shared'
+  const screens = new Set(routes.map(screenOf))
+  if (screens.size < 2) return undefined
+  if (STYLESHEET_URL.test(id)) return 'shared'
+  const counts = screenCounts(graph)
+  const forms = [...screens].filter((screen) => needs(FORMS, screen.endsWith('.tsx') ? screen : `${screen}/route.tsx`, graph)).length
+  if (forms === screens.size) return 'forms'
+  // What a few screens share: a chunk of its own (named after the module), which rollup's merging
+  // of small chunks leaves alone; merged, it went wherever rollup saw fit and other screens loaded it.
+  if (screens.size < CUSTOMER_SHARED_BY) return id.replace(/^.*\/|\..*$/g, '')
+  if (forms === 0) return 'views'
+  return forms * 2 >= counts.forms || screens.size * 2 >= counts.screens ? 'shared' : 'money'
 }
 
 /** `build.rollupOptions.output` of the browser build. */
