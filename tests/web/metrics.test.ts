@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import type * as PerfHooks from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as upload from '~/routes/file.upload'
 import { createLoadContext } from '../../server/load-context'
@@ -27,7 +28,7 @@ afterAll(async () => {
 describe('web metrics', () => {
   it('samples the event-loop lag ten times a second, not a hundred: no timer wakes a waiting process every 10 ms', () => {
     // prom-client's own require of the module, so the spy sees its call.
-    const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as typeof import('node:perf_hooks')
+    const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as typeof PerfHooks
     const monitor = vi.spyOn(perfHooks, 'monitorEventLoopDelay')
     try {
       createWebMetrics(testBuild())
