@@ -17,9 +17,17 @@ export type WebMetrics = {
 }
 
 /** The customer's build and, when served, the console's (decision 052): each path's pattern from its own app's tree. */
+/**
+ * How often the event-loop lag is sampled. prom-client's default arms a timer every 10 ms, which
+ * wakes the process a hundred times a second while it waits for the api: a cost per second of
+ * waiting, not per page, that a page served slowly pays most of (decision 064). Ten samples a second
+ * still show a blocked loop.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100
+
 export function createWebMetrics(build: Pick<ServerBuild, 'routes'>, opsBuild?: Pick<ServerBuild, 'routes'>): WebMetrics {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry })
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS })
   const render = new Histogram({
     name: 'web_render_duration_seconds',
     help: 'Time to answer a page, an action or a resource route, by route pattern',

@@ -4,6 +4,7 @@ import { returnPath } from '../utils/auth.server'
 import { getWebEnv } from '../utils/env.server'
 import type { SessionFlash, ToastInput } from '../utils/session.server'
 import { flashToast } from '../utils/toast.server'
+import { verifiedOnce } from '../utils/verified-cookies.server'
 
 /**
  * The operator console's own cookie: a staff member is not a customer, so their session never
@@ -24,6 +25,11 @@ export type StaffSession = Session<StaffSessionData, SessionFlash>
 
 let storage: ReturnType<typeof build> | undefined
 let storageKey: string | undefined
+/**
+ * Each signed header checked once: a console page reads the staff session up to four times (the
+ * frame, the desk's guard, each staff call's token, the check of who the api saw).
+ */
+const verified = verifiedOnce<StaffSessionData, SessionFlash>()
 
 function build() {
   const env = getWebEnv()
@@ -47,11 +53,13 @@ function staffStorage() {
   if (!storage || storageKey !== key) {
     storage = build()
     storageKey = key
+    verified.forget()
   }
   return storage
 }
 
-export const getStaffSession = (request: Request): Promise<StaffSession> => staffStorage().getSession(request.headers.get('Cookie'))
+export const getStaffSession = (request: Request): Promise<StaffSession> =>
+  verified.getSession(staffStorage(), request.headers.get('Cookie'))
 export const commitStaffSession = (session: StaffSession) => staffStorage().commitSession(session)
 /** A fresh, empty staff session: after sign-out, expiry, or a new sign-in. */
 export const emptyStaffSession = () => staffStorage().getSession()

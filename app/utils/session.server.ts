@@ -1,5 +1,6 @@
-import { createCookieSessionStorage, createSession, type Session } from '@remix-run/node'
+import { createCookieSessionStorage, type Session } from '@remix-run/node'
 import { getWebEnv } from './env.server'
+import { verifiedOnce } from './verified-cookies.server'
 
 /**
  * The web layer's only state: a signed, httpOnly cookie holding the api token, the cached
@@ -20,6 +21,8 @@ export type AppSession = Session<SessionData, SessionFlash>
 
 let storage: ReturnType<typeof build> | undefined
 let storageKey: string | undefined
+/** Each signed header checked once: a page reads its session up to four times (root, guard, each api call's token). */
+const verified = verifiedOnce<SessionData, SessionFlash>()
 
 function build() {
   const env = getWebEnv()
@@ -44,33 +47,13 @@ export function sessionStorage() {
   if (!storage || storageKey !== key) {
     storage = build()
     storageKey = key
-    verified.clear()
+    verified.forget()
   }
   return storage
 }
 
-/**
- * Cookie headers already verified, with what they hold. A page's loaders read the session up to
- * four times (root, guard, each api call's token) and each read is an HMAC; the same signed
- * header always holds the same data, so it is checked once. A header that fails is not kept.
- * Bounded: the oldest entry goes first.
- */
-// The data as the cookie holds it (flash keys included), which createSession takes back as it is.
-const verified = new Map<string, SessionData>()
-const VERIFIED_MAX = 1000
-
 export async function getSession(request: Request): Promise<AppSession> {
-  const header = request.headers.get('Cookie')
-  const sessions = sessionStorage()
-  const known = header ? verified.get(header) : undefined
-  // A fresh session each time: a loader that sets or flashes must not change another's.
-  if (known) return createSession<SessionData, SessionFlash>({ ...known })
-  const session = await sessions.getSession(header)
-  if (header && session.data && Object.keys(session.data).length > 0) {
-    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string)
-    verified.set(header, { ...session.data } as SessionData)
-  }
-  return session
+  return verified.getSession(sessionStorage(), request.headers.get('Cookie'))
 }
 
 export function commitSession(session: AppSession): Promise<string> {

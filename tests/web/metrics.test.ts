@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRequire } from 'node:module'
+import type * as PerfHooks from 'node:perf_hooks'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as upload from '~/routes/file.upload'
 import { createLoadContext } from '../../server/load-context'
-import { createWebMetrics, routePatterns, type WebMetrics } from '../../server/metrics'
+import { createWebMetrics, EVENT_LOOP_SAMPLE_MS, routePatterns, type WebMetrics } from '../../server/metrics'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
 import { jpeg, useSellingApi } from '../support/selling'
@@ -24,6 +26,19 @@ afterAll(async () => {
 })
 
 describe('web metrics', () => {
+  it('samples the event-loop lag ten times a second, not a hundred: no timer wakes a waiting process every 10 ms', () => {
+    // prom-client's own require of the module, so the spy sees its call.
+    const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as typeof PerfHooks
+    const monitor = vi.spyOn(perfHooks, 'monitorEventLoopDelay')
+    try {
+      createWebMetrics(testBuild())
+      expect(monitor).toHaveBeenCalledWith({ resolution: EVENT_LOOP_SAMPLE_MS })
+      expect(EVENT_LOOP_SAMPLE_MS).toBeGreaterThanOrEqual(100)
+    } finally {
+      monitor.mockRestore()
+    }
+  })
+
   it('route patterns come from the build, static before dynamic', () => {
     const patternOf = routePatterns({
       routes: {

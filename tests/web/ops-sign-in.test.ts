@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { createRequire } from 'node:module'
+import { describe, expect, it, vi } from 'vitest'
 import { staffDeskApi } from '#contract/ops/staff'
 import { opsNav } from '~/ops/desks'
 import * as layout from '~/ops/routes/ops'
@@ -11,7 +12,7 @@ import { totpCode } from '../../api/lib/totp'
 import { jarFor, staffJar, staffToastOf } from '../support/console'
 import { useTestApi } from '../support/kit'
 import { bearer, codeAt, seedStaff, STAFF_PASSWORD, testStaffToken } from '../support/staff'
-import { apiCallsSince, CookieJar, jsonOf, load, loadDocument, signedInJar, submit } from '../support/web'
+import { apiCallsSince, call, CookieJar, jsonOf, load, loadDocument, makeRequest, signedInJar, submit } from '../support/web'
 
 /** The console's own sign-in (/ops/login, /ops/setup/<token>, /ops/logout) against the real api. */
 const api = useTestApi()
@@ -89,9 +90,13 @@ describe('the console frame', () => {
     const { jar, staff } = await staffJar(api, 'payouts')
     expect(await jsonOf(await load(layout.loader, '/ops', jar))).toMatchObject({ staff: { role: 'payouts' } })
     await api.post('/staff/logout', {}, { headers: bearer(staff.token) })
+    const before = api.logs.length
     const res = await load(payouts.loader, '/ops/payouts', jar)
     expect(res).toHaveRedirect('/ops/login?redirectTo=%2Fops%2Fpayouts')
     expect(await staffToastOf(res)).toMatchObject({ message: 'Your console session ended. Please sign in again.' })
+    // The desk asks its three pages at once and the first refusal answers; the other two are still
+    // on their way to the api, and must not land in the next test's count.
+    await vi.waitFor(() => expect(apiCallsSince(api, before).filter((p) => p === '/admin/withdraw/page')).toHaveLength(3))
   })
 
   it('a console page asks the api once: the frame draws from the cookie, the desk makes its own call', async () => {
@@ -101,6 +106,31 @@ describe('the console frame', () => {
     expect(frame.status).toBe(200)
     expect(desk.status).toBe(200)
     expect(apiCallsSince(api, before)).toEqual(['/admin/dashboard'])
+  })
+
+  it('a console page checks its cookie once: the frame, the guard and the staff call read one verified header', async () => {
+    // The signature check Remix's cookies call (@remix-run/node's own copy of cookie-signature).
+    const signature = createRequire(createRequire(import.meta.url).resolve('@remix-run/node'))('cookie-signature') as {
+      unsign: (value: string, secret: string) => string | false
+    }
+    const unsign = vi.spyOn(signature, 'unsign')
+    try {
+      const { jar } = await staffJar(api, 'admin')
+      for (let page = 0; page < 2; page++) {
+        const [frame, desk] = await loadDocument([layout.loader, dashboard.loader], '/ops', jar)
+        expect([frame.status, desk.status]).toEqual([200, 200])
+      }
+      expect(unsign).toHaveBeenCalledTimes(1)
+      // A tampered cookie is never kept: each page checks it again and sends it to the sign-in.
+      const tampered = jar.header().replace(/\.([A-Za-z0-9])/, (_, c: string) => `.${c === 'e' ? 'f' : 'e'}`)
+      for (let page = 0; page < 2; page++) {
+        const res = await call(layout.loader, makeRequest('/ops', { headers: { cookie: tampered } }))
+        expect(res.status).toBe(302)
+      }
+      expect(unsign.mock.calls.length).toBeGreaterThanOrEqual(3)
+    } finally {
+      unsign.mockRestore()
+    }
   })
 
   it("a role changed by an admin shows at the next page: the desk's answer brings it, the page is asked again", async () => {
