@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRequire } from 'node:module'
+import type * as PerfHooks from 'node:perf_hooks'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createApiMetrics, EVENT_LOOP_SAMPLE_MS } from '../../api/lib/metrics'
 import { startTestApi, type TestApi } from '../support/api'
 import { walletUser, withdraw } from '../support/wallet'
 
@@ -30,6 +33,19 @@ const valueOf = (text: string, series: string) => {
 }
 
 describe('/metrics', () => {
+  it('samples the event-loop lag ten times a second, not a hundred: no timer wakes a waiting api every 10 ms', () => {
+    // prom-client's own require of the module, so the spy sees its call.
+    const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as typeof PerfHooks
+    const monitor = vi.spyOn(perfHooks, 'monitorEventLoopDelay')
+    try {
+      createApiMetrics({ db: api.db, gate: { running: 0, waiting: 0 }, now: Date.now })
+      expect(monitor).toHaveBeenCalledWith({ resolution: EVENT_LOOP_SAMPLE_MS })
+      expect(EVENT_LOOP_SAMPLE_MS).toBeGreaterThanOrEqual(100)
+    } finally {
+      monitor.mockRestore()
+    }
+  })
+
   it('is served on its own port of 127.0.0.1, not on the api port', async () => {
     expect(api.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
     expect(new URL(api.metricsUrl!).port).not.toBe(new URL(api.url).port)
