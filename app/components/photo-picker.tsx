@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { MAX_IMAGES_PER_CARD } from '#contract/order-rules'
 import { IMAGE_TYPES, MAX_UPLOAD_BYTES } from '#contract/upload-rules'
-import { sellingMessages as M } from '~/utils/messages'
+import { sellingMessages as M } from '~/utils/selling-messages'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { uploadPhoto } from '~/utils/upload-photo'
 import { ErrorList } from './forms'
