@@ -2,7 +2,7 @@
 // wallet, the fee, what arrives), the account it goes to, and its timeline from request to paid
 // (with the bank's reference) or failed (with the reason, and the money back in the wallet).
 import type { Withdrawal } from '#contract/withdrawals'
-import { withdrawalStatusLabels, withdrawalStepTexts, walletMessages as W } from '~/utils/wallet-messages'
+import { withdrawalStatusLabels, withdrawalStepTexts, walletMessages as W } from '~/utils/messages'
 import { BankCardLine } from './bank-card'
 import { ButtonLink } from './button'
 import { ErrorScreen } from './error-boundary'

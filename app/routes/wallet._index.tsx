@@ -18,7 +18,7 @@ import { ActionBar, Screen } from '~/components/screen'
 import walletStyles from '~/styles/screens/wallet.css?url'
 import { walletPage } from '~/upstream/wallet.server'
 import { useLastSeenBalance } from '~/utils/last-seen'
-import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/wallet-messages'
+import { balanceLogLabels, withdrawalStatusLabels, walletMessages as W } from '~/utils/messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
 export const handle = stylesheetHandle(walletStyles)

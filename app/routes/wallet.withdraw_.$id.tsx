@@ -16,7 +16,7 @@ import { BankName, ExpectedBy, WithdrawalFacts, WithdrawalNotFound, WithdrawalSt
 import walletStyles from '~/styles/screens/wallet.css?url'
 import { withdrawalPage } from '~/upstream/withdrawals.server'
 import { useLiveData } from '~/utils/live-data'
-import { walletMessages as W } from '~/utils/wallet-messages'
+import { walletMessages as W } from '~/utils/messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
 /** A payout promised in minutes: the receipt asks this often while the person watches it. */

@@ -1,6 +1,6 @@
 import { formatMoney, parseAmount } from '#contract/money'
 import type { WalletInfo } from '#contract/wallet'
-import { walletMessages as W } from './wallet-messages'
+import { walletMessages as W } from './messages'
 import { refusalMessages as R } from './refusal-messages'
 
 /*

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { pinField } from '#contract/pin'
 import { requestIdField } from '#contract/withdrawals'
-import { walletMessages as W } from './wallet-messages'
+import { walletMessages as W } from './messages'
 import { type Limits, limitProblem, readAmount } from './withdraw-amount'
 
 /**

@@ -21,7 +21,6 @@ const CATALOGUES = [
   'app/utils/selling-messages.ts',
   'app/utils/shell-messages.ts',
   'app/utils/task-messages.ts',
-  'app/utils/wallet-messages.ts',
   'server/messages.ts',
 ]
 
