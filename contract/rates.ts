@@ -1,5 +1,5 @@
-import { formatMoney, MAX_AMOUNT, minorDigits } from './money'
 import { faceValueRefusals } from './face-value-refusals'
+import { formatMoney, MAX_AMOUNT, minorDigits } from './money'
 import { formatRefusal } from './refusal-format'
 
 /**

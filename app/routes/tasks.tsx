@@ -15,9 +15,9 @@ import { claimTaskFlow, claimTaskForm, tasksFlow } from '~/upstream/tasks.server
 import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
 import { flowMessage } from '~/utils/messages'
-import { taskMessages as T } from '~/utils/task-messages'
 import { safeRedirect } from '~/utils/redirect'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
+import { taskMessages as T } from '~/utils/task-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const handle = stylesheetHandle(taskListStylesheet)

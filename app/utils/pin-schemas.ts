@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { verifyCodeField } from '#contract/accounts'
 import { newPinField, pinField } from '#contract/pin'
-import { pinMessages as P } from './pin-messages'
 import { walletMessages as W } from './messages'
+import { pinMessages as P } from './pin-messages'
 
 /**
  * The schemas of the PIN forms (set, change, reset by code), the same in the action and in the
