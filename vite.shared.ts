@@ -121,6 +121,8 @@ const STYLESHEET_URL = /\.css\?(url|transform-only)$/
 const CUSTOMER_SHARED_BY = 5
 /** A screen's route module, for a file of its folder too (`routes/order.sell/card-fields.tsx`). */
 const screenOf = (route: string) => route.replace(/(\/app\/routes\/[^/]+)\/.*$/, '$1')
+/** A screen's name in a chunk's name: its route file's, in characters a file name takes anywhere. */
+const screenName = (screen: string) => screen.replace(/^.*\/|\.tsx$/g, '').replace(/[^\w.-]/g, '')
 
 const countsMemo = new WeakMap<Graph['getModuleInfo'], { screens: number; forms: number }>()
 
@@ -148,7 +150,7 @@ function screenCounts(graph: ManualChunkMeta) {
  * - `money`: what a few form screens share with the signed-in screens (amounts, rates, refusals,
  *   list rows), which a sign-in or sign-up form does not load;
  * - `views`: what only screens without a conform form share (order status, rate rows, brand tiles);
- * - what fewer screens share, a chunk each.
+ * - what fewer screens share, a chunk for each set of screens that uses it.
  */
 function customerChunk(id: string, routes: string[], graph: ManualChunkMeta): string | undefined {
   if (routes.length === 0 || routes.some((route) => OPS_ROUTE.test(route))) return undefined
@@ -159,9 +161,10 @@ function customerChunk(id: string, routes: string[], graph: ManualChunkMeta): st
   const counts = screenCounts(graph)
   const forms = [...screens].filter((screen) => needs(FORMS, screen.endsWith('.tsx') ? screen : `${screen}/route.tsx`, graph)).length
   if (forms === screens.size) return 'forms'
-  // What a few screens share: a chunk of its own (named after the module), which rollup's merging
-  // of small chunks leaves alone; merged, it went wherever rollup saw fit and other screens loaded it.
-  if (screens.size < CUSTOMER_SHARED_BY) return id.replace(/^.*\/|\..*$/g, '')
+  // What a few screens share: a chunk of its own, which rollup's merging of small chunks leaves
+  // alone (merged, it went wherever rollup saw fit and other screens loaded it). Named after those
+  // screens, so modules that the same screens use are one file: they always load together.
+  if (screens.size < CUSTOMER_SHARED_BY) return [...screens].map(screenName).sort().join('+')
   if (forms === 0) return 'views'
   return forms * 2 >= counts.forms || screens.size * 2 >= counts.screens ? 'shared' : 'money'
 }

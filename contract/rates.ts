@@ -1,3 +1,4 @@
+import { faceValueRefusals } from './face-value-refusals'
 import { formatMoney, MAX_AMOUNT, minorDigits } from './money'
 import { formatRefusal } from './refusal-format'
 
@@ -86,14 +87,6 @@ export function rateChangePercent(rate: string, before: string | null): number |
 }
 
 // ─── Face values ────────────────────────────────────────────────────────────────────────────────
-
-/** The face-value refusals, beside their rule; refusals.ts lists them with every other. */
-export const faceValueRefusals = {
-  /** The face value is outside the card's limits. */
-  FACE_VALUE_OUT_OF_RANGE: { code: 4204, msg: 'The face value must be between {min} and {max}' },
-  /** The card comes in fixed values and this is not one. */
-  FACE_VALUE_NOT_LISTED: { code: 4205, msg: 'This card comes in {values}. Choose one of them' },
-} as const
 
 /** What UNKNOWN_CARD_TYPE names: the brand, the country and the type of card not bought there. */
 export const unknownCardTypeParams = (brand: string, country: string, cardType: string) => ({

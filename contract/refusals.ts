@@ -7,7 +7,7 @@
  * A sentence names what it is about with `{placeholders}` (an amount, a limit, a date, a name);
  * `formatRefusal` fills them, on both sides, so no one types the sentence again (decision 028).
  */
-import { faceValueRefusals } from './rates'
+import { faceValueRefusals } from './face-value-refusals'
 import { type Refusal } from './refusal-format'
 
 export { formatRefusal, type Refusal, type RefusalParams } from './refusal-format'
@@ -83,7 +83,7 @@ export const Refusals = {
   UNKNOWN_COUNTRY: { code: 4202, msg: 'We do not buy {brand} cards from that country. Choose another country' },
   /** The brand is not bought as this card type (physical / e-code) in this country. */
   UNKNOWN_CARD_TYPE: { code: 4203, msg: 'We do not buy {brand} {country} cards as {type}. Choose the other type' },
-  /** The face value is outside the card's limits; it comes in fixed values and this is not one (rates.ts, beside their rule). */
+  /** The face value is outside the card's limits; it comes in fixed values and this is not one (face-value-refusals.ts). */
   ...faceValueRefusals,
   /** The rate moved since the person saw it: the new rate and payout to confirm. */
   RATE_CHANGED: {

@@ -2,7 +2,7 @@
 // (every event with its time, then the steps still to come), and its row in the history list.
 import { formatMoney } from '#contract/money'
 import type { CardStatus, Order, OrderStatus, OrderSummary } from '#contract/orders'
-import { cardStatusLabels, orderStatusLabels, orderStepTexts, sellingMessages as M } from '~/utils/messages'
+import { cardStatusLabels, orderStatusLabels, orderStepTexts, sellingMessages as M } from '~/utils/selling-messages'
 import { BrandTile } from './brand-tile'
 import { ButtonLink } from './button'
 import { ErrorScreen } from './error-boundary'

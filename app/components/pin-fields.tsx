@@ -3,7 +3,7 @@
 // masked, never echoed by the server, and starts empty again after an answer that refused it.
 import { getInputProps } from '@conform-to/react'
 import { useSecretKey } from '~/utils/form-state'
-import { walletMessages as W } from '~/utils/messages'
+import { pinMessages as P } from '~/utils/pin-messages'
 import { CodeField } from './forms'
 
 /** The PIN fields of every PIN form: what an answer lists in `refused` to empty them. */
@@ -24,8 +24,8 @@ export function PinField({ field, reply, label, help }: { field: FieldMeta; repl
 export function NewPinFields({ fields, reply }: { fields: { pin: FieldMeta; confirmPin: FieldMeta }; reply: Reply }) {
   return (
     <>
-      <PinField field={fields.pin} reply={reply} label="New PIN" help={W.pinHelp} />
-      <PinField field={fields.confirmPin} reply={reply} label="New PIN again" help={W.pinRepeat} />
+      <PinField field={fields.pin} reply={reply} label="New PIN" help={P.pinHelp} />
+      <PinField field={fields.confirmPin} reply={reply} label="New PIN again" help={P.pinRepeat} />
     </>
   )
 }

@@ -5,7 +5,7 @@
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import type { TaskInfo } from '#contract/tasks'
 import tasksStyles from '~/styles/screens/tasks.css?url'
-import { taskMessages as T } from '~/utils/messages'
+import { taskMessages as T } from '~/utils/task-messages'
 import { Button, ButtonLink } from './button'
 import { Card } from './card'
 import { Icon } from './icon'

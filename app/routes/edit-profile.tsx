@@ -39,7 +39,6 @@ import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast } from '~/utils/toast.server'
-import { uploadPhoto } from '~/utils/upload-photo'
 import { usePublicEnv, useUser } from '~/utils/user'
 
 export const handle = stylesheetHandle(editProfileStyles)
@@ -199,14 +198,20 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
     if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return setPhoto({ status: 'failed', error: R.notAPhoto })
     if (file.size > MAX_AVATAR_BYTES) return setPhoto({ status: 'failed', error: R.avatarTooLarge })
     setPhoto({ status: 'uploading', file, progress: 0 })
-    uploadPhoto(
-      '/edit-profile/photo',
-      file,
-      (progress) => {
-        if (ticket === upload.current) setPhoto({ status: 'uploading', file, progress })
-      },
-      M.uploadFailed,
-    )
+    // The upload helper runs only once a photo is chosen: the screen's first visit does not load it.
+    import('~/utils/upload-photo')
+      .then(
+        ({ uploadPhoto }) =>
+          uploadPhoto(
+            '/edit-profile/photo',
+            file,
+            (progress) => {
+              if (ticket === upload.current) setPhoto({ status: 'uploading', file, progress })
+            },
+            M.uploadFailed,
+          ),
+        () => Promise.reject(new Error(M.uploadFailed)),
+      )
       .then((fileId) => ticket === upload.current && setPhoto({ status: 'ready', fileId, file }))
       .catch((error: Error) => ticket === upload.current && setPhoto({ status: 'failed', error: error.message, file }))
   }

@@ -17,7 +17,7 @@ import ordersStyles from '~/styles/screens/orders.css?url'
 import { loaded } from '~/upstream/flow.server'
 import { orderPageFlow, orderTimeZone } from '~/upstream/orders.server'
 import { requireToken } from '~/utils/auth.server'
-import { orderStatusLabels, sellingMessages as M } from '~/utils/messages'
+import { orderStatusLabels, sellingMessages as M } from '~/utils/selling-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
 export const handle = stylesheetHandle(ordersStyles)

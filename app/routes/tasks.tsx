@@ -14,9 +14,10 @@ import { loaded } from '~/upstream/flow.server'
 import { claimTaskFlow, claimTaskForm, tasksFlow } from '~/upstream/tasks.server'
 import { requireToken } from '~/utils/auth.server'
 import { readForm } from '~/utils/form.server'
-import { flowMessage, taskMessages as T } from '~/utils/messages'
+import { flowMessage } from '~/utils/messages'
 import { safeRedirect } from '~/utils/redirect'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
+import { taskMessages as T } from '~/utils/task-messages'
 import { redirectWithToast } from '~/utils/toast.server'
 
 export const handle = stylesheetHandle(taskListStylesheet)

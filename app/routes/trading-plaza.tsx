@@ -20,7 +20,7 @@ import plazaStyles from '~/styles/screens/plaza.css?url'
 import { giftCardCatalogueFlow } from '~/upstream/catalogue.server'
 import { loaded } from '~/upstream/flow.server'
 import { requireToken } from '~/utils/auth.server'
-import { sellingMessages as M } from '~/utils/messages'
+import { sellingMessages as M } from '~/utils/selling-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 
 export const handle = stylesheetHandle(plazaStyles)

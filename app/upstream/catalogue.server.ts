@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { catalogueApi as api, COUNTRIES, type Brand } from '#contract/catalogue'
 import type { InputOf } from '#contract/endpoint'
-import { sellingMessages as M } from '~/utils/messages'
+import { sellingMessages as M } from '~/utils/selling-messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 

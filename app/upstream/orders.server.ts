@@ -4,7 +4,7 @@ import { ordersApi as api, type SellBody } from '#contract/orders'
 import { profileApi } from '#contract/profile'
 import { Refusals } from '#contract/refusals'
 import { requireToken } from '~/utils/auth.server'
-import { sellingMessages as M } from '~/utils/messages'
+import { sellingMessages as M } from '~/utils/selling-messages'
 import { callApi } from './call-api.server'
 import { flow, loaded } from './flow.server'
 

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { profileApi } from '#contract/profile'
 import { taskIdField, tasksApi as api, type GetTaskRewardBody } from '#contract/tasks'
 import { requireToken } from '~/utils/auth.server'
-import { taskMessages as T } from '~/utils/messages'
+import { taskMessages as T } from '~/utils/task-messages'
 import { callApi } from './call-api.server'
 import { flow } from './flow.server'
 

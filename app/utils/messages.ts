@@ -1,7 +1,8 @@
 /**
  * The web's catalogue of sentences a person reads ("messages" means only this, decision 028):
- * SPEC §8's failure lines word for word, then each screen's own words, in one place so they can be
- * checked against the specification and translated later.
+ * SPEC §8's failure lines word for word and the shell's, in one place so they can be checked against
+ * the specification and translated later. Each domain's own words are in a file beside it
+ * (selling-, task-, pin-messages.ts), so a screen loads only its domain's sentences.
  */
 export const transportMessages = {
   expired: 'Login expired, please login again',
@@ -86,9 +87,7 @@ export const walletMessages = {
   noActivityText: 'Money from cards you sell lands here. Withdrawals to your bank show here too.',
   pinMissingTitle: 'Set your withdrawal PIN',
   pinMissingText: 'You need a 6-digit PIN to add a bank account and to withdraw.',
-  pinHelp: '6 digits. Not 123456, a run like 345678 or one digit repeated.',
   pinMismatch: 'The two PINs do not match',
-  pinRepeat: 'Type the same 6 digits again.',
   resetWait:
     'After a reset with an e-mail code, withdrawals wait 24 hours, so nobody who gets into your e-mail can empty your wallet at once.',
   noBankCard: 'Add the bank account to pay to',
@@ -137,99 +136,6 @@ export const withdrawalStepTexts = {
   failed: 'The payout failed. The full amount is back in your available balance.',
 } as const satisfies Record<string, string>
 
-/** Selling gift cards: the sell form, orders, their review and the rates board. */
-export const sellingMessages = {
-  catalogueFailed: 'Failed to load the gift cards, please try again later',
-  sellFailed: 'Failed to submit the order, please try again later',
-  ordersFailed: 'Failed to load your orders, please try again later',
-  orderFailed: 'Failed to load the order, please try again later',
-  moveFailed: 'Failed to update the order, please try again later',
-  uploadFailed: 'Failed to upload the photo, please try again later',
-  chooseBrand: 'Choose a gift card',
-  faceValueInvalid: 'Enter the face value like 100 or 25.50',
-  faceValueRequired: 'Enter the face value of the card',
-  codeRequired: 'Type the code of the card',
-  photosRequired: 'Add a photo of the card',
-  tooManyPhotos: (max: number) => `At most ${max} photos a card`,
-  photosUploading: 'Wait for the photos to finish uploading',
-  tooMuchAtOnce: 'That was more than one submission can take. Add the photos a few at a time.',
-  codesCleared: 'For your safety, codes are never sent back to this page: type them again.',
-  signInToSell: 'Sign in to add the code or photos. We keep your card choice.',
-  rateChangedTitle: 'The rate changed',
-  rateChangedConfirm: 'Confirm the new payout',
-  orderCancelled: 'Order cancelled. Its codes can be sold again.',
-  proposalAccepted: (amount: string) => `Offer accepted: ${amount} is in your wallet`,
-  proposalDeclined: 'Offer declined. The order is closed and nothing was redeemed.',
-  orderNotFound: 'Order not found',
-  orderNotFoundHeading: 'We could not find this order',
-  orderNotFoundText: 'It may belong to another account, or the link is wrong.',
-  noOrders: 'No orders yet',
-  noOrdersText: 'Cards you sell show here, with every step of their review.',
-  noOrdersFiltered: 'No orders with this status',
-  noRates: 'No cards match',
-  noRatesText: 'Try another name, or clear the filters.',
-} as const
-
-/** An order's status as a person reads it (contract/orders.ts OrderStatus). */
-export const orderStatusLabels = {
-  pending: 'In queue',
-  reviewing: 'In review',
-  proposed: 'Offer to decide',
-  completed: 'Paid',
-  rejected: 'Rejected',
-  cancelled: 'Cancelled',
-  declined: 'Declined',
-} as const satisfies Record<string, string>
-
-/** Each step of an order's timeline: what it means for the person. */
-export const orderStepTexts = {
-  pending: 'Your order is in the review queue at the rate you were quoted.',
-  reviewing: 'Our team is checking and redeeming the card.',
-  proposed: 'We can pay less than the quote for a card. You decide: accept or decline.',
-  completed: 'The payout is in your wallet.',
-  rejected: 'The card could not be bought. Nothing was paid.',
-  cancelled: 'You cancelled the order before its review.',
-  declined: 'You declined the offer. The order is closed and nothing was redeemed.',
-} as const satisfies Record<string, string>
-
-/** A card's status within an order (contract/orders.ts cardStatuses). */
-export const cardStatusLabels = {
-  pending: 'In queue',
-  reviewing: 'In review',
-  accepted: 'Full payout',
-  lowered: 'Lower payout',
-  rejected: 'Rejected',
-  completed: 'Paid',
-  cancelled: 'Cancelled',
-  declined: 'Declined',
-} as const satisfies Record<string, string>
-
-/** Task rewards: the Rewards screen and the task list on Home and Account. */
-export const taskMessages = {
-  loadFailed: 'Failed to load your rewards, please try again later',
-  claimFailed: 'Failed to claim the reward, please try again later',
-  chooseTask: 'Choose a task to claim',
-  claimed: (amount: string) => `${amount} added to your wallet`,
-  claimedBadge: 'Claimed',
-  /** The progress bar's words, shown and read out: "1 of 5". */
-  progress: (done: number, target: number) => `${done} of ${target}`,
-  heading: 'Earn as you get started',
-  lead: 'Each task pays a one-time reward into your wallet. Finish it, then claim it here.',
-  /** After the amount of the rewards not yet claimed: "₦4,500.00 still to earn". */
-  toEarn: 'still to earn',
-  allClaimed: 'You claimed every reward. Thank you for selling with us.',
-  empty: 'No rewards right now',
-  emptyText: 'New tasks and their rewards show here.',
-  /** The way to do each task, by its id; a task this web does not know yet gets no link. */
-  go: {
-    set_pin: 'Set PIN',
-    add_bank_card: 'Add account',
-    first_order: 'Sell a card',
-    five_orders: 'Sell a card',
-  } as Record<string, string | undefined>,
-} as const
-
-/** Edit profile (nickname and photo) and linking Google (issue 9). */
 export const profileMessages = {
   googleLinked: 'Google account linked',
   googleLinkFailed: 'Linking Google failed, please try again later',

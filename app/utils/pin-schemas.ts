@@ -2,12 +2,13 @@ import { z } from 'zod'
 import { verifyCodeField } from '#contract/accounts'
 import { newPinField, pinField } from '#contract/pin'
 import { walletMessages as W } from './messages'
+import { pinMessages as P } from './pin-messages'
 
 /**
  * The schemas of the PIN forms (set, change, reset by code), the same in the action and in the
  * browser, which loads this module on a form's first use (decision 059).
  */
-export const confirmPinField = z.string({ required_error: W.pinRepeat, invalid_type_error: W.pinRepeat })
+export const confirmPinField = z.string({ required_error: P.pinRepeat, invalid_type_error: P.pinRepeat })
 
 /** A new PIN: first 6 digits, then (only then) not easy to guess, so "12345" gets one reason, not two. */
 export const newPin = pinField.pipe(newPinField)

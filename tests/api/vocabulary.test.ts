@@ -16,8 +16,11 @@ const CATALOGUES = [
   'app/ops/messages.ts',
   'app/utils/messages.ts',
   'app/utils/notify-messages.ts',
+  'app/utils/pin-messages.ts',
   'app/utils/refusal-messages.ts',
+  'app/utils/selling-messages.ts',
   'app/utils/shell-messages.ts',
+  'app/utils/task-messages.ts',
   'server/messages.ts',
 ]
 

@@ -4,7 +4,7 @@ import { formatMoney, MAX_AMOUNT, parseAmount } from '#contract/money'
 import { faceValueProblem, payoutFor, unknownCardTypeParams } from '#contract/rates'
 import { formatRefusal, Refusals } from '#contract/refusals'
 import { FILE_ID } from '#contract/upload-rules'
-import { sellingMessages as M } from '~/utils/messages'
+import { sellingMessages as M } from '~/utils/selling-messages'
 
 export const HERE = '/order/sell'
 
