@@ -1,6 +1,7 @@
+import type { ExpressionBuilder } from 'kysely'
 import type { Db } from '../db/connect'
 import { preparedQuery } from '../db/fixed-query'
-import type { TaskClaimRow } from '../db/schema'
+import type { Database, TaskClaimRow } from '../db/schema'
 
 /** What the tasks are counted from: the person's real PIN, bank accounts and completed orders. */
 export type TaskFacts = {
@@ -10,24 +11,36 @@ export type TaskFacts = {
   completedOrders: number
 }
 
-/** The counts behind every task's progress, in one round trip. */
-export async function taskFacts(db: Db, userId: string): Promise<TaskFacts> {
-  const [row] = await taskCounts(db, userId)
-  return { hasPin: Number(row.pins) > 0, bankCardsAdded: Number(row.bankCards), completedOrders: Number(row.completedOrders) }
-}
-
-const taskCounts = preparedQuery(1, (db, userId: string) =>
-  db.selectNoFrom((eb) => [
+/**
+ * The counts behind every task's progress, as subqueries: the tasks read them alone, the user
+ * index reads them in the wallet's statement (services/profile.ts).
+ */
+export const taskFactCounts = (eb: ExpressionBuilder<Database, never>, userId: string) =>
+  [
     eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('pins'),
-    eb.selectFrom('bank_cards').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('bankCards'),
+    eb.selectFrom('bank_cards').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('bankCardsAdded'),
     eb
       .selectFrom('orders')
       .select(eb.fn.countAll<number>().as('n'))
       .where('user_id', '=', userId)
       .where('status', '=', 'completed')
       .as('completedOrders'),
-  ]),
-)
+  ] as const
+
+/** The facts from a row that selected `taskFactCounts` (drivers answer counts as numbers or strings). */
+export const toTaskFacts = (row: { pins: unknown; bankCardsAdded: unknown; completedOrders: unknown }): TaskFacts => ({
+  hasPin: Number(row.pins) > 0,
+  bankCardsAdded: Number(row.bankCardsAdded),
+  completedOrders: Number(row.completedOrders),
+})
+
+/** The counts behind every task's progress, in one round trip. */
+export async function taskFacts(db: Db, userId: string): Promise<TaskFacts> {
+  const [row] = await taskCounts(db, userId)
+  return toTaskFacts(row)
+}
+
+const taskCounts = preparedQuery(1, (db, userId: string) => db.selectNoFrom((eb) => taskFactCounts(eb, userId)))
 
 export const claimsOf: (db: Db, userId: string) => Promise<TaskClaimRow[]> = preparedQuery(1, (db, userId: string) =>
   db.selectFrom('task_claims').selectAll().where('user_id', '=', userId),

@@ -4,7 +4,7 @@ import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { unauthorized } from '../lib/envelope'
 import { listBrands } from '../models/catalogue'
-import type { TaskFacts } from '../models/tasks'
+import { type TaskFacts, taskFactCounts, toTaskFacts } from '../models/tasks'
 import { toUserInfo, updateProfile } from '../models/users'
 import { featuredGiftCards } from './catalogue'
 import { openOrders } from './orders'
@@ -28,7 +28,6 @@ const walletCounts = preparedQuery(1, (db, userId: string) =>
   db.selectNoFrom((eb) => [
     eb.selectFrom('wallets').select('balance').where('user_id', '=', userId).as('balance'),
     eb.selectFrom('wallets').select('frozen').where('user_id', '=', userId).as('frozen'),
-    eb.selectFrom('withdrawal_pins').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('pins'),
     eb
       .selectFrom('bank_cards')
       .select(eb.fn.countAll<number>().as('n'))
@@ -42,14 +41,8 @@ const walletCounts = preparedQuery(1, (db, userId: string) =>
       .where('user_id', '=', userId)
       .where('read_at', 'is', null)
       .as('unread'),
-    // The tasks' progress (models/tasks.ts taskFacts counts the same): every bank account ever added, deleted ones too.
-    eb.selectFrom('bank_cards').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('bankCardsAdded'),
-    eb
-      .selectFrom('orders')
-      .select(eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .where('status', '=', 'completed')
-      .as('completedOrders'),
+    // Every bank account ever added, deleted ones too, the PIN and completed orders: the tasks' progress.
+    ...taskFactCounts(eb, userId),
   ]),
 )
 
@@ -59,16 +52,16 @@ const walletCounts = preparedQuery(1, (db, userId: string) =>
  */
 async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: WalletSummary; unreadCount: number; facts: TaskFacts }> {
   const [row] = await walletCounts(deps.db, user.id)
+  const facts = toTaskFacts(row)
   const wallet = {
     balance: Number(row.balance ?? 0),
     frozen: Number(row.frozen ?? 0),
     currency: deps.config.wallet.currency,
-    hasPin: Number(row.pins) > 0,
+    hasPin: facts.hasPin,
     bankCardCount: Number(row.bankCards),
     timeZone: deps.config.wallet.timeZone,
     resolvesNames: payoutMode(deps).resolvesNames,
   }
-  const facts = { hasPin: wallet.hasPin, bankCardsAdded: Number(row.bankCardsAdded), completedOrders: Number(row.completedOrders) }
   return { wallet, unreadCount: Number(row.unread), facts }
 }
 
