@@ -21,10 +21,22 @@ export type FormReply<Extra = object> = {
 
 /**
  * The native constraints of a screen's forms, by form id, for its loader data: `useSchemaForm`
- * (forms.ts) renders them without zod in the browser (decision 059).
+ * (forms.ts) renders them without zod in the browser (decision 059). A schema's constraints never
+ * change, so each is worked out once and shared by every page that renders it (never mutated).
  */
 export function formConstraints(forms: Record<string, ZodTypeAny>) {
-  return { formConstraints: Object.fromEntries(Object.entries(forms).map(([id, schema]) => [id, getZodConstraint(schema)])) }
+  return { formConstraints: Object.fromEntries(Object.entries(forms).map(([id, schema]) => [id, constraintsOf(schema)])) }
+}
+
+const constraints = new WeakMap<ZodTypeAny, ReturnType<typeof getZodConstraint>>()
+
+function constraintsOf(schema: ZodTypeAny) {
+  let found = constraints.get(schema)
+  if (!found) {
+    found = Object.freeze(getZodConstraint(schema))
+    constraints.set(schema, found)
+  }
+  return found
 }
 
 export function toastNow(toast: ToastInput): Toast {
