@@ -1,7 +1,7 @@
 import { getZodConstraint } from '@conform-to/zod'
 import { describe, expect, it } from 'vitest'
-import { newPinSchema } from '~/utils/pin-schemas'
 import { formConstraints } from '~/utils/form.server'
+import { newPinSchema } from '~/utils/pin-schemas'
 
 describe('formConstraints', () => {
   it("works out a schema's constraints once and gives every page the same, unchangeable answer", () => {
