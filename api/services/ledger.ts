@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { sql } from 'kysely'
+import { PostgresAdapter, sql } from 'kysely'
 import { Refusals } from '#contract/refusals'
 import { type BalanceLogType, type BalanceLogEntry, type RefType } from '#contract/wallet'
 import type { Db, DbKind } from '../db/connect'
@@ -72,11 +72,15 @@ const emptyWallet = (userId: string, currency: string, now: number) => ({
 /**
  * Locks the person's wallet row for the rest of the transaction, making it first if needed, and
  * answers it. Everything a money decision reads (balance, today's withdrawals) is read after this.
- * One statement: an upsert whose update changes nothing still takes the row lock on PostgreSQL
- * (waiting for another holder, then answering the row as that one committed it), and SQLite's
- * BEGIN IMMEDIATE already holds the write lock.
+ * A read that locks (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE already holds the write
+ * lock), so a wallet that exists is not written again only to be locked; the first time, an upsert
+ * whose update changes nothing, which also takes the row lock when another transaction made the
+ * row just now (waiting for it, then answering the row as that one committed it).
  */
-export async function lockWallet(trx: Db, _kind: DbKind, userId: string, currency: string, now: number): Promise<WalletRow> {
+export async function lockWallet(trx: Db, kind: DbKind, userId: string, currency: string, now: number): Promise<WalletRow> {
+  const read = trx.selectFrom('wallets').selectAll().where('user_id', '=', userId)
+  const row = await (kind === 'postgres' ? read.forUpdate() : read).executeTakeFirst()
+  if (row) return row
   return trx
     .insertInto('wallets')
     .values(emptyWallet(userId, currency, now))
@@ -92,26 +96,9 @@ export async function lockWallet(trx: Db, _kind: DbKind, userId: string, currenc
  */
 export async function move(trx: Db, m: Movement, currency: string, now: number): Promise<{ entry: BalanceLogRow; repeated: boolean }> {
   if (!Number.isSafeInteger(m.amount) || !Number.isSafeInteger(m.frozenChange ?? 0)) throw new Error('ledger: amounts are integers')
-  const seen = await trx.selectFrom('balance_logs').selectAll().where('idempotency_key', '=', m.key).executeTakeFirst()
-  if (seen) {
-    if (!sameMovement(seen, m)) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
-    return { entry: seen, repeated: true }
-  }
-  const frozenChange = m.frozenChange ?? 0
-  const guardedUpdate = () =>
-    trx
-      .updateTable('wallets')
-      .set((eb) => ({
-        balance: eb('balance', '+', m.amount),
-        frozen: eb('frozen', '+', frozenChange),
-        updated_at: now,
-      }))
-      .where('user_id', '=', m.userId)
-      .where((eb) => eb.and([eb(eb('balance', '+', m.amount), '>=', 0), eb(eb('frozen', '+', frozenChange), '>=', 0)]))
-      .returning(['balance', 'frozen'])
-      .executeTakeFirst()
-  let updated = await guardedUpdate()
-  if (!updated) {
+  const once = trx.getExecutor().adapter instanceof PostgresAdapter ? moveInOneStatement : moveStepByStep
+  let moved = await once(trx, m, now)
+  if (!moved) {
     // No wallet yet (it starts empty; another transaction may be making it just now), or the
     // movement would take it below zero: asked again once the row surely exists.
     await trx
@@ -119,34 +106,96 @@ export async function move(trx: Db, m: Movement, currency: string, now: number):
       .values(emptyWallet(m.userId, currency, now))
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute()
-    updated = await guardedUpdate()
-    if (!updated) throw new InsufficientFunds()
+    moved = await once(trx, m, now)
+    if (!moved) throw new InsufficientFunds()
   }
-  const entry: Omit<BalanceLogRow, 'seq'> = {
-    id: newId(),
-    user_id: m.userId,
-    type: m.type,
-    amount: m.amount,
+  if (moved.repeated && !sameMovement(moved.entry, m)) throw refuse(Refusals.IDEMPOTENCY_KEY_REUSED)
+  return moved
+}
+
+type Moved = { entry: BalanceLogRow; repeated: boolean } | undefined
+
+const newEntry = (m: Movement, now: number) => ({
+  id: newId(),
+  user_id: m.userId,
+  type: m.type,
+  amount: m.amount,
+  frozen_change: m.frozenChange ?? 0,
+  ref_type: m.refType ?? null,
+  ref_id: m.refId ?? null,
+  note: m.note ?? null,
+  idempotency_key: m.key,
+  created_at: now,
+})
+
+/**
+ * SQLite, where a statement is a call within the process: the entry of the key if it was seen,
+ * else the guarded UPDATE (which raises the wallet's `last_seq`, the new entry's number) and the
+ * entry. Nothing when the wallet is missing or would go below zero.
+ */
+async function moveStepByStep(trx: Db, m: Movement, now: number): Promise<Moved> {
+  const seen = await trx.selectFrom('balance_logs').selectAll().where('idempotency_key', '=', m.key).executeTakeFirst()
+  if (seen) return { entry: seen, repeated: true }
+  const frozenChange = m.frozenChange ?? 0
+  const updated = await trx
+    .updateTable('wallets')
+    .set((eb) => ({
+      balance: eb('balance', '+', m.amount),
+      frozen: eb('frozen', '+', frozenChange),
+      last_seq: eb('last_seq', '+', 1),
+      updated_at: now,
+    }))
+    .where('user_id', '=', m.userId)
+    .where((eb) => eb.and([eb(eb('balance', '+', m.amount), '>=', 0), eb(eb('frozen', '+', frozenChange), '>=', 0)]))
+    .returning(['balance', 'frozen', 'last_seq'])
+    .executeTakeFirst()
+  if (!updated) return undefined
+  const entry: BalanceLogRow = {
+    ...newEntry(m, now),
+    seq: Number(updated.last_seq),
     balance_after: Number(updated.balance),
-    frozen_change: frozenChange,
     frozen_after: Number(updated.frozen),
-    ref_type: m.refType ?? null,
-    ref_id: m.refId ?? null,
-    note: m.note ?? null,
-    idempotency_key: m.key,
-    created_at: now,
   }
-  // The wallet row is locked by the UPDATE above (SQLite: by BEGIN IMMEDIATE), so the next
-  // number is this person's alone until commit.
-  const { seq } = await trx
-    .insertInto('balance_logs')
-    .values({
-      ...entry,
-      seq: sql<number>`(select coalesce(max(seq), 0) + 1 from balance_logs where user_id = ${m.userId})`,
-    })
-    .returning('seq')
-    .executeTakeFirstOrThrow()
-  return { entry: { ...entry, seq: Number(seq) }, repeated: false }
+  await trx.insertInto('balance_logs').values(entry).execute()
+  return { entry, repeated: false }
+}
+
+/**
+ * PostgreSQL, where every statement is a round trip to the server: the same steps in one
+ * statement. The UPDATE is skipped when the key was seen, and the entry is written only from the
+ * row it changed, so a refused movement writes nothing; the statement answers the entry seen
+ * before (`repeated`) or the one written, or nothing when the wallet is missing or would go below
+ * zero. The entry's number comes from the locked row itself (`last_seq`), not from a read of the
+ * entries, which could be older than the lock when the UPDATE had to wait for it.
+ */
+async function moveInOneStatement(trx: Db, m: Movement, now: number): Promise<Moved> {
+  const e = newEntry(m, now)
+  const { rows } = await sql<BalanceLogRow & { repeated: boolean }>`
+    with seen as (
+      select * from balance_logs where idempotency_key = ${e.idempotency_key}
+    ), moved as (
+      update wallets
+      set balance = balance + ${e.amount}::bigint, frozen = frozen + ${e.frozen_change}::bigint,
+        last_seq = last_seq + 1, updated_at = ${now}::bigint
+      where user_id = ${e.user_id} and balance + ${e.amount}::bigint >= 0 and frozen + ${e.frozen_change}::bigint >= 0
+        and not exists (select from seen)
+      returning balance, frozen, last_seq
+    ), entry as (
+      insert into balance_logs (id, user_id, seq, type, amount, balance_after, frozen_change, frozen_after,
+        ref_type, ref_id, note, idempotency_key, created_at)
+      select ${e.id}, ${e.user_id}, last_seq, ${e.type}, ${e.amount}::bigint, balance, ${e.frozen_change}::bigint, frozen,
+        ${e.ref_type}, ${e.ref_id}, ${e.note}, ${e.idempotency_key}, ${now}::bigint
+      from moved
+      returning *
+    )
+    select *, true as repeated from seen
+    union all
+    select *, false as repeated from entry
+  `.execute(trx)
+  const row = rows[0]
+  if (!row) return undefined
+  const { repeated, ...entry } = row
+  return { entry, repeated }
 }
 
 /** The credit path for order payouts, task rewards and operator adjustments. */

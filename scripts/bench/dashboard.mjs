@@ -176,6 +176,9 @@ export async function seedBooks(stack, { orders = ORDERS, wallets = WALLETS } = 
     await insertRows(db, 'withdrawals', withdrawalRows)
     await insertRows(db, 'withdrawal_events', withdrawalEvents)
     await insertRows(db, 'balance_logs', logs)
+    // Each wallet's number of its last entry, as the ledger keeps it (decision 068).
+    if ('last_seq' in wallet)
+      await db.all('UPDATE wallets SET last_seq = (SELECT coalesce(max(seq), 0) FROM balance_logs b WHERE b.user_id = wallets.user_id)')
     // The planner's statistics, as a database that grew to this size would have them.
     await db.all('ANALYZE')
   } finally {

@@ -31,7 +31,9 @@ async function seedLedger(db) {
       await trx.insertInto('users').values(users).execute()
       await trx
         .insertInto('wallets')
-        .values(users.map((u) => ({ user_id: u.id, currency: 'NGN', balance: ENTRIES * 100, frozen: 0, updated_at: now })))
+        .values(
+          users.map((u) => ({ user_id: u.id, currency: 'NGN', balance: ENTRIES * 100, frozen: 0, last_seq: ENTRIES, updated_at: now })),
+        )
         .execute()
       for (let batch = 0; batch < users.length; batch += 5) {
         const rows = users.slice(batch, batch + 5).flatMap((u) =>
