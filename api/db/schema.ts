@@ -107,7 +107,7 @@ export interface WalletsTable {
   /** The sums of the wallet's entries: written only by the database's triggers on `balance_logs` (migration 0024). */
   entries_amount: ColumnType<number, never, never>
   entries_frozen: ColumnType<number, never, never>
-  /** The `seq` of the wallet's last entry: raised by the ledger with each one (migration 0029). */
+  /** The `seq` of the wallet's last entry: raised by the ledger with each one (migration 0028). */
   last_seq: ColumnType<number, number | undefined, number>
 }
 

@@ -147,7 +147,7 @@ describe('a movement', () => {
   })
 })
 
-describe('migration 0029', () => {
+describe('migration 0028', () => {
   it('gives each wallet the number of its last entry', async () => {
     const older = await createTestDatabase()
     const { db: old } = createDb(older.url)
