@@ -87,7 +87,12 @@ export function createDb(
     // life. The query in flight still fails (and answers 503); the pool drops the dead client on release.
     pool.on('connect', (client) => client.on('error', onError))
     pool.on('error', onError)
-    return { kind, pool, writes: written, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log }) }
+    return {
+      kind,
+      pool,
+      writes: written,
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log }),
+    }
   }
   const path = sqlitePath(databaseUrl)
   if (path !== ':memory:') createPrivately(path)

@@ -228,7 +228,7 @@ describe('staff sessions', () => {
     expect((await api.get('/staff/me', { headers: bearer(out.token) })).status).toBe(401)
   })
 
-  it('a staff call writes the session\'s last use at most once a minute; the idle end stays within it', async () => {
+  it("a staff call writes the session's last use at most once a minute; the idle end stays within it", async () => {
     const s = await seedStaff(api, { role: 'reviewer' })
     const sessionWrites = async () => {
       const from = api.queryCount()

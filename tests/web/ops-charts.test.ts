@@ -13,7 +13,12 @@ const bars = (late: number) => [
   },
 ]
 const columns = (reviewed: number): Column[] =>
-  ['11-23', 'Today'].map((label) => ({ label, segments: [{ label: 'Within ETA', value: reviewed, tone: 'ok' }], marker: 15, value: '12 min' }))
+  ['11-23', 'Today'].map((label) => ({
+    label,
+    segments: [{ label: 'Within ETA', value: reviewed, tone: 'ok' }],
+    marker: 15,
+    value: '12 min',
+  }))
 
 describe('the console plots', () => {
   it('the same figures give the very plot drawn before; other figures are drawn anew', () => {
