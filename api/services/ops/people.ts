@@ -39,8 +39,8 @@ function weekOf(now: number, timeZone: string): Week {
  * a write by another process (a second api instance, `npm run ops`) show at most this late.
  */
 export const DASHBOARD_SHOWN_AGAIN_MS = 1_000
-type Shown = { writes: number; at: number; board: DashboardData }
-/** Per api (its deps), per set of parts a role sees and local day. */
+type Shown = { writes: number; at: number; day: number; board: DashboardData }
+/** Per api (its deps) and set of parts a role sees: the last answer, of its local day. */
 const shown = new WeakMap<ApiDeps, Map<string, Shown>>()
 
 /**
@@ -52,14 +52,15 @@ export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Pro
   const role = staff?.role as StaffRole | undefined
   const parts = { orders: sees(role, 'reviewer'), withdrawals: sees(role, 'payouts'), books: role === undefined || role === 'admin' }
   const week = weekOf(now, deps.config.wallet.timeZone)
-  const key = `${Number(parts.orders)}${Number(parts.withdrawals)}${Number(parts.books)} ${week.today.start}`
+  const key = `${Number(parts.orders)}${Number(parts.withdrawals)}${Number(parts.books)}`
   let boards = shown.get(deps)
   if (!boards) shown.set(deps, (boards = new Map()))
   const writes = deps.dbWrites()
   const last = boards.get(key)
-  if (last && last.writes === writes && now >= last.at && now < last.at + DASHBOARD_SHOWN_AGAIN_MS) return last.board
+  const day = week.today.start
+  if (last && last.writes === writes && last.day === day && now >= last.at && now < last.at + DASHBOARD_SHOWN_AGAIN_MS) return last.board
   const board = await readDashboard(deps, parts, week, now)
-  boards.set(key, { writes, at: now, board })
+  boards.set(key, { writes, at: now, day, board })
   return board
 }
 
