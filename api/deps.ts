@@ -14,6 +14,8 @@ export type ApiDeps = {
   config: ApiConfig
   db: Db
   dbKind: DbKind
+  /** How many writes (and commits) this process has made through `db` so far (db/connect.ts). */
+  dbWrites: () => number
   logger: Logger
   mail: MailSender
   /** The clock, in epoch ms. Injectable so tests can move time (code lifetime, token expiry). */

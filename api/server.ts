@@ -151,6 +151,7 @@ export async function startApi(options: StartApiOptions = {}): Promise<RunningAp
     config,
     db,
     dbKind: kind,
+    dbWrites: created.writes,
     logger,
     mail: createMailSender(mailer, logger),
     now,

@@ -51,15 +51,28 @@ export type CreateDbOptions = {
 const PG_CONNECT_TIMEOUT_MS = 5_000
 
 /** `pool`: PostgreSQL's connection pool (its use is a metric); SQLite has one connection. */
-export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { db: Db; kind: DbKind; pool?: pg.Pool } {
+/** A statement that only reads: a select, or a union of selects in brackets. */
+const READ = /^\s*\(?\s*select\b/i
+
+/**
+ * `writes()`: how many statements other than reads this handle has run (every insert, update,
+ * delete and commit, and any that failed), so a figure read from the database can be shown again
+ * while nothing was written through this process since.
+ */
+export function createDb(
+  databaseUrl: string,
+  options: CreateDbOptions = {},
+): { db: Db; kind: DbKind; pool?: pg.Pool; writes: () => number } {
   const kind = dbKind(databaseUrl)
   const onError = (err: Error) => options.onConnectionError?.(err)
   const onQuery = options.onQuery
-  const log: KyselyConfig['log'] = onQuery
-    ? (event) => {
-        if (event.level === 'query') onQuery(event.query.sql)
-      }
-    : undefined
+  let writes = 0
+  // Logged once a statement has ended (a commit once committed): a read that began before it is older.
+  const log: KyselyConfig['log'] = (event) => {
+    if (event.level === 'error' || !READ.test(event.query.sql)) writes++
+    if (event.level === 'query') onQuery?.(event.query.sql)
+  }
+  const written = () => writes
   if (kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
@@ -74,7 +87,12 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
     // life. The query in flight still fails (and answers 503); the pool drops the dead client on release.
     pool.on('connect', (client) => client.on('error', onError))
     pool.on('error', onError)
-    return { kind, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log }) }
+    return {
+      kind,
+      pool,
+      writes: written,
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log }),
+    }
   }
   const path = sqlitePath(databaseUrl)
   if (path !== ':memory:') createPrivately(path)
@@ -86,7 +104,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): { 
   // FULL: a committed movement of money survives a power cut, not only a crash of the process.
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
-  return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log }) }
+  return { kind, writes: written, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log }) }
 }
 
 /** How many prepared statements are kept: the query builder writes a few hundred distinct texts at most. */

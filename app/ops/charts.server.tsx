@@ -74,10 +74,32 @@ const wholeTicks = (scale: { ticks(n: number): number[]; (v: number): number }, 
     .map((v) => ({ at: scale(v), label: String(v) }))
 
 /** What goes inside a chart's SVG of this size, as markup. */
-const plot = (width: number, height: number, drawing: ReactElement): Plot => ({ width, height, markup: renderToStaticMarkup(drawing) })
+const plot = (width: number, height: number, drawing: ReactElement): Plot =>
+  Object.freeze({ width, height, markup: renderToStaticMarkup(drawing) })
+
+/** How many plots are kept: a few screens' charts, each drawn from the figures it shows. */
+export const PLOTS_KEPT = 64
+const kept = new Map<string, Plot>()
+
+/**
+ * A plot is drawn from its figures alone, so the same figures give the same markup: a chart whose
+ * figures did not change since it was last drawn is not drawn again (the console's pages ask for
+ * the same few charts over and over). Keyed by every figure the drawing reads; the oldest go first.
+ */
+function remembered(key: string, draw: () => Plot): Plot {
+  const known = kept.get(key)
+  if (known) return known
+  const made = draw()
+  if (kept.size >= PLOTS_KEPT) kept.delete(kept.keys().next().value!)
+  kept.set(key, made)
+  return made
+}
 
 /** Horizontal bars, each split into segments (on time, late): "what waits and how late". */
-export function stackedBarsPlot(rows: { label: string; segments: Segment[] }[]): Plot {
+export const stackedBarsPlot = (rows: { label: string; segments: Segment[] }[]): Plot =>
+  remembered(`bars ${JSON.stringify(rows)}`, () => drawBars(rows))
+
+function drawBars(rows: { label: string; segments: Segment[] }[]): Plot {
   const width = 560
   const height = margin.top + margin.bottom + rows.length * 44
   const max = Math.max(1, ...rows.map((r) => r.segments.reduce((s, x) => s + x.value, 0)))
@@ -114,7 +136,10 @@ export function stackedBarsPlot(rows: { label: string; segments: Segment[] }[]):
 }
 
 /** Columns per day, stacked, with an optional marker per column (a promised time); `unit` names the left axis. */
-export function stackedColumnsPlot(columns: Column[], unit: string): Plot {
+export const stackedColumnsPlot = (columns: Column[], unit: string): Plot =>
+  remembered(`columns ${unit} ${JSON.stringify(columns)}`, () => drawColumns(columns, unit))
+
+function drawColumns(columns: Column[], unit: string): Plot {
   const width = 560
   const height = 240
   const left = 56
@@ -176,7 +201,10 @@ export function stackedColumnsPlot(columns: Column[], unit: string): Plot {
 }
 
 /** A value over time as a step line (a rate holds until the next one is set): two points or more. */
-export function stepLinePlot(points: { at: number; value: number }[]): Plot {
+export const stepLinePlot = (points: { at: number; value: number }[]): Plot =>
+  remembered(`line ${JSON.stringify(points)}`, () => drawStepLine(points))
+
+function drawStepLine(points: { at: number; value: number }[]): Plot {
   const width = 560
   const height = 200
   const left = 72

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
 import { opsMoneyApi } from '#contract/ops/money'
 import { peopleDeskApi } from '#contract/ops/people'
+import { DASHBOARD_SHOWN_AGAIN_MS } from '../../api/services/ops/people'
 import { seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
 import { ops, sold, useSellingApi } from '../support/selling'
@@ -75,6 +76,39 @@ describe('GET /admin/dashboard', () => {
       await api.db.updateTable('wallets').set({ frozen: 0 }).where('user_id', '=', b.userId).execute()
     }
     expect((await dashboardAs('admin')).books).toEqual({ balanced: true, wallets, mismatches: 0 })
+  })
+
+  it('gives the same answer again while nothing was written, for at most a second; a write reads the figures again at once', async () => {
+    const staff = await seedStaff(api, { role: 'admin' })
+    const ask = async () => {
+      const from = api.queryCount()
+      const res = await api.get('/admin/dashboard', { headers: bearer(staff.token) })
+      expect(res.body.code, res.text).toBe(Code.OK)
+      const reads = api.queries.slice(from).filter((q) => /"orders"/.test(q)).length
+      return { board: peopleDeskApi.dashboard.data.parse(res.body.data), reads }
+    }
+    const first = await ask()
+    expect(first.reads).toBeGreaterThan(0)
+    // Asked again: the staff session is read, the figures are not.
+    const again = await ask()
+    expect(again.reads).toBe(0)
+    expect(again.board).toEqual(first.board)
+    // A write through this api (here a wallet's balance no entry explains): read again at once.
+    const w = await walletUser(api, { balance: 10_000 })
+    await api.db.updateTable('wallets').set({ balance: 10_001 }).where('user_id', '=', w.userId).execute()
+    try {
+      const written = await ask()
+      expect(written.reads).toBeGreaterThan(0)
+      expect(written.board.books).toMatchObject({ balanced: false, mismatches: 1 })
+    } finally {
+      await api.db.updateTable('wallets').set({ balance: 10_000 }).where('user_id', '=', w.userId).execute()
+    }
+    const read = await ask()
+    expect(read.board.books).toMatchObject({ balanced: true, mismatches: 0 })
+    expect((await ask()).reads).toBe(0)
+    // Nothing written, but a second gone by: read again (what time alone changes shows that late at most).
+    api.clock.advance(DASHBOARD_SHOWN_AGAIN_MS)
+    expect((await ask()).reads).toBeGreaterThan(0)
   })
 
   it('answers each role only its parts', async () => {

@@ -4,6 +4,7 @@ import { Code } from '#contract/envelope'
 import { allEndpoints } from '#contract/index'
 import { staffDeskApi, STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS, staffApi } from '#contract/ops/staff'
 import { Refusals } from '#contract/refusals'
+import { STAFF_SEEN_WRITE_MS } from '../../api/models/ops/staff'
 import { seedUser } from '../support/api'
 import { newEmail, useTestApi } from '../support/kit'
 import { bearer, codeAt, seedStaff, STAFF_PASSWORD } from '../support/staff'
@@ -225,6 +226,28 @@ describe('staff sessions', () => {
     const out = await seedStaff(api, { role: 'payouts' })
     expect((await api.post('/staff/logout', {}, { headers: bearer(out.token) })).body.code).toBe(Code.OK)
     expect((await api.get('/staff/me', { headers: bearer(out.token) })).status).toBe(401)
+  })
+
+  it("a staff call writes the session's last use at most once a minute; the idle end stays within it", async () => {
+    const s = await seedStaff(api, { role: 'reviewer' })
+    const sessionWrites = async () => {
+      const from = api.queryCount()
+      expect((await api.get('/staff/me', { headers: bearer(s.token) })).status).toBe(200)
+      return api.queries.slice(from).filter((q) => /^update "staff_sessions"/i.test(q)).length
+    }
+    // Made just now: calls within the minute read the session and write nothing.
+    expect(await sessionWrites()).toBe(0)
+    api.clock.advance(STAFF_SEEN_WRITE_MS - 1000)
+    expect(await sessionWrites()).toBe(0)
+    // A minute after the last write the call restarts the idle clock, then again not within the minute.
+    api.clock.advance(1000)
+    expect(await sessionWrites()).toBe(1)
+    expect(await sessionWrites()).toBe(0)
+    // Idle from that write: alive just before the idle end, dead after it.
+    api.clock.advance(STAFF_SESSION_IDLE_MS - 1)
+    expect(await sessionWrites()).toBe(1)
+    api.clock.advance(STAFF_SESSION_IDLE_MS)
+    expect((await api.get('/staff/me', { headers: bearer(s.token) })).status).toBe(401)
   })
 
   it('a staff token is never a customer token, nor the reverse', async () => {

@@ -174,15 +174,24 @@ export async function createStaffSession(
 }
 
 /**
- * The active staff member behind a live session, and the session's idle clock restarted. Dead:
- * revoked, past its absolute end, idle longer than `idleMs`, or its staff member not active or locked.
+ * A session's last use is written at most this often: every console page is a staff call, and a
+ * write on each was a statement (and a commit) more than the page's own reads. The idle end can so
+ * come up to this much before `idleMs` after the last call, never after it.
+ */
+export const STAFF_SEEN_WRITE_MS = 60_000
+
+/**
+ * The active staff member behind a live session, and the session's idle clock restarted (written
+ * when the last write is STAFF_SEEN_WRITE_MS old). Dead: revoked, past its absolute end, idle longer
+ * than `idleMs`, or its staff member not active or locked.
  */
 export async function touchStaffSession(db: Db, token: string, now: number, idleMs: number): Promise<StaffRow | undefined> {
   const tokenHash = hashToken(token)
-  const staff = await db
+  const found = await db
     .selectFrom('staff_sessions')
     .innerJoin('staff', 'staff.id', 'staff_sessions.staff_id')
     .selectAll('staff')
+    .select('staff_sessions.last_seen_at as session_seen_at')
     .where('staff_sessions.token_hash', '=', tokenHash)
     .where('staff_sessions.revoked_at', 'is', null)
     .where('staff_sessions.expires_at', '>', now)
@@ -190,7 +199,10 @@ export async function touchStaffSession(db: Db, token: string, now: number, idle
     .where('staff.status', '=', 'active')
     .where('staff.locked_at', 'is', null)
     .executeTakeFirst()
-  if (staff) await db.updateTable('staff_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute()
+  if (!found) return undefined
+  const { session_seen_at: seenAt, ...staff } = found
+  if (now - Number(seenAt) >= STAFF_SEEN_WRITE_MS)
+    await db.updateTable('staff_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute()
   return staff
 }
 

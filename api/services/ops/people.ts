@@ -32,15 +32,42 @@ function weekOf(now: number, timeZone: string): Week {
 }
 
 /**
+ * How long a dashboard answer is given again while this api has written nothing to the database
+ * since it was read (db/connect.ts counts every write and commit): a console open on several
+ * screens, or reloaded, asks for the same figures many times a second. A write through this api
+ * reads them again at once; what only time changes (an order falling late, the oldest's wait) and
+ * a write by another process (a second api instance, `npm run ops`) show at most this late.
+ */
+export const DASHBOARD_SHOWN_AGAIN_MS = 1_000
+type Shown = { writes: number; at: number; day: number; board: DashboardData }
+/** Per api (its deps) and set of parts a role sees: the last answer, of its local day. */
+const shown = new WeakMap<ApiDeps, Map<string, Shown>>()
+
+/**
  * What waits and how late, the week's reviews against their ETAs, today's volume and the books:
  * each part only for a role that works it (ADMIN_TOKEN, like an admin, sees all).
  */
 export async function dashboard(deps: ApiDeps, staff: StaffRow | undefined): Promise<DashboardData> {
   const now = deps.now()
-  const { timeZone, currency } = deps.config.wallet
   const role = staff?.role as StaffRole | undefined
   const parts = { orders: sees(role, 'reviewer'), withdrawals: sees(role, 'payouts'), books: role === undefined || role === 'admin' }
-  const week = weekOf(now, timeZone)
+  const week = weekOf(now, deps.config.wallet.timeZone)
+  const key = `${Number(parts.orders)}${Number(parts.withdrawals)}${Number(parts.books)}`
+  let boards = shown.get(deps)
+  if (!boards) shown.set(deps, (boards = new Map()))
+  const writes = deps.dbWrites()
+  const last = boards.get(key)
+  const day = week.today.start
+  if (last && last.writes === writes && last.day === day && now >= last.at && now < last.at + DASHBOARD_SHOWN_AGAIN_MS) return last.board
+  const board = await readDashboard(deps, parts, week, now)
+  boards.set(key, { writes, at: now, day, board })
+  return board
+}
+
+type Parts = { orders: boolean; withdrawals: boolean; books: boolean }
+
+async function readDashboard(deps: ApiDeps, parts: Parts, week: Week, now: number): Promise<DashboardData> {
+  const { currency } = deps.config.wallet
   const seen = await glance(deps.db, parts, { now, today: week.today, starts: week.starts })
   const middles = parts.orders ? await dayMiddles(deps.db, seen.days) : null
   const reviewDays: ReviewDay[] | null = middles
