@@ -115,7 +115,7 @@ const CUSTOMER_ENTRY = /\/app\/entry\.client\.tsx$/
 const CUSTOMER_SHELL = /\/app\/root\.tsx$/
 /** A route of the console's app: its chunks keep the cut above. */
 const OPS_ROUTE = /\/app\/ops\//
-/** A stylesheet's or an image's URL (and the empty module Vite gives a stylesheet): a few bytes, left to no other chunk. */
+/** A stylesheet's or an image's URL (and the empty module Vite gives a stylesheet): a few bytes, in no chunk of its own. */
 const STYLESHEET_URL = /\.(css\?(url|transform-only)|svg\?url)$/
 /**
  * The e-mail code steps and the Google button: form code that the wallet and profile forms do not
@@ -203,9 +203,10 @@ const PRELOAD_HELPER = '\0vite/preload-helper.js'
 
 /**
  * Applies `browserChunks` to the browser build of each app; the server build stays one file.
- * A chunk loaded by `import()` (the validation chunk, a screen's lazy steps) imports chunks a
- * screen has already loaded, so Vite's preloading of them is turned off, and its helper, in every
- * form screen's first visit, is a plain call (decision 066).
+ * A chunk loaded by `import()` (the validation chunk, a screen's lazy steps) imports mostly chunks
+ * the screen has loaded already: Vite's preloading of them is turned off (the others come as the
+ * chunk's imports are read, on a form's first use), and its helper, in every form screen's first
+ * visit, is a plain call (decision 066).
  */
 export const browserChunksPlugin: Plugin = {
   name: 'cardlane-browser-chunks',
