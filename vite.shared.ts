@@ -115,14 +115,25 @@ const CUSTOMER_ENTRY = /\/app\/entry\.client\.tsx$/
 const CUSTOMER_SHELL = /\/app\/root\.tsx$/
 /** A route of the console's app: its chunks keep the cut above. */
 const OPS_ROUTE = /\/app\/ops\//
-/** A stylesheet's URL (and the empty module Vite gives it): a few bytes, left to no other chunk. */
-const STYLESHEET_URL = /\.css\?(url|transform-only)$/
+/** A stylesheet's or an image's URL (and the empty module Vite gives a stylesheet): a few bytes, in no chunk of its own. */
+const STYLESHEET_URL = /\.(css\?(url|transform-only)|svg\?url)$/
+/**
+ * The e-mail code steps and the Google button: form code that the wallet and profile forms do not
+ * use, apart from conform's chunk, which every form screen loads (decision 066).
+ */
+const SIGN_IN_STEPS = /\/app\/components\/(code-steps|google-button)\.tsx$/
+/**
+ * The refusal table and the sentences the wallet's screens say from it before asking the api: with
+ * the amounts in `money`, which those screens load anyway, however few of them import it directly
+ * (a chunk of its own was one more file for each, and for every screen whose rules use it).
+ */
+const REFUSAL_TABLE = /\/(contract\/(refusals|refusal-format|face-value-refusals|pin-rules)|app\/utils\/refusal-messages)\.ts$/
 /** A module that fewer customer screens import has a chunk of its own. */
 const CUSTOMER_SHARED_BY = 5
 /** A screen's route module, for a file of its folder too (`routes/order.sell/card-fields.tsx`). */
 const screenOf = (route: string) => route.replace(/(\/app\/routes\/[^/]+)\/.*$/, '$1')
 /** A screen's name in a chunk's name: its route file's, in characters a file name takes anywhere. */
-const screenName = (screen: string) => screen.replace(/^.*\/|\.tsx$/g, '').replace(/[^\w.-]/g, '')
+const screenName = (screen: string) => screen.replace(/^.*\/|\.tsx?$/g, '').replace(/[^\w.-]/g, '')
 
 const countsMemo = new WeakMap<Graph['getModuleInfo'], { screens: number; forms: number }>()
 
@@ -146,21 +157,25 @@ function screenCounts(graph: ManualChunkMeta) {
  * - `shared`: the shell (what the root and the entry import), what half the screens or half the
  *   form screens use, and the URLs of stylesheets several screens share;
  * - `forms`: with conform, the app code that only form screens share (useSchemaForm, the PIN
- *   fields, the e-mail code steps);
+ *   fields);
+ * - `code-steps`: the e-mail code steps and the Google button, which only the forms that sign in,
+ *   sign up or confirm by e-mail code use;
  * - `money`: what a few form screens share with the signed-in screens (amounts, rates, refusals,
  *   list rows), which a sign-in or sign-up form does not load;
  * - `views`: what only screens without a conform form share (order status, rate rows, brand tiles);
  * - what fewer screens share, a chunk for each set of screens that uses it.
  */
 function customerChunk(id: string, routes: string[], graph: ManualChunkMeta): string | undefined {
-  if (routes.length === 0 || routes.some((route) => OPS_ROUTE.test(route))) return undefined
+  if (routes.length === 0) return lazyChunk(id, graph)
+  if (routes.some((route) => OPS_ROUTE.test(route))) return undefined
   if (routes.some((route) => ROOT.test(route) || CUSTOMER_ENTRY.test(route))) return 'shared'
   const screens = new Set(routes.map(screenOf))
   if (screens.size < 2) return undefined
   if (STYLESHEET_URL.test(id)) return 'shared'
   const counts = screenCounts(graph)
   const forms = [...screens].filter((screen) => needs(FORMS, screen.endsWith('.tsx') ? screen : `${screen}/route.tsx`, graph)).length
-  if (forms === screens.size) return 'forms'
+  if (forms === screens.size) return SIGN_IN_STEPS.test(id) ? 'code-steps' : 'forms'
+  if (REFUSAL_TABLE.test(id)) return 'money'
   // What a few screens share: a chunk of its own, which rollup's merging of small chunks leaves
   // alone (merged, it went wherever rollup saw fit and other screens loaded it). Named after those
   // screens, so modules that the same screens use are one file: they always load together.
@@ -169,13 +184,38 @@ function customerChunk(id: string, routes: string[], graph: ManualChunkMeta): st
   return forms * 2 >= counts.forms || screens.size * 2 >= counts.screens ? 'shared' : 'money'
 }
 
+/**
+ * A customer module that a screen imports only when it is asked for (`import()`, Change PIN's
+ * reset steps): a chunk of its own. Left to rollup, its merging of small chunks joined it with the
+ * screen's own chunk, which then loaded it, and what it imports, on the first visit.
+ */
+function lazyChunk(id: string, graph: ManualChunkMeta): string | undefined {
+  const importers = graph.getModuleInfo(id)?.dynamicImporters ?? []
+  if (importers.length === 0 || importers.some((importer) => OPS_ROUTE.test(importer))) return undefined
+  return screenName(id)
+}
+
 /** `build.rollupOptions.output` of the browser build. */
 const browserChunks: OutputOptions = { manualChunks, experimentalMinChunkSize: 2 * 1024 }
 
-/** Applies `browserChunks` to the browser build of each app; the server build stays one file. */
+/** Vite's helper that wraps every `import()` of a browser chunk (its id in Vite's build). */
+const PRELOAD_HELPER = '\0vite/preload-helper.js'
+
+/**
+ * Applies `browserChunks` to the browser build of each app; the server build stays one file.
+ * A chunk loaded by `import()` (the validation chunk, a screen's lazy steps) imports mostly chunks
+ * the screen has loaded already: Vite's preloading of them is turned off (the others come as the
+ * chunk's imports are read, on a form's first use), and its helper, in every form screen's first
+ * visit, is a plain call (decision 066).
+ */
 export const browserChunksPlugin: Plugin = {
   name: 'cardlane-browser-chunks',
   apply: 'build',
+  enforce: 'pre',
+  config: () => ({ build: { modulePreload: false } }),
+  load(id) {
+    if (id === PRELOAD_HELPER && this.environment.name === 'client') return 'export const __vitePreload = (load) => load()'
+  },
   outputOptions(options) {
     return this.environment.name === 'client' ? { ...options, ...browserChunks } : options
   },

@@ -5,12 +5,12 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { lazy, Suspense } from 'react'
 import { CodeType } from '#contract/accounts'
 import { PIN_MAX_TRIES } from '#contract/pin-rules'
 import { Refusals } from '#contract/refusals'
 import { ActionToast } from '~/components/action-toast'
 import { Button } from '~/components/button'
-import { SendCodeForm, VerifyStepForm } from '~/components/code-steps'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { answerRefusals, FormError, leaveErrorAction, useErrorAction } from '~/components/forms'
 import { Icon } from '~/components/icon'
@@ -28,19 +28,22 @@ import type { CodeStepReply } from '~/utils/email-code'
 import { usePendingIntent } from '~/utils/form-state'
 import { formConstraints, formRefusal, readForm, SECRET_FIELDS } from '~/utils/form.server'
 import { useSchemaForm } from '~/utils/forms'
-import { walletMessages as W } from '~/utils/messages'
 import { changePinSchema, resetPinForm } from '~/utils/pin-schemas'
 import { safeRedirect } from '~/utils/redirect'
 import { refusalMessages as R } from '~/utils/refusal-messages'
 import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
-import { useUser } from '~/utils/user'
 
 export const handle = stylesheetHandle(walletStyles)
 export const links = stylesheetLinks(handle)
 
 type Mode = 'change' | 'reset'
+
+// The e-mail code steps of "Forgot PIN?" load when they are asked for (the link starts it), not
+// on a first visit to change the PIN.
+const loadPinReset = () => import('~/components/pin-reset')
+const ResetPin = lazy(loadPinReset)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireToken(request)
@@ -94,7 +97,9 @@ export default function ChangePinScreen() {
     <Screen backTo={mode === 'reset' ? '/change-pin' : '/account'}>
       <ActionToast toast={actionData?.toast} />
       {mode === 'reset' ? (
-        <ResetPin reply={actionData?.mode === 'reset' ? (actionData as CodeStepReply) : undefined} redirectTo={redirectTo} />
+        <Suspense fallback={null}>
+          <ResetPin reply={actionData?.mode === 'reset' ? (actionData as CodeStepReply) : undefined} redirectTo={redirectTo} />
+        </Suspense>
       ) : (
         <ChangePin reply={actionData?.mode === 'change' ? actionData : undefined} />
       )}
@@ -139,7 +144,9 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
         <fieldset disabled={locked}>
           <PinField field={fields.oldPin} reply={reply} label="Current PIN" />
           <p className="cl-form__aside">
-            <Link to={resetHref}>Forgot PIN?</Link>
+            <Link to={resetHref} onClick={() => void loadPinReset()}>
+              Forgot PIN?
+            </Link>
           </p>
           <NewPinFields fields={fields} reply={reply} />
         </fieldset>
@@ -150,51 +157,6 @@ function ChangePin({ reply }: { reply?: ChangeReply }) {
           </Button>
         </ActionBar>
       </Form>
-    </>
-  )
-}
-
-function ResetPin({ reply, redirectTo }: { reply?: CodeStepReply; redirectTo: string }) {
-  const user = useUser()
-  const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
-  return (
-    <>
-      <header className="cl-formhead">
-        <h2 className="cl-formhead__title">Forgot your PIN?</h2>
-        <p className="cl-formhead__lead">Set a new one with a code we e-mail you.</p>
-      </header>
-      <div className="cl-callout cl-callout--warning">
-        <Icon name="clock" size={20} className="cl-callout__icon" />
-        <p className="cl-callout__body">{W.resetWait}</p>
-      </div>
-      {reply?.step === 'verify' ? (
-        <VerifyStepForm
-          id="reset-pin"
-          schema={() => import('~/utils/pin-schemas').then((m) => m.resetPinForm)}
-          reply={reply}
-          email={user.email}
-          ownAddress
-          intent="reset"
-          submitLabel="Set new PIN"
-          hidden={hidden}
-        >
-          {(fields, r) => <NewPinFields fields={fields} reply={r} />}
-        </VerifyStepForm>
-      ) : (
-        <SendCodeForm
-          id="reset-pin-send"
-          reply={reply}
-          help="Get a 6-digit code by e-mail."
-          submitLabel="Send code"
-          ownAddress={user.email}
-          hidden={hidden}
-        />
-      )}
-      <p className="cl-center">
-        <Link to={redirectTo ? `/change-pin?${new URLSearchParams({ redirectTo })}` : '/change-pin'} className="cl-link cl-link--touch">
-          I remember my PIN
-        </Link>
-      </p>
     </>
   )
 }

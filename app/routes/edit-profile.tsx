@@ -9,9 +9,9 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type AppLoadContext, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { NICKNAME_MAX, NICKNAME_MIN } from '#contract/profile-rules'
-import { avatarPath, IMAGE_TYPES, MAX_AVATAR_BYTES } from '#contract/upload-rules'
+import { avatarPath, IMAGE_TYPES } from '#contract/upload-rules'
 import { fileIdField, type UploadData } from '#contract/uploads'
 import { ActionToast } from '~/components/action-toast'
 import { Avatar } from '~/components/avatar'
@@ -47,10 +47,17 @@ export const links = stylesheetLinks(handle)
 /** The file input's name (no JavaScript: the photo travels with the form). */
 const PHOTO_FIELD = 'photo'
 
-/** The guard and the form's constraints: the person comes from the root's one /v1/user/index call (useUser). */
+/**
+ * The guard and the form's constraints: the person comes from the root's one /v1/user/index call
+ * (useUser). The nickname's lengths travel here, so the screen's first visit loads no rules chunk
+ * for two numbers; the schema says "required" apart from the shortest length, hence its minimum.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireToken(request)
-  return formConstraints({ 'edit-profile': profileSchema })
+  const constraints = formConstraints({ 'edit-profile': profileSchema })
+  const userName = constraints.formConstraints['edit-profile']!.userName!
+  Object.assign(userName, { minLength: NICKNAME_MIN, maxLength: NICKNAME_MAX })
+  return constraints
 }
 
 type Reply = FormReply<{ avatarId: string | null }>
@@ -136,43 +143,15 @@ function keptAvatarId(form: FormData): string | null {
 
 // ─── The photo ─────────────────────────────────────────────────────────────────────────────────
 
+/** The photo's checks and preview, loaded when a photo is chosen (components/avatar-photo.tsx). */
+const loadAvatarPhoto = () => import('~/components/avatar-photo')
+const Preview = lazy(loadAvatarPhoto)
+
 type Photo =
   | { status: 'current' }
   | { status: 'uploading'; file: File; progress: number }
   | { status: 'ready'; fileId: string; file?: File }
   | { status: 'failed'; error: string; file?: File }
-
-/** The chosen picture as the api will keep it: the centre square, drawn on a canvas. */
-function Preview({ file, size }: { file: File; size: number }) {
-  const canvas = useRef<HTMLCanvasElement>(null)
-  useEffect(() => {
-    let cancelled = false
-    createImageBitmap(file)
-      .then((bitmap) => {
-        const target = canvas.current
-        if (cancelled || !target) return bitmap.close()
-        const side = Math.min(bitmap.width, bitmap.height)
-        target
-          .getContext('2d')
-          ?.drawImage(bitmap, (bitmap.width - side) / 2, (bitmap.height - side) / 2, side, side, 0, 0, target.width, target.height)
-        bitmap.close()
-      })
-      .catch(() => undefined) // a file the browser cannot draw keeps the empty circle; the api judges it
-    return () => {
-      cancelled = true
-    }
-  }, [file])
-  return (
-    <canvas
-      ref={canvas}
-      width={size * 2}
-      height={size * 2}
-      className="cl-edit-photo__image"
-      role="img"
-      aria-label="Preview of your new photo"
-    />
-  )
-}
 
 const AVATAR_SIZE = 96
 
@@ -195,24 +174,25 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
   function choose(file: File | undefined) {
     if (!file) return
     const ticket = ++upload.current
-    if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return setPhoto({ status: 'failed', error: R.notAPhoto })
-    if (file.size > MAX_AVATAR_BYTES) return setPhoto({ status: 'failed', error: R.avatarTooLarge })
     setPhoto({ status: 'uploading', file, progress: 0 })
-    // The upload helper runs only once a photo is chosen: the screen's first visit does not load it.
-    import('~/utils/upload-photo')
+    // The checks and the upload load once a photo is chosen: the screen's first visit loads neither.
+    Promise.all([loadAvatarPhoto(), import('~/utils/upload-photo')])
       .then(
-        ({ uploadPhoto }) =>
-          uploadPhoto(
+        ([{ avatarProblem }, { uploadPhoto }]) => {
+          const problem = avatarProblem(file)
+          // Refused before any upload: the photo is not shown, as the api would not keep it.
+          if (problem) return void (ticket === upload.current && setPhoto({ status: 'failed', error: problem }))
+          return uploadPhoto(
             '/edit-profile/photo',
             file,
             (progress) => {
               if (ticket === upload.current) setPhoto({ status: 'uploading', file, progress })
             },
             M.uploadFailed,
-          ),
+          ).then((fileId) => void (ticket === upload.current && setPhoto({ status: 'ready', fileId, file })))
+        },
         () => Promise.reject(new Error(M.uploadFailed)),
       )
-      .then((fileId) => ticket === upload.current && setPhoto({ status: 'ready', fileId, file }))
       .catch((error: Error) => ticket === upload.current && setPhoto({ status: 'failed', error: error.message, file }))
   }
 
@@ -226,7 +206,9 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
     <div className={cx('cl-field', 'cl-edit-photo', shownErrors.length > 0 && 'is-invalid')}>
       <div className="cl-edit-photo__frame">
         {file ? (
-          <Preview file={file} size={AVATAR_SIZE} />
+          <Suspense fallback={<Avatar src={headImg} name={name} size={AVATAR_SIZE} />}>
+            <Preview file={file} size={AVATAR_SIZE} />
+          </Suspense>
         ) : photo.status === 'ready' ? (
           <img
             src={avatarPath(photo.fileId)}
@@ -338,11 +320,9 @@ export default function EditProfileScreen() {
           inputProps={{
             ...getInputProps(fields.userName, { type: 'text' }),
             autoComplete: 'nickname',
-            minLength: NICKNAME_MIN,
-            maxLength: NICKNAME_MAX,
           }}
           errors={fields.userName.errors}
-          help={`What people see on your trades. ${NICKNAME_MIN} to ${NICKNAME_MAX} characters.`}
+          help={`What people see on your trades. ${fields.userName.minLength} to ${fields.userName.maxLength} characters.`}
         />
         <Field
           label="E-mail"

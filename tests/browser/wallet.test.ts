@@ -143,6 +143,11 @@ for (const js of [true, false]) {
       await expect.poll(() => page.getByText(`locked until ${lagosClock(info.pin.lockedUntil)}`).isVisible()).toBe(true)
       expect(await page.getByRole('button', { name: 'Change PIN' }).isDisabled()).toBe(true)
       await expect.poll(() => page.getByRole('link', { name: 'Forgot PIN?' }).isVisible()).toBe(true)
+      // Its e-mail code steps, which the page loads when they are asked for (decision 066).
+      await page.getByRole('link', { name: 'Forgot PIN?' }).click()
+      await expect.poll(() => page.getByRole('heading', { name: 'Forgot your PIN?' }).isVisible()).toBe(true)
+      await page.getByRole('button', { name: 'Send code' }).click()
+      await expect.poll(() => page.getByRole('button', { name: 'Set new PIN' }).isVisible()).toBe(true)
       await context.close()
     })
 

@@ -1,5 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
+import { NICKNAME_MAX, NICKNAME_MIN } from '#contract/profile-rules'
 import { Refusals } from '#contract/refusals'
 import * as root from '~/root'
 import * as avatar from '~/routes/avatar.$id'
@@ -47,6 +48,20 @@ async function userOf(jar: CookieJar) {
 }
 
 const NOT_A_PHOTO = Buffer.from('these are my notes, not a picture at all\n'.repeat(30))
+
+describe('the form’s native constraints', () => {
+  it('the loader gives the nickname’s lengths, which the screen shows without loading the rules (decision 066)', async () => {
+    const { jar } = await person()
+    const data = (await jsonOf(await load(editProfile.loader, '/edit-profile', jar))) as {
+      formConstraints: Record<string, Record<string, { minLength?: number; maxLength?: number; required?: boolean }>>
+    }
+    expect(data.formConstraints['edit-profile']!.userName).toMatchObject({
+      required: true,
+      minLength: NICKNAME_MIN,
+      maxLength: NICKNAME_MAX,
+    })
+  })
+})
 
 describe('without JavaScript: one multipart form', () => {
   it('saves the nickname and the photo: a 256 × 256 JPEG served at /avatar/:id to its owner only', async () => {
