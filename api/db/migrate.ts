@@ -25,6 +25,7 @@ import * as m0024 from './migrations/0024_dashboard-kept-figures'
 import * as m0025 from './migrations/0025_offer-answer-by'
 import * as m0026 from './migrations/0026_dashboard-covering-indexes'
 import * as m0027 from './migrations/0027_delivery-devices'
+import * as m0030 from './migrations/0030_catalogue-version'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0025_offer-answer-by': m0025,
   '0026_dashboard-covering-indexes': m0026,
   '0027_delivery-devices': m0027,
+  '0030_catalogue-version': m0030,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
