@@ -52,4 +52,12 @@ describe('/v1/user/index', () => {
       queries.join('\n'),
     ).toEqual([])
   })
+
+  it('finds the person by a subquery on the session, not a join (SQLite plans the join several times dearer)', async () => {
+    const p = await walletUser(api)
+    const { queries } = await indexCost(p.token)
+    const session = queries.find((q) => q.includes('"sessions"'))!
+    expect(session).toMatch(/^select \* from "users" where "id" = \(select "sessions"\."user_id" from "sessions" where /)
+    expect(session).not.toMatch(/join/)
+  })
 })
