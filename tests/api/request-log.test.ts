@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startApi, type RunningApi } from '../../api/server'
 import { REDACT_PATHS } from '../../api/lib/logger'
 import { requestLog } from '../../api/middleware/request-log'
+import { startApi, type RunningApi } from '../../api/server'
 import { createTestDatabase } from '../support/db'
 
 /**
