@@ -18,15 +18,13 @@ export async function userIndex(deps: ApiDeps, user: User): Promise<UserIndexDat
   // the version or the clock says so (decision 069), then gives the featured cards and the open
   // orders' brand names.
   const kept = summary.then(({ catalogueVersion }) => catalogueReading(deps, catalogueVersion))
+  const brands = kept.then((k) => k.reading).then((r) => r.brands)
+  // Awaited only when there are open orders: a failure reaches the caller through the cards.
+  brands.catch(() => {})
   const [giftCardList, { wallet, unreadCount, facts }, open, claims] = await Promise.all([
     kept.then((k) => featuredGiftCards(deps, k)),
     summary,
-    openOrders(
-      deps,
-      user,
-      OPEN_ORDERS_SHOWN,
-      kept.then((k) => k.reading).then((r) => r.brands),
-    ),
+    openOrders(deps, user, OPEN_ORDERS_SHOWN, brands),
     taskClaims(deps, user),
   ])
   return { userInfo: toUserInfo(user), wallet, taskInfos: taskInfos(deps, facts, claims), giftCardList, unreadCount, openOrders: open }
