@@ -1,6 +1,8 @@
+import type { KyselyPlugin } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
 import type { UserIndexData } from '#contract/profile'
+import { openOrders } from '../../api/services/orders'
 import { sold, useSellingApi } from '../support/selling'
 import { walletUser } from '../support/wallet'
 
@@ -59,5 +61,25 @@ describe('/v1/user/index', () => {
     const session = queries.find((q) => q.includes('"sessions"'))!
     expect(session).toMatch(/^select \* from "users" where "id" = \(select "sessions"\."user_id" from "sessions" where /)
     expect(session).not.toMatch(/join/)
+  })
+
+  it('builds and compiles the open orders once per database handle', async () => {
+    const p = await walletUser(api)
+    await sold(api, p.token)
+    let compiled = 0
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        compiled++
+        return args.node
+      },
+      transformResult: async (args) => args.result,
+    }
+    const db = api.db.withPlugin(counting)
+    const user = await db.selectFrom('users').selectAll().where('id', '=', p.userId).executeTakeFirstOrThrow()
+    compiled = 0
+    for (let i = 0; i < 3; i++) expect((await openOrders({ ...api.deps, db }, user, 3)).count).toBe(1)
+    // The orders once, the brands once (a fixed query); the cards of the listed orders, an `in`
+    // list whose text changes with its length, on every call.
+    expect(compiled).toBe(1 + 1 + 3)
   })
 })
