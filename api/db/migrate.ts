@@ -26,6 +26,7 @@ import * as m0025 from './migrations/0025_offer-answer-by'
 import * as m0026 from './migrations/0026_dashboard-covering-indexes'
 import * as m0027 from './migrations/0027_delivery-devices'
 import * as m0028 from './migrations/0028_wallet-last-seq'
+import * as m0029 from './migrations/0029_catalogue-version'
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled api carries
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0026_dashboard-covering-indexes': m0026,
   '0027_delivery-devices': m0027,
   '0028_wallet-last-seq': m0028,
+  '0029_catalogue-version': m0029,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -27,6 +27,7 @@ export interface Database {
   gift_card_brands: GiftCardBrandsTable
   gift_card_variants: GiftCardVariantsTable
   gift_card_rates: GiftCardRatesTable
+  catalogue_version: CatalogueVersionTable
   uploads: UploadsTable
   orders: OrdersTable
   order_cards: OrderCardsTable
@@ -340,6 +341,12 @@ export interface GiftCardRatesTable {
   set_at: number
   /** "seed", "operator:ada", "admin". */
   set_by: string
+}
+
+/** One row: moved by the database on every write to the brands, variants or rates (migration 0029). */
+export interface CatalogueVersionTable {
+  id: number
+  version: number
 }
 
 export type UploadPurpose = 'card' | 'avatar'

@@ -1,7 +1,7 @@
-import { sql } from 'kysely'
+import { type ExpressionBuilder, sql } from 'kysely'
 import type { Db } from '../db/connect'
 import { fixedQuery, preparedQuery } from '../db/fixed-query'
-import type { GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
+import type { Database, GiftCardBrandRow, GiftCardRateRow, GiftCardVariantRow } from '../db/schema'
 
 /** The catalogue's SQL: brands, what is bought (variants), and the rate history. */
 
@@ -50,15 +50,35 @@ export async function ratesAt(db: Db, at: number, filter: Partial<VariantKey> = 
 
 /** ratesAt for each of `moments` (now and a day ago), in one query: one map per moment, in order. */
 export async function ratesAtEach(db: Db, moments: number[], filter: Partial<VariantKey> = {}): Promise<Map<string, GiftCardRateRow>[]> {
-  // The catalogue's own reading (now and a day ago, every variant) is on every signed-in page.
-  const everyVariant = !filter.brandId && !filter.country && !filter.cardType
-  const rows =
-    everyVariant && moments.length === 2 ? await ratesAtTwo(db, moments[0], moments[1]) : await ratesQuery(db, moments, filter).execute()
+  const rows = await ratesQuery(db, moments, filter).execute()
   const maps = moments.map(() => new Map<string, GiftCardRateRow>())
   for (const { moment, ...row } of rows) {
     maps[Number(moment)].set(variantKey({ brandId: row.brand_id, country: row.country, cardType: row.card_type }), row)
   }
   return maps
+}
+
+/**
+ * Every variant's rate in force now and a day ago, and until when both stay so: the first rate set
+ * after `now` (one set ahead comes into force) and the first set after `dayAgo` (a day after it,
+ * the rate of a day ago is another). `until` is null when no rate says (no rate at all).
+ */
+export async function ratesNowAndDayAgo(
+  db: Db,
+  now: number,
+  dayAgo: number,
+): Promise<{ current: Map<string, GiftCardRateRow>; before: Map<string, GiftCardRateRow>; until: number | null }> {
+  const rows = await ratesAtTwo(db, now, dayAgo)
+  const maps = [new Map<string, GiftCardRateRow>(), new Map<string, GiftCardRateRow>()]
+  let until: number | null = null
+  for (const { moment, next_set, next_after_day_ago, ...row } of rows) {
+    maps[Number(moment)].set(variantKey({ brandId: row.brand_id, country: row.country, cardType: row.card_type }), row)
+    until = Math.min(
+      next_set == null ? Infinity : Number(next_set),
+      next_after_day_ago == null ? Infinity : Number(next_after_day_ago) + (now - dayAgo),
+    )
+  }
+  return { current: maps[0], before: maps[1], until }
 }
 
 function ratesQuery(db: Db, moments: number[], filter: Partial<VariantKey>) {
@@ -86,7 +106,44 @@ function ratesQuery(db: Db, moments: number[], filter: Partial<VariantKey>) {
   return query
 }
 
-const ratesAtTwo = preparedQuery(2, (db, first: number, second: number) => ratesQuery(db, [first, second], {}))
+// The two moments' rates with, on every row, the first rate set after each moment: uncorrelated,
+// so each is computed once a statement, and the reading knows when it stops being true.
+const ratesAtTwo = preparedQuery(2, (db, now: number, dayAgo: number) => {
+  const inForce = (i: number, at: number) =>
+    db
+      .selectFrom('gift_card_rates as r')
+      .selectAll('r')
+      .select(sql.lit(i).as('moment'))
+      .select((eb) => [
+        eb
+          .selectFrom('gift_card_rates as n')
+          .select((e) => e.fn.min('n.set_at').as('m'))
+          .where('n.set_at', '>', now)
+          .as('next_set'),
+        eb
+          .selectFrom('gift_card_rates as d')
+          .select((e) => e.fn.min('d.set_at').as('m'))
+          .where('d.set_at', '>', dayAgo)
+          .as('next_after_day_ago'),
+      ])
+      .where('r.set_at', '=', (eb) =>
+        eb
+          .selectFrom('gift_card_rates as r2')
+          .select((e) => e.fn.max('r2.set_at').as('m'))
+          .whereRef('r2.brand_id', '=', 'r.brand_id')
+          .whereRef('r2.country', '=', 'r.country')
+          .whereRef('r2.card_type', '=', 'r.card_type')
+          .where('r2.set_at', '<=', at),
+      )
+  return inForce(0, now).unionAll(inForce(1, dayAgo))
+})
+
+/** The catalogue's version (migration 0029), a scalar subquery to ride in another statement. */
+export const catalogueVersionOf = (eb: ExpressionBuilder<Database, never>) =>
+  eb.selectFrom('catalogue_version').select('version').where('id', '=', 1)
+
+/** The catalogue's version on its own, for a call with no other statement to carry it. */
+export const readCatalogueVersion = fixedQuery((db) => db.selectNoFrom((eb) => catalogueVersionOf(eb).as('version')))
 
 export const variantKey = (v: VariantKey) => `${v.brandId}|${v.country}|${v.cardType}`
 

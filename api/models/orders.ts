@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely'
 import type { Db, DbKind } from '../db/connect'
+import { preparedQuery } from '../db/fixed-query'
 import type { OrderCardRow, OrderEventRow, OrderRow, OrdersTable } from '../db/schema'
 import { newId } from '../lib/tokens'
 
@@ -200,6 +201,28 @@ export async function pageOrders(db: Db, filter: OrderFilter & { oldestFirst?: b
   // A page past the end has no row to carry the total: only then is it asked on its own.
   const count = pageNum > 1 ? await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : { n: 0 }
   return { rows, total: Number(count.n) }
+}
+
+/**
+ * A person's newest orders in `statuses` (a set fixed by the caller), at most `limit`, and how many
+ * there are: `pageOrders`' first page, built and compiled once per database handle (decision 055).
+ */
+export function newestOrdersIn(statuses: readonly string[]) {
+  const run = preparedQuery(2, (db, userId: string, limit: number) =>
+    db
+      .selectFrom('orders')
+      .selectAll()
+      .select((eb) => eb.fn.countAll<number>().over().as('total_found'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', [...statuses])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit),
+  )
+  return async (db: Db, userId: string, limit: number) => {
+    const found = await run(db, userId, limit)
+    return { rows: found.map(({ total_found: _, ...row }) => row), total: found.length > 0 ? Number(found[0].total_found) : 0 }
+  }
 }
 
 /** Each order's place in the queue: 1 + the open orders (pending or reviewing) that came before it. One query for them all. */

@@ -65,14 +65,54 @@ type Reading = {
   before: Map<string, GiftCardRateRow>
 }
 
-async function read(deps: ApiDeps, filter: RateFilter = {}, brandRows = catalogue.listBrands(deps.db)): Promise<Reading> {
+async function read(deps: ApiDeps, filter: RateFilter = {}): Promise<Reading> {
   const now = deps.now()
   const [brands, variants, [current, before]] = await Promise.all([
-    brandRows,
+    catalogue.listBrands(deps.db),
     catalogue.listVariants(deps.db),
     catalogue.ratesAtEach(deps.db, [now, now - DAY], filter),
   ])
   return { brands, variants, current, before }
+}
+
+/**
+ * The unfiltered reading an api keeps (decision 069): read at `at` when the catalogue's version
+ * was `version`, true until `until` (the next moment a rate comes into force or the rate of a day
+ * ago changes). A transaction is a handle of its own and never shares it.
+ */
+type Kept = { version: string; at: number; until: number; reading: Promise<Reading>; featured?: Promise<GiftCard[]> }
+const kept = new WeakMap<Db, Kept>()
+
+/**
+ * The unfiltered reading for a call that read the catalogue's `version` (in one of its own
+ * statements, before this): the kept one when that version is the one it was read at and the
+ * clock is still within what it holds; otherwise read again, and kept.
+ */
+export function catalogueReading(deps: ApiDeps, version: number | string): Kept {
+  const now = deps.now()
+  const key = String(version)
+  const was = kept.get(deps.db)
+  if (was && was.version === key && was.at <= now && now < was.until) return was
+  const entry: Kept = { version: key, at: now, until: now, reading: Promise.resolve(null as never) }
+  entry.reading = (async () => {
+    const [brands, variants, rates] = await Promise.all([
+      catalogue.listBrands(deps.db),
+      catalogue.listVariants(deps.db),
+      catalogue.ratesNowAndDayAgo(deps.db, now, now - DAY),
+    ])
+    // Kept only once read, and only when the rates say how long they hold.
+    if (rates.until !== null) entry.until = rates.until
+    return { brands, variants, current: rates.current, before: rates.before }
+  })()
+  entry.reading.catch(() => kept.get(deps.db) === entry && kept.delete(deps.db))
+  kept.set(deps.db, entry)
+  return entry
+}
+
+/** The catalogue's reading for a call that has no other statement to carry its version. */
+async function currentReading(deps: ApiDeps): Promise<Kept> {
+  const [{ version }] = await catalogue.readCatalogueVersion(deps.db)
+  return catalogueReading(deps, version!)
 }
 
 /** Every brand with what is bought of it; variants without a rate in force are not offered. */
@@ -156,17 +196,22 @@ function boardOf(deps: ApiDeps, { brands, variants, current, before }: Reading, 
  * and the rate checker in one call.
  */
 export async function giftCardCatalogue(deps: ApiDeps, filter: RateFilter): Promise<GiftCardCatalogue> {
-  const reading = await read(deps)
+  const reading = await (await currentReading(deps)).reading
   return { brands: listOf(reading), rates: boardOf(deps, reading, filter) }
 }
 
 /**
  * The featured brands (Home's cards), one line each with its best rate (bestRateOf); a brand with
- * no rate in force is left out. Every signed-in page's /v1/user/index carries this, so it is small;
- * the index hands over the brands it read already (`brands`).
+ * no rate in force is left out. Every signed-in page's /v1/user/index carries this, so it is small
+ * and made once a kept reading (the index hands over the reading of the version it read).
  */
-export async function featuredGiftCards(deps: ApiDeps, brands?: Promise<GiftCardBrandRow[]>): Promise<GiftCard[]> {
-  const reading = await read(deps, {}, brands)
+export async function featuredGiftCards(deps: ApiDeps, kept?: Kept): Promise<GiftCard[]> {
+  const entry = kept ?? (await currentReading(deps))
+  entry.featured ??= entry.reading.then((reading) => featuredOf(deps, reading))
+  return entry.featured
+}
+
+function featuredOf(deps: ApiDeps, reading: Reading): GiftCard[] {
   const rates = boardOf(deps, reading)
   const cards: GiftCard[] = []
   for (const b of reading.brands) {

@@ -366,6 +366,8 @@ export async function orderPage(deps: SellingDeps, user: User, q: { pageNum: num
   return { list, total, pageNum: q.pageNum, pageSize: q.pageSize }
 }
 
+const newestOpenOrders = orders.newestOrdersIn([...OPEN_STATUSES, 'proposed'])
+
 /** Orders still waiting for a decision (Home): pending, reviewing or proposed, newest first. */
 /** `brands`: the catalogue's brands when the caller read them already (the user index). */
 export async function openOrders(
@@ -374,7 +376,7 @@ export async function openOrders(
   limit: number,
   brandRows?: Promise<GiftCardBrandRow[]>,
 ): Promise<{ count: number; latest: OrderSummary[] }> {
-  const { rows, total } = await orders.pageOrders(deps.db, { userId: user.id, statuses: [...OPEN_STATUSES, 'proposed'] }, 1, limit)
+  const { rows, total } = await newestOpenOrders(deps.db, user.id, limit)
   if (rows.length === 0) return { count: total, latest: [] }
   const [brands, cards] = await Promise.all([
     brandRows ? brandRows.then((all) => new Map(all.map((b) => [b.id, b]))) : brandsById(deps),

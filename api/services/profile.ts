@@ -3,21 +3,27 @@ import { preparedQuery } from '../db/fixed-query'
 import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { unauthorized } from '../lib/envelope'
-import { listBrands } from '../models/catalogue'
+import { catalogueVersionOf } from '../models/catalogue'
 import { type TaskFacts, taskFactCounts, toTaskFacts } from '../models/tasks'
 import { toUserInfo, updateProfile } from '../models/users'
-import { featuredGiftCards } from './catalogue'
+import { catalogueReading, featuredGiftCards } from './catalogue'
 import { openOrders } from './orders'
 import { taskClaims, taskInfos } from './tasks'
 import { payoutMode } from './wallet'
 
 /** The signed-in person's own profile: what /v1/user/index shows and setInfo changes. */
 export async function userIndex(deps: ApiDeps, user: User): Promise<UserIndexData> {
-  // The catalogue's brands, read once for the featured cards and the open orders' names.
-  const brands = listBrands(deps.db)
+  const summary = walletSummary(deps, user)
+  // The catalogue's version rides in the wallet's statement: its reading is read again only when
+  // the version or the clock says so (decision 069), then gives the featured cards and the open
+  // orders' brand names.
+  const kept = summary.then(({ catalogueVersion }) => catalogueReading(deps, catalogueVersion))
+  const brands = kept.then((k) => k.reading).then((r) => r.brands)
+  // Awaited only when there are open orders: a failure reaches the caller through the cards.
+  brands.catch(() => {})
   const [giftCardList, { wallet, unreadCount, facts }, open, claims] = await Promise.all([
-    featuredGiftCards(deps, brands),
-    walletSummary(deps, user),
+    kept.then((k) => featuredGiftCards(deps, k)),
+    summary,
     openOrders(deps, user, OPEN_ORDERS_SHOWN, brands),
     taskClaims(deps, user),
   ])
@@ -43,14 +49,18 @@ const walletCounts = preparedQuery(1, (db, userId: string) =>
       .as('unread'),
     // Every bank account ever added, deleted ones too, the PIN and completed orders: the tasks' progress.
     ...taskFactCounts(eb, userId),
+    catalogueVersionOf(eb).as('catalogueVersion'),
   ]),
 )
 
 /**
- * The wallet at a glance, the unread count and the tasks' progress in one query: every page asks
+ * The wallet at a glance, the unread count, the tasks' progress and the catalogue's version in one query: every page asks
  * for them, so they are one round trip, not eight.
  */
-async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: WalletSummary; unreadCount: number; facts: TaskFacts }> {
+async function walletSummary(
+  deps: ApiDeps,
+  user: User,
+): Promise<{ wallet: WalletSummary; unreadCount: number; facts: TaskFacts; catalogueVersion: number | string }> {
   const [row] = await walletCounts(deps.db, user.id)
   const facts = toTaskFacts(row)
   const wallet = {
@@ -62,7 +72,7 @@ async function walletSummary(deps: ApiDeps, user: User): Promise<{ wallet: Walle
     timeZone: deps.config.wallet.timeZone,
     resolvesNames: payoutMode(deps).resolvesNames,
   }
-  return { wallet, unreadCount: Number(row.unread), facts }
+  return { wallet, unreadCount: Number(row.unread), facts, catalogueVersion: row.catalogueVersion! }
 }
 
 export async function setInfo(deps: ApiDeps, user: User, body: SetInfoBody): Promise<SetInfoData> {
