@@ -172,7 +172,10 @@ describe('/wallet/withdraw', () => {
     expect(locked.result.error['']).toEqual([expect.stringMatching(/locked until \d\d:\d\d$/)])
     const { data } = await screenOf(u)
     expect(data.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
-    expect(data.notice).toEqual({ icon: 'lock', text: expect.stringMatching(/^Too many wrong PINs\. PIN actions are locked until \d\d:\d\d$/) })
+    expect(data.notice).toEqual({
+      icon: 'lock',
+      text: expect.stringMatching(/^Too many wrong PINs\. PIN actions are locked until \d\d:\d\d$/),
+    })
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
   })
 
