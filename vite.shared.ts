@@ -89,7 +89,7 @@ function manualChunks(id: string, graph: ManualChunkMeta): string | undefined {
   if (FRAMEWORK.test(id)) return 'framework'
   if (FORMS.test(id)) return 'forms'
   if (VALIDATION.test(id)) return 'validation'
-  if (CUSTOMER_SHELL.test(id)) return 'shared'
+  if (CUSTOMER_SHELL.test(id) || isCustomerRootEntry(id)) return 'shared'
   if (!APP.test(id) || id.includes('/node_modules/') || isRoute(id, graph)) return undefined
   const routes = [...routesOf(id, graph)]
   if (needs(VALIDATION, id, graph)) return 'validation'
@@ -113,6 +113,8 @@ const CUSTOMER_ENTRY = /\/app\/entry\.client\.tsx$/
  * screen would then load.
  */
 const CUSTOMER_SHELL = /\/app\/root\.tsx$/
+/** The Remix plugin's entry for the customer's root route: in the shell's chunk too (`browserChunksPlugin`). */
+const isCustomerRootEntry = (id: string) => id.endsWith(`/app/root.tsx${ROUTE_ENTRY}`)
 /** A route of the console's app: its chunks keep the cut above. */
 const OPS_ROUTE = /\/app\/ops\//
 /** A stylesheet's or an image's URL (and the empty module Vite gives a stylesheet): a few bytes, in no chunk of its own. */
@@ -128,6 +130,11 @@ const SIGN_IN_STEPS = /\/app\/components\/(code-steps|google-button)\.tsx$/
  * (a chunk of its own was one more file for each, and for every screen whose rules use it).
  */
 const REFUSAL_TABLE = /\/(contract\/(refusals|refusal-format|face-value-refusals|pin-rules)|app\/utils\/refusal-messages)\.ts$/
+/**
+ * Withdraw's amount rules and the bank card line: with the amounts in `money`, which every screen
+ * that shows them loads anyway (each a chunk of its own was a file more for Withdraw).
+ */
+const WITHDRAW_FORM = /\/app\/(utils\/withdraw-amount\.ts|components\/bank-card\.tsx)$/
 /** A module that fewer customer screens import has a chunk of its own. */
 const CUSTOMER_SHARED_BY = 5
 /** A screen's route module, for a file of its folder too (`routes/order.sell/card-fields.tsx`). */
@@ -161,7 +168,8 @@ function screenCounts(graph: ManualChunkMeta) {
  * - `code-steps`: the e-mail code steps and the Google button, which only the forms that sign in,
  *   sign up or confirm by e-mail code use;
  * - `money`: what a few form screens share with the signed-in screens (amounts, rates, refusals,
- *   list rows), which a sign-in or sign-up form does not load;
+ *   list rows, Withdraw's amount rules and bank card line), which a sign-in or sign-up form does
+ *   not load;
  * - `views`: what only screens without a conform form share (order status, rate rows, brand tiles);
  * - what fewer screens share, a chunk for each set of screens that uses it.
  */
@@ -169,6 +177,7 @@ function customerChunk(id: string, routes: string[], graph: ManualChunkMeta): st
   if (routes.length === 0) return lazyChunk(id, graph)
   if (routes.some((route) => OPS_ROUTE.test(route))) return undefined
   if (routes.some((route) => ROOT.test(route) || CUSTOMER_ENTRY.test(route))) return 'shared'
+  if (WITHDRAW_FORM.test(id)) return 'money'
   const screens = new Set(routes.map(screenOf))
   if (screens.size < 2) return undefined
   if (STYLESHEET_URL.test(id)) return 'shared'
@@ -213,6 +222,15 @@ export const browserChunksPlugin: Plugin = {
   apply: 'build',
   enforce: 'pre',
   config: () => ({ build: { modulePreload: false } }),
+  // The customer's root route module would be a facade file of `shared` (rollup keeps an entry's
+  // exports strictly and `shared` has others): emitted again with its signature allowed to grow,
+  // `shared` is that module itself, one file fewer on every screen. Set for this entry only: for
+  // every entry, the resource routes' empty ones merged away and Remix found no chunk for them.
+  buildStart(options) {
+    if (this.environment.name !== 'client') return
+    const root = Object.values(options.input).find(isCustomerRootEntry)
+    if (root) this.emitFile({ type: 'chunk', id: root, name: 'shared', preserveSignature: 'allow-extension' })
+  },
   load(id) {
     if (id === PRELOAD_HELPER && this.environment.name === 'client') return 'export const __vitePreload = (load) => load()'
   },

@@ -19,55 +19,8 @@ export const SUPPORT_PATH = '/support'
 
 type LoadState = 'idle' | 'loading' | 'ready'
 
-let scriptPromise: Promise<void> | null = null
-
-function loadScript(src: string): Promise<void> {
-  if (scriptPromise) return scriptPromise
-  scriptPromise = new Promise<void>((resolve, reject) => {
-    const script = document.createElement('script')
-    script.src = src
-    script.async = true
-    script.dataset.clChat = ''
-    const timer = setTimeout(() => reject(new Error('Chat widget timed out')), 15_000)
-    script.onload = () => {
-      clearTimeout(timer)
-      resolve()
-    }
-    script.onerror = () => {
-      clearTimeout(timer)
-      reject(new Error('Chat widget failed to load'))
-    }
-    document.head.appendChild(script)
-  }).catch((error: unknown) => {
-    scriptPromise = null // let a later tap try again
-    throw error
-  })
-  return scriptPromise
-}
-
-type ProviderGlobals = {
-  $crisp?: { push: (cmd: unknown[]) => void }
-  Tawk_API?: { maximize?: () => void }
-  Intercom?: (cmd: string) => void
-  zE?: (...args: string[]) => void
-  HubSpotConversations?: { widget?: { open?: () => void } }
-}
-
-/** Ask whichever common provider the script installed to open its window; all are optional. */
-function openProviderWidget() {
-  const w = window as unknown as ProviderGlobals
-  try {
-    w.$crisp?.push(['do', 'chat:open'])
-    w.Tawk_API?.maximize?.()
-    w.Intercom?.('show')
-    w.zE?.('messenger', 'open')
-    w.HubSpotConversations?.widget?.open?.()
-  } catch (error) {
-    console.warn('Chat widget could not be opened', error)
-  }
-  // Any other provider can listen for this.
-  window.dispatchEvent(new CustomEvent('cardlane:chat-open'))
-}
+/** The provider's loader, fetched on the first tap (chat-widget.ts). */
+const loadWidget = () => import('./chat-widget')
 
 export function ChatButton() {
   const { chatWidgetUrl } = usePublicEnv()
@@ -82,12 +35,12 @@ export function ChatButton() {
   function handleClick(event: MouseEvent<HTMLAnchorElement>) {
     if (!chatWidgetUrl) return // the link to /support
     event.preventDefault()
-    if (state === 'ready') return openProviderWidget()
     if (busy.current) return
     busy.current = true
-    setState('loading')
-    loadScript(chatWidgetUrl)
-      .then(() => {
+    if (state !== 'ready') setState('loading')
+    loadWidget()
+      .then(async ({ loadScript, openProviderWidget }) => {
+        await loadScript(chatWidgetUrl)
         setState('ready')
         openProviderWidget()
       })

@@ -8,7 +8,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { type ActionFunctionArgs, type AppLoadContext, data, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, useActionData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { NICKNAME_MAX, NICKNAME_MIN } from '#contract/profile-rules'
 import { avatarPath, IMAGE_TYPES } from '#contract/upload-rules'
@@ -57,7 +57,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const constraints = formConstraints({ 'edit-profile': profileSchema })
   const userName = constraints.formConstraints['edit-profile']!.userName!
   Object.assign(userName, { minLength: NICKNAME_MIN, maxLength: NICKNAME_MAX })
-  return constraints
+  // The photo's accepted types and where an uploaded one is served travel here too: the upload
+  // rules' chunk is loaded only when a photo is chosen.
+  return { ...constraints, photoTypes: IMAGE_TYPES.join(','), avatarAt: avatarPath('') }
 }
 
 type Reply = FormReply<{ avatarId: string | null }>
@@ -165,6 +167,7 @@ type PhotoFieldProps = {
 }
 
 function PhotoField({ name, headImg, initial, errors, onUploadingChange }: PhotoFieldProps) {
+  const { photoTypes, avatarAt } = useLoaderData<typeof loader>()
   const hydrated = useHydrated()
   const [photo, setPhoto] = useState<Photo>(initial)
   const upload = useRef(0)
@@ -211,7 +214,7 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
           </Suspense>
         ) : photo.status === 'ready' ? (
           <img
-            src={avatarPath(photo.fileId)}
+            src={avatarAt + photo.fileId}
             alt="Your new avatar"
             width={AVATAR_SIZE}
             height={AVATAR_SIZE}
@@ -243,7 +246,7 @@ function PhotoField({ name, headImg, initial, errors, onUploadingChange }: Photo
         type="file"
         // Without JavaScript the photo travels with the form; with it, it is uploaded on its own.
         name={hydrated ? undefined : PHOTO_FIELD}
-        accept={IMAGE_TYPES.join(',')}
+        accept={photoTypes}
         className={hydrated ? 'cl-visually-hidden' : 'cl-input cl-edit-photo__native'}
         aria-describedby={cx(shownErrors.length > 0 && `${inputId}-error`, `${inputId}-help`)}
         aria-invalid={shownErrors.length > 0 || undefined}

@@ -69,7 +69,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     info,
     cards: bankCards,
-    speed: payoutSpeed,
+    speed: speedLine(payoutSpeed),
+    promises: payoutPromises(info),
+    notice: pinNotice(info),
     preset: presetOf(new URL(request.url), info.currency),
     requestId: newRequestId(),
     now: Date.now(),
@@ -157,14 +159,18 @@ function Prompt({ title, text, to, action, icon }: { title: string; text: string
 }
 
 /**
- * When the money arrives: automatic payouts up to the approval line in minutes, anything else
+ * When the money arrives, on either side of the approval line (the loader says both, the screen
+ * shows the one for the amount typed): automatic payouts up to the line in minutes, anything else
  * (manual payouts, or above the line: a person approves first) within the promised hours.
  */
-function payoutPromise({ payouts, limits, currency }: WalletInfo, amount: number | null) {
-  if (payouts.mode === 'manual') return { promiseMs: limits.payoutHours * HOUR, promise: null }
-  if (amount === null || amount <= payouts.autoPayoutMax)
-    return { promiseMs: payouts.automaticMinutes * MINUTE, promise: W.payoutMinutes(payouts.automaticMinutes) }
-  return { promiseMs: limits.payoutHours * HOUR, promise: W.payoutApproval(formatMoney(payouts.autoPayoutMax, currency)) }
+function payoutPromises({ payouts, limits, currency }: WalletInfo) {
+  const hours = { promiseMs: limits.payoutHours * HOUR, promise: null as string | null }
+  if (payouts.mode === 'manual') return { upTo: null, within: hours, above: hours }
+  return {
+    upTo: payouts.autoPayoutMax,
+    within: { promiseMs: payouts.automaticMinutes * MINUTE, promise: W.payoutMinutes(payouts.automaticMinutes) },
+    above: { ...hours, promise: W.payoutApproval(formatMoney(payouts.autoPayoutMax, currency)) },
+  }
 }
 
 /** "18 minutes", "1 minute", "about 5 hours". */
@@ -173,19 +179,26 @@ function duration(minutes: number) {
   return `about ${Math.round(minutes / 60)} hours`
 }
 
-/** Last week's payouts, request to paid: the median, and the 90th percentile when it says more. */
-function SpeedLine({ speed }: { speed: PayoutSpeed | null }) {
+/**
+ * Last week's payouts, request to paid: the median, and the 90th percentile when it says more.
+ * Said by the loader, as the PIN's notice below: the screen's script carries neither sentence.
+ */
+function speedLine(speed: PayoutSpeed | null) {
   if (!speed || speed.medianMinutes === null || speed.p90Minutes === null) return null
-  return (
-    <p className="cl-promise">
-      Most payouts last week reached the bank in {duration(speed.medianMinutes)}
-      {speed.p90Minutes > speed.medianMinutes ? `; 9 in 10 within ${duration(speed.p90Minutes)}` : ''}.
-    </p>
-  )
+  const p90 = speed.p90Minutes > speed.medianMinutes ? `; 9 in 10 within ${duration(speed.p90Minutes)}` : ''
+  return `Most payouts last week reached the bank in ${duration(speed.medianMinutes)}${p90}.`
+}
+
+/** Why the PIN cannot be used now, or how few tries are left: the form is disabled for the first two. */
+function pinNotice({ pin, limits }: WalletInfo): { icon: 'lock' | 'clock' | 'alert-triangle'; text: string } | null {
+  if (pin.lockedUntil !== null) return { icon: 'lock', text: R.pinLocked(formatClock(pin.lockedUntil, limits.timeZone)) }
+  if (pin.withdrawBlockedUntil !== null)
+    return { icon: 'clock', text: R.resetBlocked(formatWhen(pin.withdrawBlockedUntil, limits.timeZone)) }
+  return pin.triesLeft < 5 ? { icon: 'alert-triangle', text: R.triesLeft(pin.triesLeft) } : null
 }
 
 function WithdrawForm({ cards }: { cards: BankCard[] }) {
-  const { info, requestId, now, speed, preset } = useLoaderData<typeof loader>()
+  const { info, requestId, now, speed, notice, promises, preset } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const hydrated = useHydrated()
   const { currency, limits, pin } = info
@@ -210,19 +223,13 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
   const most = Math.min(info.balance, limits.remainingToday)
   const symbol = formatMoney(0, currency).replace(/[\d.,\s]/g, '')
   const amountProps = getInputProps(fields.amount, { type: 'text' })
-  const { promiseMs, promise } = payoutPromise(info, amount)
+  const { promiseMs, promise } = promises.upTo !== null && (amount === null || amount <= promises.upTo) ? promises.within : promises.above
   const errorAction = useErrorAction(form.errorId)
 
   return (
     <Form method="post" action={errorAction} className="cl-form cl-fill" {...getFormProps(form)}>
       <input type="hidden" name="requestId" value={requestId} />
-      {locked ? (
-        <Notice icon="lock">{R.pinLocked(formatClock(pin.lockedUntil!, limits.timeZone))}</Notice>
-      ) : blocked ? (
-        <Notice icon="clock">{R.resetBlocked(formatWhen(pin.withdrawBlockedUntil!, limits.timeZone))}</Notice>
-      ) : pin.triesLeft < 5 ? (
-        <Notice icon="alert-triangle">{R.triesLeft(pin.triesLeft)}</Notice>
-      ) : null}
+      {notice ? <Notice icon={notice.icon}>{notice.text}</Notice> : null}
 
       <fieldset disabled={locked || blocked}>
         <fieldset className="cl-choices">
@@ -304,7 +311,7 @@ function WithdrawForm({ cards }: { cards: BankCard[] }) {
               {promise}
             </p>
           ) : null}
-          <SpeedLine speed={speed} />
+          {speed ? <p className="cl-promise">{speed}</p> : null}
         </Card>
         {hydrated ? null : (
           <Button type="submit" name="intent" value="check" variant="secondary" block formNoValidate pending={checking}>

@@ -2,6 +2,7 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { NICKNAME_MAX, NICKNAME_MIN } from '#contract/profile-rules'
 import { Refusals } from '#contract/refusals'
+import { avatarPath, IMAGE_TYPES } from '#contract/upload-rules'
 import * as root from '~/root'
 import * as avatar from '~/routes/avatar.$id'
 import * as editProfile from '~/routes/edit-profile'
@@ -60,6 +61,13 @@ describe('the form’s native constraints', () => {
       minLength: NICKNAME_MIN,
       maxLength: NICKNAME_MAX,
     })
+  })
+
+  it('the loader gives the photo’s accepted types and where an uploaded one is served: the upload rules load when a photo is chosen', async () => {
+    const { jar } = await person()
+    const data = await jsonOf(await load(editProfile.loader, '/edit-profile', jar))
+    expect(data).toMatchObject({ photoTypes: IMAGE_TYPES.join(','), avatarAt: avatarPath('') })
+    expect(data.avatarAt + 'x').toBe(avatarPath('x'))
   })
 })
 

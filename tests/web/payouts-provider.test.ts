@@ -115,6 +115,12 @@ describe('Withdraw and its receipt with automatic payouts', () => {
     const jar = await signedInJar(u.token)
     const screen = await jsonOf(await load(withdrawScreen.loader, '/wallet/withdraw', jar))
     expect(screen.info.payouts).toEqual({ mode: 'automatic', autoPayoutMax: AUTO_MAX, automaticMinutes: 15, resolvesNames: true })
+    // When the money arrives on either side of the line, said by the loader (the screen picks one by the amount typed).
+    expect(screen.promises).toEqual({
+      upTo: AUTO_MAX,
+      within: { promiseMs: 15 * 60_000, promise: 'Sent at once: usually in your bank within 15 minutes.' },
+      above: { promiseMs: 24 * 3_600_000, promise: expect.stringMatching(/^Over ₦[\d,.]+ a person approves the payout first\.$/) },
+    })
     const w = (await withdraw(api, u, 500_000)).body.data
     expect(w.expectedBy - w.createdAt).toBe(15 * 60_000)
     await runPayoutsOnce(api.deps)

@@ -42,6 +42,11 @@ describe('/wallet/withdraw', () => {
     expect(data.info).toMatchObject({ balance: 1_000_000, limits: { min: 100_000, fee: 5_000, payoutHours: 24, timeZone: 'Africa/Lagos' } })
     expect(data.cards).toEqual([expect.objectContaining({ id: u.card!.id, isDefault: true })])
     expect(Math.abs(data.now - Date.now())).toBeLessThan(5_000)
+    // The sentences the form shows from the wallet alone come from the loader, not the screen's script.
+    expect(data.notice).toBeNull()
+    // Manual payouts (the test api's): within the promised hours, whatever the amount.
+    const hours = { promiseMs: 24 * 3_600_000, promise: null }
+    expect(data.promises).toEqual({ upTo: null, within: hours, above: hours })
   })
 
   it('“Check” (without JavaScript) reads the amount and moves nothing', async () => {
@@ -165,7 +170,12 @@ describe('/wallet/withdraw', () => {
     expect(reply.result.error['']).toEqual([expect.stringMatching(/^Too many wrong PINs\. PIN actions are locked until \d\d:\d\d$/)])
     const locked = await jsonOf(await submit(withdraw.action, '/wallet/withdraw', form(), jar))
     expect(locked.result.error['']).toEqual([expect.stringMatching(/locked until \d\d:\d\d$/)])
-    expect((await screenOf(u)).data.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
+    const { data } = await screenOf(u)
+    expect(data.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
+    expect(data.notice).toEqual({
+      icon: 'lock',
+      text: expect.stringMatching(/^Too many wrong PINs\. PIN actions are locked until \d\d:\d\d$/),
+    })
     expect(await walletInfo(api, u.token)).toMatchObject({ balance: 1_000_000, frozen: 0 })
   })
 
@@ -177,6 +187,7 @@ describe('/wallet/withdraw', () => {
     const context = loadContextFor(makeRequest('/wallet/withdraw'))
     const before = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar }), {}, undefined, context))
     expect(before.info.pin.lockedUntil).toBeFalsy()
+    expect(before.notice).toEqual({ icon: 'alert-triangle', text: 'Wrong PIN. 1 try left before PIN actions are locked for 30 minutes' })
     await call(withdraw.action, makeRequest('/wallet/withdraw', { jar, form: form({ pin: '999998' }) }), {}, undefined, context)
     const after = await jsonOf(await call(withdraw.loader, makeRequest('/wallet/withdraw', { jar }), {}, undefined, context))
     expect(after.info.pin.lockedUntil).toBe(api.clock.now() + 30 * 60_000)
@@ -188,6 +199,10 @@ describe('/wallet/withdraw', () => {
     await api.post('/v1/user/resetPin', { verifyCode: api.lastCode(u.email, CodeType.RESET_PIN), pin: '739251' }, { token: u.token })
     const { jar, form, data } = await screenOf(u)
     expect(data.info.pin.withdrawBlockedUntil).toBe(api.clock.now() + 24 * 3_600_000)
+    expect(data.notice).toEqual({
+      icon: 'clock',
+      text: expect.stringMatching(/^Your PIN was reset recently\. For your safety, withdrawals open again on .+\d\d:\d\d$/),
+    })
     const reply = await jsonOf(await submit(withdraw.action, '/wallet/withdraw', form({ pin: '739251' }), jar))
     expect(reply.result.error['']).toEqual([
       expect.stringMatching(/^Your PIN was reset recently\. For your safety, withdrawals open again on .+\d\d:\d\d$/),
