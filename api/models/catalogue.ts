@@ -81,21 +81,26 @@ export async function ratesNowAndDayAgo(
   return { current: maps[0], before: maps[1], until }
 }
 
+/**
+ * When the rate of row `r`'s variant in force at `at` was set (the latest set at or before it):
+ * a rate row is the one in force then when its `set_at` is this.
+ */
+const lastSetAt = (eb: ExpressionBuilder<Database & { r: Database['gift_card_rates'] }, 'r'>, at: number) =>
+  eb
+    .selectFrom('gift_card_rates as r2')
+    .select((e) => e.fn.max('r2.set_at').as('m'))
+    .whereRef('r2.brand_id', '=', 'r.brand_id')
+    .whereRef('r2.country', '=', 'r.country')
+    .whereRef('r2.card_type', '=', 'r.card_type')
+    .where('r2.set_at', '<=', at)
+
 function ratesQuery(db: Db, moments: number[], filter: Partial<VariantKey>) {
   const inForce = (i: number) => {
     let q = db
       .selectFrom('gift_card_rates as r')
       .selectAll('r')
       .select(sql.lit(i).as('moment'))
-      .where('r.set_at', '=', (eb) =>
-        eb
-          .selectFrom('gift_card_rates as r2')
-          .select((e) => e.fn.max('r2.set_at').as('m'))
-          .whereRef('r2.brand_id', '=', 'r.brand_id')
-          .whereRef('r2.country', '=', 'r.country')
-          .whereRef('r2.card_type', '=', 'r.card_type')
-          .where('r2.set_at', '<=', moments[i]),
-      )
+      .where('r.set_at', '=', (eb) => lastSetAt(eb, moments[i]))
     if (filter.brandId) q = q.where('r.brand_id', '=', filter.brandId)
     if (filter.country) q = q.where('r.country', '=', filter.country)
     if (filter.cardType) q = q.where('r.card_type', '=', filter.cardType)
@@ -126,15 +131,7 @@ const ratesAtTwo = preparedQuery(2, (db, now: number, dayAgo: number) => {
           .where('d.set_at', '>', dayAgo)
           .as('next_after_day_ago'),
       ])
-      .where('r.set_at', '=', (eb) =>
-        eb
-          .selectFrom('gift_card_rates as r2')
-          .select((e) => e.fn.max('r2.set_at').as('m'))
-          .whereRef('r2.brand_id', '=', 'r.brand_id')
-          .whereRef('r2.country', '=', 'r.country')
-          .whereRef('r2.card_type', '=', 'r.card_type')
-          .where('r2.set_at', '<=', at),
-      )
+      .where('r.set_at', '=', (eb) => lastSetAt(eb, at))
   return inForce(0, now).unionAll(inForce(1, dayAgo))
 })
 
