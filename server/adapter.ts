@@ -4,6 +4,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { BodyTimeoutError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, limitStream, readBodyWithin } from './body-limit'
 import { noStoreNeeded } from './cache-control'
 import { pagePath } from './page-path'
+import { compressWhole } from './whole-body-compression'
 
 /**
  * Express → Remix (decision 008). @remix-run/express's handler does this in its createRemixRequest
@@ -13,7 +14,8 @@ import { pagePath } from './page-path'
  * - the URL: the host and port a proxy forwarded only when TRUST_PROXY names that proxy (the stock
  *   handler takes X-Forwarded-Host's port from anyone);
  * - Cache-Control: no-store on every personal response (cache-control.ts).
- * Compression is the `compression` middleware's, as in the stock setup.
+ * - compression: a body held whole is compressed in one call (whole-body-compression.ts); one
+ *   that streams goes through the `compression` middleware, as in the stock setup.
  */
 export type RemixHandlerOptions = {
   /** The build, or (`npm run dev`) a function that loads it for each request. */
@@ -161,10 +163,13 @@ async function sendBody(res: ExpressResponse & { flush?: () => void }, body: Rea
         continue
       }
       if (result.done) {
-        const whole = joined(parts)
-        // Whole in one turn, its length is known (compression drops it when it compresses); an
-        // empty body declares none, as a 204 or 304 must not.
-        if (whole.length && !res.headersSent && !res.hasHeader('Content-Length')) res.setHeader('Content-Length', whole.length)
+        let whole = joined(parts)
+        // Whole in one turn: compressed in one call and its length known; an empty body declares
+        // none, as a 204 or 304 must not.
+        if (whole.length && !res.headersSent && !res.hasHeader('Content-Length')) {
+          whole = compressWhole(res.req, res, whole)
+          res.setHeader('Content-Length', whole.length)
+        }
         res.end(whole)
         return
       }

@@ -2,7 +2,6 @@ import { existsSync, readdirSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { constants as zlibConstants } from 'node:zlib'
 import { installGlobals, type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type Express, type RequestHandler } from 'express'
@@ -21,6 +20,7 @@ import { serveMetrics } from './metrics-server'
 import { pagePath, webAppOf } from './page-path'
 import { isCrossSiteMutation, isOneClickUnsubscribe } from './request-guard'
 import { requestIdMiddleware } from './request-id'
+import { DOCUMENT_BROTLI } from './whole-body-compression'
 
 installGlobals({ nativeFetch: true })
 
@@ -33,15 +33,6 @@ function assetHeaders(res: ServerResponse) {
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
 }
-
-/**
- * Brotli for what is compressed per request (documents, data). Brotli's default window is large,
- * and its encoder holds a multiple of it in native memory for each large page while it is sent; a
- * document is far smaller than this window, which compresses it the same with a fraction of the
- * memory. Quality 2 instead of the middleware's 4: a page is compressed on every request, and 4
- * cost about twice the CPU for a few hundred bytes less (docs/performance.md).
- */
-export const DOCUMENT_BROTLI = { [zlibConstants.BROTLI_PARAM_LGWIN]: 18, [zlibConstants.BROTLI_PARAM_QUALITY]: 2 }
 
 /** A build, or (`npm run dev`) a function that loads it for each request. */
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>)

@@ -7,10 +7,10 @@ import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { accessMessages } from '~/utils/messages'
 import { remixHandler } from '../../server/adapter'
-import { DOCUMENT_BROTLI } from '../../server/app'
 import { cspNonce } from '../../server/headers'
 import { createLoadContext } from '../../server/load-context'
 import { serverMessages } from '../../server/messages'
+import { DOCUMENT_BROTLI } from '../../server/whole-body-compression'
 import { seedUser } from '../support/api'
 import { useTestApi } from '../support/kit'
 import { signedInJar, singleFetchValue } from '../support/web'
@@ -252,6 +252,17 @@ describe('compression', () => {
     expect(page.toString('utf8')).toContain('</html>')
     const once = brotliCompressSync(page, { params: DOCUMENT_BROTLI })
     expect(br.body.length).toBeLessThanOrEqual(once.length + 16)
+  })
+
+  it('a compressed page declares its length and goes out unchunked: encoded in one call, not through a compression stream (decision 070)', async () => {
+    for (const encoding of ['br', 'gzip']) {
+      const res = await fetchRaw(`${web.url}/user/privacy`, { 'accept-encoding': encoding })
+      expect(res.headers['content-encoding'], encoding).toBe(encoding)
+      expect(res.headers['transfer-encoding'], encoding).toBeUndefined()
+      expect(res.headers['content-length'], encoding).toBe(String(res.body.length))
+      const page = encoding === 'br' ? brotliDecompressSync(res.body) : gunzipSync(res.body)
+      expect(page.toString('utf8'), encoding).toContain('</html>')
+    }
   })
 
   it("a page is compressed at the documents' brotli quality, not the middleware's default (a page is compressed on every request)", async () => {
