@@ -26,6 +26,9 @@ export type RemixHandlerOptions = {
   refuse: (res: ExpressResponse, status: 400 | 408 | 413) => void
 }
 
+/** The reason a request's signal gives once its answer has gone out in full. */
+export const ANSWERED = new DOMException('The answer has been sent', 'AbortError')
+
 export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOptions) {
   const handleRequest = createRequestHandler(build, typeof build === 'function' ? 'development' : build.mode)
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -52,10 +55,17 @@ export function remixHandler({ build, getLoadContext, refuse }: RemixHandlerOpti
         }
       }
 
-      // Abort the loaders once nobody can be answered (`close` before `finish`), as the stock handler does.
+      // Abort the loaders once nobody can be answered (`close` before `finish`), as the stock handler
+      // does. Once the answer has gone out the request is over, and its signal says so too (decision
+      // 071): what still listens to it lets go now, not when its own timer ends. Remix's single-fetch
+      // encoder keeps a timer of `streamTimeout` per request that only this abort clears, holding the
+      // request's data meanwhile.
       const controller = new AbortController()
       let finished = false
-      res.on('finish', () => (finished = true))
+      res.on('finish', () => {
+        finished = true
+        controller.abort(ANSWERED)
+      })
       res.on('close', () => finished || controller.abort())
       const request = new Request(url, {
         method: req.method,

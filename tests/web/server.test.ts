@@ -151,6 +151,29 @@ describe('the Remix handler hands every header on', () => {
   })
 })
 
+describe("a request's life ends with its answer (decision 071)", () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+
+  it('leaves no timer behind a page it has answered: fifty pages later the process holds about the timers it held', async () => {
+    const { token } = await seedUser(api, { email: `timers.${Date.now()}@example.com`, password: null })
+    const cookie = (await signedInJar(token)).header()
+    const page = async (path: string) => {
+      const res = await fetch(`${web.url}${path}`, { headers: { cookie } })
+      expect(res.status, path).toBe(200)
+      await res.text()
+    }
+    await page('/')
+    const before = timers()
+    for (let i = 0; i < 25; i++) {
+      await page('/')
+      await page('/account')
+    }
+    // Remix's single-fetch encoder holds a timer of `streamTimeout` per page (with the page's data)
+    // that only the request's signal clears: one per page here without the adapter's abort.
+    expect(timers() - before).toBeLessThan(10)
+  })
+})
+
 describe('request bodies are limited by the bytes that arrive', () => {
   it('a 100 MB chunked POST without Content-Length is refused at 256 kB: 413, read no further, memory flat', async () => {
     const rssBefore = process.memoryUsage().rss
