@@ -40,7 +40,7 @@ import { successMessages } from '~/utils/shell-messages'
 import { stylesheetHandle, stylesheetLinks } from '~/utils/stylesheets'
 import { redirectWithToast, type Toast } from '~/utils/toast.server'
 import { limitProblem, readAmount } from '~/utils/withdraw-amount'
-import { checkSchema, withdrawSchema } from '~/utils/withdraw-schemas'
+import { checkSchema, withdrawFields, withdrawSchema } from '~/utils/withdraw-schemas'
 
 export const handle = stylesheetHandle(walletStyles)
 export const links = stylesheetLinks(handle)
@@ -75,8 +75,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     preset: presetOf(new URL(request.url), info.currency),
     requestId: newRequestId(),
     now: Date.now(),
-    // The browser's form checks the limits too (before the PIN), so its constraints come from that schema.
-    ...formConstraints({ withdraw: withdrawSchema(info.currency, info) }),
+    // The browser's form checks the limits too (before the PIN) with the schema it loads; the
+    // limits give no native constraint, so the constraints are the currency's.
+    ...formConstraints({ withdraw: withdrawFields(info.currency) }),
   }
 }
 

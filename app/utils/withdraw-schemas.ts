@@ -35,5 +35,18 @@ export const withdrawSchema = (currency: string, limits?: Limits) =>
     requestId: requestIdField,
   })
 
+const fieldsByCurrency = new Map<string, ReturnType<typeof withdrawSchema>>()
+
+/**
+ * Withdraw's fields as the page's native constraints see them. The limits are a refinement, which
+ * gives no constraint, so one schema a payout currency serves every page and its constraints are
+ * worked out once (form.server.ts keeps them by schema).
+ */
+export function withdrawFields(currency: string) {
+  let schema = fieldsByCurrency.get(currency)
+  if (!schema) fieldsByCurrency.set(currency, (schema = withdrawSchema(currency)))
+  return schema
+}
+
 /** "Check" (without JavaScript): the summary for the amount typed, no PIN needed, and why it would be refused. */
 export const checkSchema = (currency: string, limits: Limits) => z.object({ amount: amountField(currency, limits) })

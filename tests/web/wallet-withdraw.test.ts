@@ -34,6 +34,21 @@ async function screenOf(u: WalletUser) {
 }
 
 describe('/wallet/withdraw', () => {
+  it("works out the form's native constraints once: every page gives the same answer, whatever its limits", async () => {
+    const u = await walletUser(api, { balance: 1_000_000 })
+    const jar = await signedInJar(u.token)
+    const page = async () => {
+      const request = makeRequest('/wallet/withdraw', { jar })
+      return (await withdraw.loader({ request, params: {}, context: loadContextFor(request) } as never)) as {
+        formConstraints: Record<string, Record<string, { required?: boolean; maxLength?: number }>>
+      }
+    }
+    const first = await page()
+    const again = await page()
+    expect(again.formConstraints.withdraw).toBe(first.formConstraints.withdraw)
+    expect(first.formConstraints.withdraw!.amount).toMatchObject({ required: true, maxLength: 40 })
+  })
+
   it('gives the form a fresh request id and what the summary needs', async () => {
     const u = await walletUser(api, { balance: 1_000_000 })
     const { data } = await screenOf(u)
