@@ -14,6 +14,7 @@ import type { User } from '../db/schema'
 import type { ApiDeps } from '../deps'
 import { isCommonPassword } from '../lib/common-passwords'
 import { refuse, unauthorized } from '../lib/envelope'
+import type { HashPriority } from '../lib/hash-gate'
 import { addNotification } from '../models/notifications'
 import { createSession, revokeSession, revokeUserSessions } from '../models/sessions'
 import { isNewDevice, knownPlaceOf, rememberPlaces } from '../models/sign-in-places'
@@ -76,7 +77,8 @@ export async function login(deps: ApiDeps, { email, password }: LoginBody, calle
     ? await hasher.verify(password, user.password_hash, priority)
     : await hasher.verifyDummy(password, priority)
   if (!user || !ok) throw refuse(Refusals.BAD_CREDENTIALS)
-  if (user.password_hash && hasher.needsRehash(user.password_hash)) await rehashPassword(deps, user.id, user.password_hash, password)
+  if (user.password_hash && hasher.needsRehash(user.password_hash))
+    await rehashPassword(deps, user.id, user.password_hash, password, priority)
   return startSession(deps, user.id, caller)
 }
 
@@ -84,9 +86,16 @@ export async function login(deps: ApiDeps, { email, password }: LoginBody, calle
  * The one moment we hold the password: a hash in an old format or cost (scrypt) becomes argon2id.
  * Best effort: a busy hasher or a failed write leaves the old hash, which still works next time.
  */
-async function rehashPassword(deps: ApiDeps, userId: string, verifiedHash: string, password: string): Promise<void> {
+async function rehashPassword(
+  deps: ApiDeps,
+  userId: string,
+  verifiedHash: string,
+  password: string,
+  priority: HashPriority,
+): Promise<void> {
   try {
-    await upgradePasswordHash(deps.db, userId, verifiedHash, await deps.hasher.hash(password))
+    // In the sign-in's own turn: a known caller's rehash is not queued behind strangers either.
+    await upgradePasswordHash(deps.db, userId, verifiedHash, await deps.hasher.hash(password, priority))
   } catch (err) {
     deps.logger.warn({ userId, reason: (err as Error)?.message }, 'password rehash postponed')
   }
