@@ -37,29 +37,24 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise((resolve) => server.close(resolve)))
 
-function get(path: string, headers: Record<string, string>, method = 'GET') {
+/** The server's answer to one request, its body as it came over the wire. */
+function ask(
+  path: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
   return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     http
-      .request(url + path, { method, headers }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
-      })
+      .request(
+        url + path,
+        { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'text/plain; charset=utf-8' } },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+        },
+      )
       .on('error', reject)
-      .end()
-  })
-}
-
-function send(path: string, text: string, headers: Record<string, string>) {
-  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    http
-      .request(url + path, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' } }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
-      })
-      .on('error', reject)
-      .end(text)
+      .end(body)
   })
 }
 
@@ -85,7 +80,7 @@ describe('a body sent whole', () => {
       [undefined, undefined],
     ]
     for (const [accept, expected] of cases) {
-      const res = await get('/whole', accept === undefined ? {} : { 'accept-encoding': accept })
+      const res = await ask('/whole', { headers: accept === undefined ? {} : { 'accept-encoding': accept } })
       expect(res.headers['content-encoding'], accept).toBe(expected)
       expect(res.headers['content-length'], accept).toBe(String(res.body.length))
       expect(res.headers['transfer-encoding'], accept).toBeUndefined()
@@ -102,7 +97,7 @@ describe('a body sent whole', () => {
       ['/whole?cache=no-store%2C%20no-transform', 'GET'],
       ['/whole?type=png', 'GET'],
     ]) {
-      const res = await get(path, br, method)
+      const res = await ask(path, { method, headers: br })
       expect(res.headers['content-encoding'], path + method).toBeUndefined()
       if (method === 'GET') expect(res.body.toString('utf8'), path).toMatch(/<p>/)
     }
@@ -114,7 +109,7 @@ describe('a body sent whole', () => {
         fc.string({ maxLength: 3000, unit: 'binary' }),
         fc.subarray(['br', 'gzip', 'deflate', 'identity']),
         async (text, accepted) => {
-          const res = await send('/echo', text, { 'accept-encoding': accepted.join(', ') })
+          const res = await ask('/echo', { method: 'POST', body: text, headers: { 'accept-encoding': accepted.join(', ') } })
           const encoding = res.headers['content-encoding']
           expect(res.headers['content-length']).toBe(String(res.body.length))
           expect(decode(encoding, res.body)).toBe(text)
