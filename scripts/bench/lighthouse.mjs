@@ -124,7 +124,7 @@ export async function lighthouseBudgets(stack, person) {
         finalUrl: lhr.finalDisplayedUrl,
         // What decides LCP and performance in this environment (docs/performance.md, "Why LCP
         // flips"): the blocking time, and whether the real paint came before the last script
-        // arrived (Lantern counts every high-priority script that ended before it).
+        // arrived (Lantern's LCP counts every request that ended before it, whatever its priority).
         tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
         ...paintAndScripts(lhr),
         // What keeps accessibility and best practices under 100: the audits to read first.
@@ -137,7 +137,7 @@ export async function lighthouseBudgets(stack, person) {
         `  ${page.name.padEnd(18)} LCP ${row.lcp.toFixed(2)} s  performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}${new URL(row.finalUrl).pathname !== page.path ? `  (ended at ${new URL(row.finalUrl).pathname})` : ''}`,
       )
       console.log(
-        `    blocking time ${Math.round(row.tbt)} ms; observed paint ${fmtMs(row.observedPaint)}, scripts ended ${fmtMs(row.firstScriptEnd)}–${fmtMs(row.lastScriptEnd)} (${row.scriptsBeforePaint} of ${row.scripts} before the paint)`,
+        `    blocking time ${fmtMs(row.tbt)}; observed paint ${fmtMs(row.observedPaint)}, scripts ended ${fmtMs(row.firstScriptEnd)}–${fmtMs(row.lastScriptEnd)} (${row.scriptsBeforePaint} of ${row.scripts} before the paint)`,
       )
       if (row.failing.length) console.log(`    failing: ${row.failing.join(', ')}`)
       if (lhr.runtimeError) console.log(`    not measured: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`)
@@ -154,7 +154,7 @@ export async function lighthouseBudgets(stack, person) {
     {
       part: 'lighthouse',
       budget: `${r.page}: performance ≥ 98`,
-      figure: `${r.performance} (blocking ${Math.round(r.tbt)} ms)`,
+      figure: `${r.performance} (blocking ${fmtMs(r.tbt)})`,
       verdict: verdict(r.performance, 98, { atMost: false }),
     },
     {
