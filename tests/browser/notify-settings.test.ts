@@ -74,7 +74,8 @@ for (const js of [true, false]) {
 
       // Push: without JavaScript a sentence says how; with it, a button (asking nothing on load).
       const pushSection = page.getByRole('region', { name: 'Devices that get push' })
-      if (js) expect(await pushSection.getByRole('button', { name: 'Turn on push on this device' }).isVisible()).toBe(true)
+      // The button comes once the page is hydrated and the browser has said what it can do: waited for.
+      if (js) await expect.poll(() => pushSection.getByRole('button', { name: 'Turn on push on this device' }).isVisible()).toBe(true)
       else expect(await pushSection.getByText('Push needs JavaScript').isVisible()).toBe(true)
       await page.context().close()
     })

@@ -7,6 +7,7 @@ import { vi } from 'vitest'
 import webpush from 'web-push'
 import type { Envelope } from '#contract/envelope'
 import type { User } from '../../api/db/schema'
+import { dayBounds } from '../../api/lib/day'
 import { hashSecret, type HashCost } from '../../api/lib/hash'
 import { REDACT_PATHS } from '../../api/lib/logger'
 import { createMemoryMailer, type Mail } from '../../api/lib/mailer'
@@ -34,6 +35,19 @@ export function createTestClock(start = Date.now()): TestClock {
       t = ms
     },
   }
+}
+
+/**
+ * Moves the api's clock forward to the next noon of the wallet's time zone. A test that counts what
+ * happened "today" and moves the clock by minutes or hours straddles the day's end when the suite
+ * happens to run shortly before midnight there; from noon it never does.
+ */
+export function moveToMidday(api: Pick<TestApi, 'clock' | 'deps'>): void {
+  const { timeZone } = api.deps.config.wallet
+  const now = api.clock.now()
+  const today = dayBounds(now, timeZone)
+  const noon = today.start + 12 * 3_600_000
+  api.clock.set(noon >= now ? noon : dayBounds(today.end, timeZone).start + 12 * 3_600_000)
 }
 
 export type ApiAnswer<T = unknown> = { status: number; body: Envelope<T>; headers: Headers; text: string }
