@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
 import { opsMoneyApi } from '#contract/ops/money'
 import { peopleDeskApi } from '#contract/ops/people'
+import { dayBounds } from '../../api/lib/day'
 import { DASHBOARD_SHOWN_AGAIN_MS } from '../../api/services/ops/people'
 import { moveToMidday, seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
@@ -111,6 +112,27 @@ describe('GET /admin/dashboard', () => {
     // Nothing written, but a second gone by: read again (what time alone changes shows that late at most).
     api.clock.advance(DASHBOARD_SHOWN_AGAIN_MS)
     expect((await ask()).reads).toBeGreaterThan(0)
+  })
+
+  it('starts today at midnight in the wallet’s time zone, not at midnight UTC', async () => {
+    const { timeZone } = api.deps.config.wallet
+    // Five minutes before the coming midnight there (Lagos' 23:55 is 22:55 UTC, the same UTC day as its 00:05).
+    const { end } = dayBounds(api.clock.now(), timeZone)
+    api.clock.set((end - 5 * 60_000 >= api.clock.now() ? end : dayBounds(end, timeZone).end) - 5 * 60_000)
+    const seller = await seedUser(api, { email: newEmail('midnight') })
+    const evening = await dashboardAs('admin')
+    await sold(api, seller.token)
+    const late = await dashboardAs('admin')
+    expect(late.today.orders).toBe(evening.today.orders! + 1)
+
+    api.clock.advance(10 * 60_000)
+    const morning = await dashboardAs('admin')
+    expect(morning.today.day).not.toBe(late.today.day)
+    expect(morning.today.orders).toBe(0)
+    expect(morning.reviewDays!.at(-1)!.day).toBe(morning.today.day)
+    expect(morning.reviewDays!.at(-2)!.day).toBe(late.today.day)
+    await sold(api, seller.token)
+    expect((await dashboardAs('admin')).today.orders).toBe(1)
   })
 
   it('answers each role only its parts', async () => {
