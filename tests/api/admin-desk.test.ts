@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
 import { opsMoneyApi } from '#contract/ops/money'
 import { peopleDeskApi } from '#contract/ops/people'
-import { dayBounds } from '../../api/lib/day'
 import { DASHBOARD_SHOWN_AGAIN_MS } from '../../api/services/ops/people'
-import { moveToMidday, seedUser } from '../support/api'
+import { moveToTimeOfDay, seedUser } from '../support/api'
 import { newEmail } from '../support/kit'
 import { ops, sold, useSellingApi } from '../support/selling'
 import { bearer, seedStaff } from '../support/staff'
@@ -23,7 +22,7 @@ const dashboardAs = async (role: 'reviewer' | 'payouts' | 'admin') => {
 describe('GET /admin/dashboard', () => {
   it('counts what waits and what is late, the day’s reviews against ETA, today’s volume and the books', async () => {
     // The clock moves 16 minutes below: from noon, both orders are today's whenever the suite runs.
-    moveToMidday(api)
+    moveToTimeOfDay(api, 12)
     const seller = await seedUser(api, { email: newEmail('seller') })
     const before = await dashboardAs('admin')
     const early = await sold(api, seller.token)
@@ -115,10 +114,8 @@ describe('GET /admin/dashboard', () => {
   })
 
   it('starts today at midnight in the wallet’s time zone, not at midnight UTC', async () => {
-    const { timeZone } = api.deps.config.wallet
     // Five minutes before the coming midnight there (Lagos' 23:55 is 22:55 UTC, the same UTC day as its 00:05).
-    const { end } = dayBounds(api.clock.now(), timeZone)
-    api.clock.set((end - 5 * 60_000 >= api.clock.now() ? end : dayBounds(end, timeZone).end) - 5 * 60_000)
+    moveToTimeOfDay(api, 23, 55)
     const seller = await seedUser(api, { email: newEmail('midnight') })
     const evening = await dashboardAs('admin')
     await sold(api, seller.token)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Code } from '#contract/envelope'
 import { peopleDeskApi } from '#contract/ops/people'
-import { moveToMidday, seedUser } from '../support/api'
+import { moveToTimeOfDay, seedUser } from '../support/api'
 import { dashboardBefore } from '../support/dashboard-before'
 import { newEmail } from '../support/kit'
 import { ops, sold, useSellingApi } from '../support/selling'
@@ -121,7 +121,7 @@ async function seedBooks(count: number, seed: number) {
 describe('GET /admin/dashboard on seeded books', () => {
   it('answers every figure the statement-a-figure dashboard answered, for every role, today and the next day', async () => {
     // From noon, today holds half a day of the books' reviews whenever the suite runs (they are counted for every day of the week).
-    moveToMidday(api)
+    moveToTimeOfDay(api, 12)
     // One order decided and one withdrawal made through the api: the rows the books are copied from.
     const seller = await seedUser(api, { email: newEmail('same') })
     const order = await sold(api, seller.token)

@@ -38,16 +38,16 @@ export function createTestClock(start = Date.now()): TestClock {
 }
 
 /**
- * Moves the api's clock forward to the next noon of the wallet's time zone. A test that counts what
- * happened "today" and moves the clock by minutes or hours straddles the day's end when the suite
- * happens to run shortly before midnight there; from noon it never does.
+ * Moves the api's clock forward to the next `hour`:`minute` of the wallet's time zone. A test that
+ * counts what happened "today" and moves the clock by minutes or hours straddles the day's end when
+ * the suite happens to run shortly before midnight there; from noon it never does, and from 23:55
+ * a test crosses that midnight on purpose.
  */
-export function moveToMidday(api: Pick<TestApi, 'clock' | 'deps'>): void {
-  const { timeZone } = api.deps.config.wallet
+export function moveToTimeOfDay(api: Pick<TestApi, 'clock' | 'deps'>, hour: number, minute = 0): void {
   const now = api.clock.now()
-  const today = dayBounds(now, timeZone)
-  const noon = today.start + 12 * 3_600_000
-  api.clock.set(noon >= now ? noon : dayBounds(today.end, timeZone).start + 12 * 3_600_000)
+  const today = dayBounds(now, api.deps.config.wallet.timeZone)
+  const at = (hour * 60 + minute) * 60_000
+  api.clock.set(today.start + at >= now ? today.start + at : today.end + at)
 }
 
 export type ApiAnswer<T = unknown> = { status: number; body: Envelope<T>; headers: Headers; text: string }
