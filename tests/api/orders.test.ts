@@ -28,7 +28,7 @@ describe('selling e-codes', () => {
     const token = await person()
     const rate = await rateOf(api, 'apple', 'US', 'ecode')
     const code = 'abcd-efgh-2345-wxyz'
-    // A code no id, time or number in the answer can spell by chance (a bare '4821' once matched a random id).
+    // A code nothing in the answer can spell by chance (a bare '4821' once turned up among its ids and times).
     const second = newCode()
     const res = await sell(api, token, {
       cards: [
